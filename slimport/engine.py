@@ -37,6 +37,9 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 import libcst as cst
 from libcst.codemod import CodemodContext, SkipFile
 
+from slimport import skeleton
+from slimport.codemods._base import AST_KEY
+from slimport.codemods._names import collect_bindings
 from slimport.report import (
     ATTENTION,
     CHANGED,
@@ -285,35 +288,29 @@ def _check_out(paths: Sequence[Path], out: Path, force: bool) -> None:
         )
 
 
-def _decode(data: bytes) -> str:
-    """The source text, decoded as Python would (BOM, ``coding:`` line, else UTF-8)."""
-    encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
-    return data.decode(encoding)
-
-
 def _line_of_offset(data: bytes, offset: int) -> int:
     return data.count(b"\n", 0, offset) + 1
 
 
-def _python_syntax_error(data: bytes, filename: str) -> Optional[Tuple[str, Optional[int]]]:
-    """Reason and line when this Python's compiler rejects ``data``, else None.
+def _python_parse(data: bytes, filename: str) -> Tuple[Optional[ast.Module],
+                                                     Optional[Tuple[str, Optional[int]]]]:
+    """The stdlib ``ast`` of ``data``, or the reason and line this Python rejects it.
 
     Checked before libcst parses: libcst's grammar also accepts some Python 2 forms
     (``except E, e:``), and porting around them would hand back a file that still
     does not run. CPython's message is also the clearer one (``Missing parentheses
-    in call to 'print'``). The stdlib parser is far faster than libcst's, so the
-    check costs little.
+    in call to 'print'``). The tree is what the skeletons are cut from.
     """
     try:
         with warnings.catch_warnings():
             # "'int' object is not callable" and the like: the user's business, not ours.
             warnings.simplefilter("ignore", SyntaxWarning)
-            compile(data, filename, "exec", dont_inherit=True, flags=ast.PyCF_ONLY_AST)
+            tree = compile(data, filename, "exec", dont_inherit=True, flags=ast.PyCF_ONLY_AST)
     except SyntaxError as error:
-        return f"does not parse: {error.msg}", error.lineno or _null_byte_line(data)
+        return None, (f"does not parse: {error.msg}", error.lineno or _null_byte_line(data))
     except ValueError as error:  # null bytes, on some Python versions
-        return f"does not parse: {error}", _null_byte_line(data)
-    return None
+        return None, (f"does not parse: {error}", _null_byte_line(data))
+    return tree, None
 
 
 def _null_byte_line(data: bytes) -> Optional[int]:
@@ -367,8 +364,63 @@ def _reported(codemod_name: str, command: Any, context: CodemodContext) -> List[
     return findings
 
 
+class _LibcstCannotParse(Exception):
+    def __init__(self, reason: str, line: Optional[int]) -> None:
+        super().__init__(reason)
+        self.reason, self.line = reason, line
+
+
+@dataclass
+class _Pass:
+    """One codemod's run over the current text: the new text and its findings."""
+
+    text: str
+    findings: List[Finding]
+
+
+def _run_codemod(codemod: type, text: str, tree: ast.Module, filename: str,
+                 options: Mapping[str, Any], sparse: bool) -> Optional[_Pass]:
+    """Run ``codemod`` over ``text`` (``tree`` is its ``ast``), on a skeleton if it can.
+
+    Returns None when the codemod skipped the file (``SkipFile``). Finding lines
+    are lines of ``text``.
+
+    Raises:
+      _LibcstCannotParse: libcst rejects code CPython accepts.
+    """
+    cut = skeleton.Skeleton(text, [])
+    if sparse and skeleton.PLACEHOLDER.format("") not in text:
+        bindings = collect_bindings(tree)
+        statement_filter = codemod.statement_filter(tree, bindings)
+        if statement_filter is not None:
+            cut = skeleton.build(text, tree, bindings, statement_filter)
+    try:
+        module = cst.parse_module(cut.text)
+    except Exception as error:  # ParserSyntaxError, and anything else libcst raises
+        reason, line = _libcst_error(error)
+        raise _LibcstCannotParse(reason, cut.origins[line - 1] if cut.origins and line
+                                 else line) from error
+    cut_tree = tree if cut.is_whole else ast.parse(cut.text)
+    context = CodemodContext(filename=filename, scratch={AST_KEY: (module, cut_tree)})
+    command = codemod(context, **options_for(codemod, options))
+    try:
+        new_module = command.transform_module(module)
+    except SkipFile:
+        return None
+    code = new_module.code
+    new_text = text if code == cut.text else cut.expand(code)
+    if new_text is None:
+        # The codemod rewrote a placeholder line: its edits reach into elided code.
+        return _run_codemod(codemod, text, tree, filename, options, sparse=False)
+    findings = _reported(codemod.NAME, command, context)
+    if cut.origins:
+        findings = [replace(f, line=cut.origins[f.line - 1]) if f.line > 0 else f
+                    for f in findings]
+    return _Pass(new_text, findings)
+
+
 def port_source(data: bytes, filename: str, codemods: Sequence[type],
-                options: Mapping[str, Any], max_bytes: int = 0) -> Ported:
+                options: Mapping[str, Any], max_bytes: int = 0, sparse: bool = True) -> Ported:
     """Run ``codemods`` over one file's bytes, in memory.
 
     Args:
@@ -378,68 +430,67 @@ def port_source(data: bytes, filename: str, codemods: Sequence[type],
       options: the user's codemod options; each class gets those in its ``OPTIONS``.
       max_bytes: when > 0, a file longer than this that some codemod applies to is
         not parsed: ``skipped`` says why.
+      sparse: hand each codemod a skeleton of the file when its
+        ``statement_filter`` allows (``slimport.skeleton``); False runs every codemod
+        over the whole file, as ``python -m libcst.tool codemod`` does (the tests
+        compare the two).
 
     Returns:
-      Ported with the new bytes (``data`` itself when nothing applies), the codemods
+      Ported with the new bytes (``data`` itself when nothing changed), the codemods
       that recorded an edit, their findings, or ``error`` (and ``error_line``) when
       the file cannot be decoded or parsed or a codemod crashed, or ``skipped``. On
       error or skip ``data`` is the input, unchanged.
     """
     try:
-        text = _decode(data)
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        text = data.decode(encoding)
     except (UnicodeDecodeError, SyntaxError, LookupError) as error:
         reason, line = _decode_failure(data, error)
         return Ported(data, error=reason, error_line=line)
 
-    pending = [codemod for codemod in codemods if codemod.applies_to(text)]
-    if not pending:
+    if not any(codemod.applies_to(text) for codemod in codemods):
         return Ported(data, before=text, after=text)
     if 0 < max_bytes < len(data):
         return Ported(data, before=text, after=text, skipped=(
             f"{_size_text(len(data))} is over the {_size_text(max_bytes)} limit for porting; "
             f"probably generated. Port it anyway with --max-size 0, or regenerate it from "
             f"ported code"))
-    syntax_error = _python_syntax_error(data, filename)
+    tree, syntax_error = _python_parse(data, filename)
     if syntax_error is not None:
         return Ported(data, error=syntax_error[0], error_line=syntax_error[1])
-    try:
-        tree = cst.parse_module(data)
-    except Exception as error:  # ParserSyntaxError, and anything else libcst raises
-        reason, line = _libcst_error(error)
-        return Ported(data, error=reason, error_line=line)
 
     applied: List[str] = []
     findings: List[Finding] = []
     # Codemods run one after another, so a later one sees line numbers of the text
     # its predecessors produced; ``origin`` maps those back to the user's file.
-    current_text, text_is_stale = text, False
+    current = text
     origin: Optional[List[int]] = None
     for codemod in codemods:
-        if text_is_stale:
-            new_text = tree.code
-            origin = _compose_origins(origin, _line_origins(current_text, new_text))
-            current_text, text_is_stale = new_text, False
-        if not codemod.applies_to(current_text):
+        if not codemod.applies_to(current):
             continue
-        context = CodemodContext(filename=filename)
-        command = codemod(context, **options_for(codemod, options))
+        if tree is None:
+            tree = ast.parse(current)
         try:
-            tree = command.transform_module(tree)
-        except SkipFile:
-            continue
+            outcome = _run_codemod(codemod, current, tree, filename, options, sparse)
+        except _LibcstCannotParse as error:
+            return Ported(data, error=error.reason,
+                          error_line=_original_line(origin, error.line or 0) or None)
         except Exception as error:
             return Ported(data, error=(f"codemod {codemod.NAME} crashed: "
                                        f"{type(error).__name__}: {error}"))
-        reported = [
-            replace(finding, line=_original_line(origin, finding.line))
-            for finding in _reported(codemod.NAME, command, context)
-        ]
+        if outcome is None:
+            continue
+        reported = [replace(finding, line=_original_line(origin, finding.line))
+                    for finding in outcome.findings]
         findings += reported
         if any(finding.kind == EDIT for finding in reported):
             applied.append(codemod.NAME)
-            text_is_stale = True
-    after = tree.code
-    return Ported(after.encode(tree.encoding), text, after, tuple(applied), tuple(findings))
+        if outcome.text != current:
+            origin = _compose_origins(origin, _line_origins(current, outcome.text))
+            current, tree = outcome.text, None
+    if current == text:
+        return Ported(data, text, text, tuple(applied), tuple(findings))
+    return Ported(current.encode(encoding), text, current, tuple(applied), tuple(findings))
 
 
 def _line_origins(before: str, after: str) -> List[int]:

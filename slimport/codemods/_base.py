@@ -2,23 +2,29 @@
 
 A codemod is a libcst ``VisitorBasedCodemodCommand``; this base adds only what the
 engine needs to stay fast and to report: ``TRIGGERS`` lets the engine skip a file
-without parsing it for this codemod, and ``record_edit`` / ``needs_attention`` collect
+without parsing it for this codemod, ``statement_filter`` lets it hand the codemod
+only the statements it needs (``slimport.skeleton``), and ``record_edit`` / ``needs_attention`` collect
 per-file results with line numbers for the report. Both also go to libcst's
 ``context.warnings`` so ``python -m libcst.tool codemod`` users see them too.
 """
 from __future__ import annotations
 
+import ast
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
-from typing import ClassVar, Iterator, List, Optional, Sequence, Tuple
+from typing import Callable, ClassVar, Iterator, List, Optional, Sequence, Tuple
 
 import libcst as cst
-from libcst.codemod import VisitorBasedCodemodCommand
+from libcst.codemod import Codemod, VisitorBasedCodemodCommand
 from libcst.metadata import MetadataWrapper, PositionProvider
+
+from slimport.codemods._names import Bindings, statement_chains
 
 
 EDIT = "edit"
 ATTENTION = "attention"
+# context.scratch key: (libcst module, its stdlib ast), see SlimportCodemod.file_ast.
+AST_KEY = "slimport.ast"
 
 
 @dataclass(frozen=True)
@@ -65,6 +71,15 @@ def _import_forms(local: str, qualified: str) -> Sequence[Tuple[str, Optional[st
     return forms
 
 
+StatementFilter = Callable[[ast.stmt], bool]
+
+
+def chain_filter(touches: Callable[[List[str]], bool]) -> StatementFilter:
+    """A statement filter: does some ``a.b.c`` chain of the statement's own parts
+    (``statement_chains``) satisfy ``touches``?"""
+    return lambda statement: any(touches(parts) for parts in statement_chains(statement))
+
+
 class SlimportCodemod(VisitorBasedCodemodCommand):
     """Base for slimport codemods; subclasses set NAME, DESCRIPTION and TRIGGERS."""
 
@@ -79,15 +94,46 @@ class SlimportCodemod(VisitorBasedCodemodCommand):
     METADATA_DEPENDENCIES = (PositionProvider,)
 
     def __init__(self, context, **kwargs) -> None:  # type: ignore[no-untyped-def]
-        super().__init__(context)
+        # Codemod's and CSTTransformer's set-up, not MatcherDecoratableTransformer's:
+        # that one scans every attribute of the instance for matcher decorators
+        # (about 10 ms, for every file and codemod) and then checks matchers at
+        # every node; slimport codemods use no matcher decorators
+        # (tests/slimport/codemods/test_shared.py checks).
+        Codemod.__init__(self, context)
+        cst.CSTTransformer.__init__(self)
+        self._extra_visit_funcs = {}
+        self._extra_leave_funcs = {}
         self.findings: List[Finding] = []
         # So that every per-file attribute exists before the first file.
         self.start_file(cst.Module(body=[]))
+
+    on_visit = cst.CSTTransformer.on_visit
+    on_leave = cst.CSTTransformer.on_leave
+    on_visit_attribute = cst.CSTTransformer.on_visit_attribute
+    on_leave_attribute = cst.CSTTransformer.on_leave_attribute
 
     @classmethod
     def applies_to(cls, source: str) -> bool:
         """Cheap text pre-check: False means the codemod cannot change this source."""
         return any(trigger in source for trigger in cls.TRIGGERS)
+
+    @classmethod
+    def statement_filter(cls, tree: ast.Module, bindings: Bindings) -> Optional[StatementFilter]:
+        """Which statements inside functions and classes this codemod may edit or read.
+
+        The engine then hands the codemod a skeleton of the file with the other
+        statements of function and class bodies elided (``slimport.skeleton``), which
+        is most of the cost of a libcst pass saved. The filter must say True for every
+        statement the codemod would edit or report, judged on ``tree`` as it is.
+
+        Args:
+          tree: the file as the stdlib ``ast`` parses it.
+          bindings: ``collect_bindings(tree)``.
+
+        Returns:
+          None (the default) when the codemod must see the whole file.
+        """
+        return None
 
     def start_file(self, tree: cst.Module) -> bool:
         """Set the per-file state from ``tree``; False if the file needs nothing.
@@ -96,6 +142,19 @@ class SlimportCodemod(VisitorBasedCodemodCommand):
         libcst.tool codemod`` reuses one instance for many files.
         """
         return True
+
+    def file_ast(self, tree: cst.Module) -> ast.Module:
+        """``tree`` as the stdlib ``ast`` parses it, for ``collect_bindings``.
+
+        The engine parsed it already and passes it in ``context.scratch``; under
+        ``python -m libcst.tool codemod`` it is parsed here.
+        """
+        given = self.context.scratch.get(AST_KEY)
+        if given is not None and given[0] is tree:
+            return given[1]
+        parsed = ast.parse(tree.code)
+        self.context.scratch[AST_KEY] = (tree, parsed)
+        return parsed
 
     def transform_module(self, tree: cst.Module) -> cst.Module:
         # Decide before libcst copies the tree and computes positions for it.

@@ -10,15 +10,17 @@ where slim scripts define flags and call ``app.run``, and it keeps the pass chea
 """
 from __future__ import annotations
 
+import ast
 from dataclasses import dataclass, field
 from typing import Callable, Dict, Iterator, Optional, Set
 
 import libcst as cst
 from libcst import matchers as m
 
-from slimport.codemods._base import SlimportCodemod
-from slimport.codemods._names import Bindings, collect_bindings
+from slimport.codemods._base import SlimportCodemod, StatementFilter
+from slimport.codemods._names import Bindings
 
+_AST_DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 # Every module path TF1-era code reached the gflags-style API through.
 FLAG_MODULES = frozenset(
     {
@@ -146,17 +148,17 @@ def _flags_object(bindings: Bindings, module_level: Set[str]) -> Optional[str]:
     return names[0] if names else None
 
 
-def analyse(module: cst.Module) -> Optional[EntryScript]:
+def analyse(module: cst.Module, bindings: Bindings) -> Optional[EntryScript]:
     """Read ``module`` as an entry script; None if it defines no flag or never runs.
 
     Args:
       module: the parsed source file.
+      bindings: ``collect_bindings`` of it.
 
     Returns:
       The flags it defines (name -> defining call), its flags object, its ``main``,
       or None when it is not an entry script (no ``DEFINE_*`` or no ``app.run``).
     """
-    bindings = collect_bindings(module)
     flags: Dict[str, cst.Call] = {}
     quote = "'"
     run_call: Optional[cst.Call] = None
@@ -269,8 +271,32 @@ def replace_statement(
     return module.with_changes(body=body)
 
 
+def _run_targets(tree: ast.Module) -> Set[str]:
+    """Names of what module-level ``*.run(...)`` calls run (``main`` when none is given)."""
+    targets: Set[str] = set()
+    for statement in ast.walk(ast.Module(body=[s for s in tree.body
+                                               if not isinstance(s, _AST_DEFINITIONS)],
+                                         type_ignores=[])):
+        if not (isinstance(statement, ast.Call) and isinstance(statement.func, ast.Attribute)
+                and statement.func.attr == "run"):
+            continue
+        named = [k.value for k in statement.keywords if k.arg == "main"]
+        first = statement.args[0] if statement.args else (named[0] if named else None)
+        targets.add(first.id if isinstance(first, ast.Name) else "main")
+    return targets
+
+
 class MainTopCodemod(SlimportCodemod):
     """Base of the codemods that put one call first in an entry script's ``main``."""
+
+    @classmethod
+    def statement_filter(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:
+        # The whole of main (its docstring, its local names, calls already made at its
+        # top); other functions play no part.
+        targets = _run_targets(tree)
+        spans = [(s.lineno, s.end_lineno or s.lineno) for s in tree.body
+                 if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name in targets]
+        return lambda statement: any(first <= statement.lineno <= last for first, last in spans)
 
     def main_to_edit(
         self, script: EntryScript, qualified: str, call: str, consequence: str

@@ -40,8 +40,9 @@ class ModuleMoveCodemod(SlimportCodemod):
     """
 
     def start_file(self, tree: cst.Module) -> bool:
-        self.bindings = collect_bindings(tree)
-        self.module_bindings = collect_bindings(tree, module_level_only=True)
+        parsed = self.file_ast(tree)
+        self.bindings = collect_bindings(parsed)
+        self.module_bindings = collect_bindings(parsed, module_level_only=True)
         self.rewritten_roots: Set[str] = set()
         self.used_names: Set[str] = set()
         self._replacements: Dict[cst.CSTNode, cst.CSTNode] = {}

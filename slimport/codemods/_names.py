@@ -13,13 +13,11 @@ Bindings are positional: a later ``tf = something_else()`` at module level unbin
 """
 from __future__ import annotations
 
+import ast
 from dataclasses import dataclass, field
-from typing import Dict, Iterator, Optional, Sequence, Set, Union
+from typing import Dict, Iterator, List, Optional, Sequence, Set, Union
 
 import libcst as cst
-from libcst.helpers import get_full_name_for_node
-
-_Body = Sequence[Union[cst.BaseStatement, cst.BaseSmallStatement]]
 
 
 def dotted_parts(node: cst.BaseExpression) -> Optional[list]:
@@ -104,8 +102,10 @@ class Bindings:
     def resolve(self, node: cst.BaseExpression) -> Optional[str]:
         """Qualified dotted name of a ``Name``/``Attribute`` chain, or None if unbound."""
         parts = dotted_parts(node)
-        if parts is None:
-            return None
+        return None if parts is None else self.resolve_parts(parts)
+
+    def resolve_parts(self, parts: Sequence[str]) -> Optional[str]:
+        """``resolve`` for a chain already split into parts (``["slim", "conv2d"]``)."""
         target = self.names.get(parts[0])
         if target is None:
             return None
@@ -120,71 +120,130 @@ class Bindings:
         return any(t == prefix or t.startswith(prefix + ".") for t in self.names.values())
 
 
-def _module_name(node: Union[cst.Attribute, cst.Name]) -> str:
-    name = get_full_name_for_node(node)
-    assert name is not None  # import targets are always dotted names
-    return name
+_BLOCK_FIELDS = ("body", "handlers", "orelse", "finalbody", "cases")
 
 
-def _statements(body: _Body) -> Iterator[cst.CSTNode]:
-    """Every small statement in ``body`` and in nested blocks, in source order."""
-    for statement in body:
-        if isinstance(statement, cst.SimpleStatementLine):
-            yield from statement.body
-        elif isinstance(statement, cst.BaseCompoundStatement):
-            yield statement
-            yield from _blocks_of(statement)
+def ast_dotted_parts(node: ast.AST) -> Optional[List[str]]:
+    """``dotted_parts`` for the stdlib ``ast``: ``a.b.c`` -> ["a", "b", "c"], else None."""
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    parts.append(node.id)
+    parts.reverse()
+    return parts
 
 
-def _blocks_of(statement: cst.CSTNode) -> Iterator[cst.CSTNode]:
-    for child in statement.children:
-        if isinstance(child, cst.IndentedBlock):
-            yield from _statements(child.body)
-        elif isinstance(child, cst.SimpleStatementSuite):
-            yield from child.body
-        elif isinstance(child, (cst.Else, cst.ExceptHandler, cst.Finally, cst.If)):
-            yield from _blocks_of(child)
+def ast_chains(node: ast.AST) -> Iterator[List[str]]:
+    """Every maximal ``a.b.c`` chain in ``node``, as parts, in source order.
+
+    A chain broken by a call or subscript (``f(x).y``) is looked into, as the
+    codemods' libcst visitors do.
+    """
+    parts = ast_dotted_parts(node) if isinstance(node, (ast.Attribute, ast.Name)) else None
+    if parts is not None:
+        yield parts
+        return
+    for child in ast.iter_child_nodes(node):
+        yield from ast_chains(child)
 
 
-def _bind_import(bindings: Bindings, node: cst.Import) -> None:
-    for alias in node.names:
-        module = _module_name(alias.name)
-        if alias.asname is not None:
-            bindings.names[_module_name(alias.asname.name)] = module
+def statement_chains(statement: ast.stmt) -> Iterator[List[str]]:
+    """``ast_chains`` of ``statement``'s own parts: not the statements nested in it.
+
+    For a compound statement that is its header (``if`` test, ``with`` items,
+    decorators, ``def`` defaults) and its clauses' headers (``except`` types, ``case``
+    patterns and guards).
+    """
+    for name, value in ast.iter_fields(statement):
+        if name in _BLOCK_FIELDS:
+            for clause in value:
+                if not isinstance(clause, ast.stmt):  # except handler, match case
+                    for clause_field, part in ast.iter_fields(clause):
+                        if clause_field != "body":
+                            yield from _chains_in(part)
         else:
-            head = module.split(".")[0]
+            yield from _chains_in(value)
+
+
+def _chains_in(value: object) -> Iterator[List[str]]:
+    for node in value if isinstance(value, list) else [value]:
+        if isinstance(node, ast.AST):
+            yield from ast_chains(node)
+
+
+def _nested_statements(body: Sequence[ast.stmt]) -> Iterator[ast.stmt]:
+    """Every statement in ``body`` and in the blocks nested in it, in source order."""
+    for statement in body:
+        yield statement
+        for block in statement_blocks(statement):
+            yield from _nested_statements(block)
+
+
+def statement_blocks(statement: ast.stmt) -> Iterator[List[ast.stmt]]:
+    """The statement lists nested directly in ``statement`` (bodies, else, handlers)."""
+    for field_name in _BLOCK_FIELDS:
+        value = getattr(statement, field_name, None)
+        if not value:
+            continue
+        if isinstance(value[0], ast.stmt):
+            yield value
+        else:  # except handlers and match cases hold their own bodies
+            for clause in value:
+                yield clause.body
+
+
+def _bind_import(bindings: Bindings, node: ast.Import) -> None:
+    for alias in node.names:
+        if alias.asname is not None:
+            bindings.names[alias.asname] = alias.name
+        else:
+            head = alias.name.split(".")[0]
             bindings.names[head] = head
 
 
-def _bind_import_from(bindings: Bindings, node: cst.ImportFrom) -> None:
-    if node.relative or node.module is None or isinstance(node.names, cst.ImportStar):
+def _bind_import_from(bindings: Bindings, node: ast.ImportFrom) -> None:
+    if node.level or node.module is None:
         return
-    module = _module_name(node.module)
     for alias in node.names:
-        imported = _module_name(alias.name)
-        local = _module_name(alias.asname.name) if alias.asname else imported
-        bindings.names[local] = f"{module}.{imported}"
+        if alias.name == "*":
+            return
+        bindings.names[alias.asname or alias.name] = f"{node.module}.{alias.name}"
 
 
-def _bind_assign(bindings: Bindings, node: cst.Assign, top_level: bool) -> None:
-    value = bindings.resolve(node.value)
+def _bind_assign(bindings: Bindings, node: ast.Assign, top_level: bool) -> None:
+    parts = ast_dotted_parts(node.value)
+    value = bindings.resolve_parts(parts) if parts is not None else None
     for target in node.targets:
-        if not isinstance(target.target, cst.Name):
+        if not isinstance(target, ast.Name):
             continue
-        name = target.target.value
         if value is not None:
-            bindings.names[name] = value
+            bindings.names[target.id] = value
         elif top_level:
             # Only a module-level rebinding hides the import everywhere; a local
             # variable of the same name inside a function does not.
-            bindings.names.pop(name, None)
+            bindings.names.pop(target.id, None)
 
 
-def collect_bindings(module: cst.Module, module_level_only: bool = False) -> Bindings:
+def is_binding_statement(statement: ast.stmt, bindings: Bindings) -> bool:
+    """True if ``statement`` is one ``collect_bindings`` reads (given the bindings so far)."""
+    if isinstance(statement, (ast.Import, ast.ImportFrom)):
+        return True
+    if not isinstance(statement, ast.Assign):
+        return False
+    parts = ast_dotted_parts(statement.value)
+    return parts is not None and parts[0] in bindings.names
+
+
+def collect_bindings(module: Union[cst.Module, ast.Module],
+                     module_level_only: bool = False) -> Bindings:
     """Read the import and alias statements of ``module``.
 
     Args:
-      module: the parsed file.
+      module: the parsed file, as a libcst tree or a stdlib ``ast`` tree (read as the
+        latter either way: the engine has one already, and it is far cheaper to walk).
       module_level_only: skip function and class bodies, keeping only what every
         scope of the file can see (the right place for a rewrite to route uses
         through); ``if``/``try`` blocks at module level are still read.
@@ -192,21 +251,18 @@ def collect_bindings(module: cst.Module, module_level_only: bool = False) -> Bin
     Returns:
       The bindings, at all nesting levels unless ``module_level_only``.
     """
+    tree = ast.parse(module.code) if isinstance(module, cst.Module) else module
     bindings = Bindings()
-    body = module.body
+    body = tree.body
     if module_level_only:
-        body = [s for s in body if not isinstance(s, (cst.FunctionDef, cst.ClassDef))]
-    top_level = {
-        id(small)
-        for line in module.body
-        if isinstance(line, cst.SimpleStatementLine)
-        for small in line.body
-    }
-    for statement in _statements(body):
-        if isinstance(statement, cst.Import):
+        body = [s for s in body if not isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef,
+                                                      ast.ClassDef))]
+    top_level = {id(statement) for statement in tree.body}
+    for statement in _nested_statements(body):
+        if isinstance(statement, ast.Import):
             _bind_import(bindings, statement)
-        elif isinstance(statement, cst.ImportFrom):
+        elif isinstance(statement, ast.ImportFrom):
             _bind_import_from(bindings, statement)
-        elif isinstance(statement, cst.Assign):
+        elif isinstance(statement, ast.Assign):
             _bind_assign(bindings, statement, id(statement) in top_level)
     return bindings

@@ -14,6 +14,7 @@ from typing import ClassVar, Tuple
 import libcst as cst
 
 from slimport.codemods import _entry_script
+from slimport.codemods._names import collect_bindings
 
 # One spelling of each must be defined: slim's own names and the variants found in
 # other TF1 trainers built on model_deploy.
@@ -47,7 +48,7 @@ class ClusterBootstrapCommand(_entry_script.MainTopCodemod):
     TRIGGERS: ClassVar[Tuple[str, ...]] = ("ps_tasks",)
 
     def transform_module_impl(self, tree: cst.Module) -> cst.Module:
-        script = _entry_script.analyse(tree)
+        script = _entry_script.analyse(tree, collect_bindings(self.file_ast(tree)))
         if script is None:
             return tree
         defined = set(script.flags)

@@ -16,6 +16,7 @@ once, after their module-level imports.
 """
 from __future__ import annotations
 
+import ast
 from functools import lru_cache
 from pathlib import Path
 from typing import Dict, FrozenSet, List, Optional, Set, Tuple
@@ -23,8 +24,9 @@ from typing import Dict, FrozenSet, List, Optional, Set, Tuple
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
-from slimport.codemods._base import SlimportCodemod
+from slimport.codemods._base import SlimportCodemod, StatementFilter, chain_filter
 from slimport.codemods._names import (
+    Bindings,
     collect_bindings,
     dotted_expression,
     dotted_parts,
@@ -88,22 +90,29 @@ class CompatV1Command(SlimportCodemod):
                    "(+ disable_v2_behavior in entry scripts)")
     TRIGGERS = ("tensorflow",)
 
+    @classmethod
+    def statement_filter(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:
+        v1_heads, converted = _heads(bindings)
+
+        def touched(parts: List[str]) -> bool:
+            qualified = bindings.resolve_parts(parts)
+            if qualified in APP_RUN or qualified in DISABLE_V2:
+                return True
+            if parts[0] not in converted and parts[0] not in v1_heads:
+                return False
+            if parts[0] in converted and parts[1:3] == ["compat", "v1"]:
+                return True
+            relative = _relative_to_v1(qualified)
+            return (relative is not None and not _reported_by_contrib_symbols(relative)
+                    and missing_prefix(relative) is not None)
+        return chain_filter(touched)
+
     def start_file(self, tree: cst.Module) -> bool:
-        self.bindings = collect_bindings(tree)
-        # Local names that will stand for something under tf.compat.v1 after this pass.
-        self.v1_heads: Set[str] = set()
-        # Local names bound to the tensorflow package, which this pass converts.
-        self.converted: Set[str] = set()
+        self.bindings = collect_bindings(self.file_ast(tree))
+        self.v1_heads, self.converted = _heads(self.bindings)
         # ``tensorflow`` is also bound by ``import tensorflow.python.x``, which is not
         # converted: ``tensorflow.compat.v1`` collapses only after a plain import.
         self.plain_import_seen = False
-        for local, target in self.bindings.names.items():
-            if target == TF:
-                self.converted.add(local)
-            if target == COMPAT_V1 or target.startswith(COMPAT_V1 + "."):
-                self.v1_heads.add(local)
-            elif target.startswith(TF + ".") and target.split(".")[1] not in ("compat", "python"):
-                self.v1_heads.add(local)
         self.checked: Set[int] = set()
         self.app_run: Optional[cst.Call] = None
         self.has_disable_v2 = False
@@ -233,6 +242,21 @@ class CompatV1Command(SlimportCodemod):
                                        "(tf_upgrade_v2's rename list) and rewrite by hand")
         self.needs_attention(node, f"{spelled}: `{missing}` is not in TensorFlow 2.21's "
                                    "tf.compat.v1", fix)
+
+
+def _heads(bindings: Bindings) -> Tuple[Set[str], Set[str]]:
+    """(local names that stand for something under tf.compat.v1 after this pass,
+    local names bound to the tensorflow package, which this pass converts)."""
+    v1_heads: Set[str] = set()
+    converted: Set[str] = set()
+    for local, target in bindings.names.items():
+        if target == TF:
+            converted.add(local)
+        if target == COMPAT_V1 or target.startswith(COMPAT_V1 + "."):
+            v1_heads.add(local)
+        elif target.startswith(TF + ".") and target.split(".")[1] not in ("compat", "python"):
+            v1_heads.add(local)
+    return v1_heads, converted
 
 
 def _reported_by_contrib_symbols(relative: str) -> bool:

@@ -16,13 +16,14 @@ the rewrite is the same for all spellings:
 """
 from __future__ import annotations
 
-from typing import Optional
+import ast
+from typing import List, Optional
 
 import libcst as cst
 
-from slimport.codemods._base import code_of
+from slimport.codemods._base import StatementFilter, chain_filter, code_of
 from slimport.codemods._module_move import ModuleMoveCodemod, small_statement
-from slimport.codemods._names import dotted_expression, dotted_parts, local_name
+from slimport.codemods._names import Bindings, dotted_expression, dotted_parts, local_name
 
 # TF 1.13+ also exposed contrib under compat.v1 (``import tensorflow.compat.v1 as tf``).
 _CONTRIB_SLIM_SPELLINGS = ("tensorflow.contrib.slim", "tensorflow.compat.v1.contrib.slim")
@@ -51,6 +52,16 @@ def tf_slim_path(qualified: str) -> Optional[str]:
     if rest == _CONTRIB_INNER or rest.startswith(_CONTRIB_INNER + "."):
         rest = rest[len(_CONTRIB_INNER) + 1 :]
     return "tf_slim." + rest if rest else "tf_slim"
+
+
+def _is_slim_alias(bindings: Bindings, name: str) -> bool:
+    """True if ``name`` is bound to contrib.slim or something under it."""
+    target = bindings.names.get(name)
+    return target is not None and tf_slim_path(target) is not None
+
+
+def _is_nets(path: str) -> bool:
+    return path == _NETS or path.startswith(_NETS + ".")
 
 
 def _import_statement(path: str, local: str) -> cst.BaseSmallStatement:
@@ -86,9 +97,17 @@ class ContribSlimCommand(ModuleMoveCodemod):
         self._module_alias = "slim" if "slim" in aliases else (aliases[0] if aliases else None)
         return True
 
-    def _is_slim_alias(self, name: str) -> bool:
-        target = self.bindings.names.get(name)
-        return target is not None and tf_slim_path(target) is not None
+    @classmethod
+    def statement_filter(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:
+        # Uses through a slim alias (``slim.conv2d``) stay as they are: the alias's
+        # own binding statement is what changes. ``slim.nets.x`` still adds an import.
+        def touched(parts: List[str]) -> bool:
+            qualified = bindings.resolve_parts(parts)
+            path = tf_slim_path(qualified) if qualified is not None else None
+            if path is None:
+                return False
+            return not _is_slim_alias(bindings, parts[0]) or _is_nets(path)
+        return chain_filter(touched)
 
     # --- statements that bind a name to contrib.slim: rewritten where they stand.
 
@@ -150,7 +169,7 @@ class ContribSlimCommand(ModuleMoveCodemod):
         if path is None:
             self.used_names.add(parts[0])
             return False
-        if self._is_slim_alias(parts[0]):
+        if _is_slim_alias(self.bindings, parts[0]):
             self.used_names.add(parts[0])
             if tf_slim_path(self.bindings.names[parts[0]]) == "tf_slim":
                 self._note_nets_use(path)
@@ -168,12 +187,12 @@ class ContribSlimCommand(ModuleMoveCodemod):
     def _foreign_path(self, value: cst.BaseExpression) -> Optional[str]:
         """The tf_slim path of a chain into contrib.slim not made through a slim alias."""
         parts = dotted_parts(value)
-        if parts is None or self._is_slim_alias(parts[0]):
+        if parts is None or _is_slim_alias(self.bindings, parts[0]):
             return None
         qualified = self.bindings.resolve(value)
         return tf_slim_path(qualified) if qualified else None
 
     def _note_nets_use(self, path: str) -> None:
         """``slim.nets.vgg`` needs ``import tf_slim.nets``: tf_slim does not load it."""
-        if path == _NETS or path.startswith(_NETS + "."):
+        if _is_nets(path):
             self.add_needed_import(_NETS)

@@ -11,13 +11,14 @@ alone would break the ported file. tf.contrib.slim is left to contrib_slim.
 """
 from __future__ import annotations
 
+import ast
 from typing import Dict, List, Optional, Set, Union
 
 import libcst as cst
 from libcst.codemod.visitors import AddImportsVisitor
 from libcst.helpers import get_full_name_for_node
 
-from slimport.codemods._base import SlimportCodemod
+from slimport.codemods._base import SlimportCodemod, StatementFilter, chain_filter
 from slimport.codemods._names import (
     Bindings,
     collect_bindings,
@@ -53,6 +54,14 @@ def _is_ours(qualified: Optional[str]) -> bool:
     if qualified is None or not (qualified == _CONTRIB or qualified.startswith(_CONTRIB + ".")):
         return False
     return not (qualified + ".").startswith(_CONTRIB + ".slim.")
+
+
+def _heads(bindings: Bindings) -> Set[str]:
+    """The local names a chain must start with to reach tensorflow.contrib."""
+    return {
+        local for local, target in bindings.names.items()
+        if target in ("tensorflow", "tensorflow.compat.v1") or _is_ours(_normalize(target))
+    }
 
 
 def _is_contrib_module(qualified: str) -> bool:
@@ -141,13 +150,15 @@ class ContribSymbolsCommand(SlimportCodemod):
                    "or a slim_ext.contrib stand-in")
     TRIGGERS = ("contrib",)
 
+    @classmethod
+    def statement_filter(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:
+        heads = _heads(bindings)
+        return chain_filter(lambda parts: parts[0] in heads
+                            and _is_ours(_normalize(bindings.resolve_parts(parts))))
+
     def start_file(self, tree: cst.Module) -> bool:
-        self.bindings = collect_bindings(tree)
-        # Only chains starting with one of these names can reach tensorflow.contrib.
-        self.heads: Set[str] = {
-            local for local, target in self.bindings.names.items()
-            if target in ("tensorflow", "tensorflow.compat.v1") or _is_ours(_normalize(target))
-        }
+        self.bindings = collect_bindings(self.file_ast(tree))
+        self.heads = _heads(self.bindings)
         # Local name of a contrib module alias -> the import/assignment binding it.
         self.module_aliases: Dict[str, cst.CSTNode] = {}
         self.tf_slim_name: Optional[str] = None

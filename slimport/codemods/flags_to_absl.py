@@ -13,11 +13,12 @@ What does not carry over is reported instead: TF1's private ``FLAGS.__flags`` /
 """
 from __future__ import annotations
 
+import ast
 from typing import Dict, FrozenSet, List, Optional, Sequence
 
 import libcst as cst
 
-from slimport.codemods._base import code_of
+from slimport.codemods._base import StatementFilter, chain_filter, code_of
 from slimport.codemods._module_move import ModuleMoveCodemod, small_statement
 from slimport.codemods._names import (
     Bindings,
@@ -84,6 +85,39 @@ def _is_tf_name(qualified: Optional[str]) -> bool:
     return qualified is not None and _under(qualified, "tensorflow")
 
 
+def _through_alias(bindings: Bindings, root: str, absl_name: str) -> bool:
+    """True if ``root`` is (after this rewrite) bound to absl_name or a prefix of it."""
+    target = bindings.names.get(root)
+    root_absl = absl_equivalent(target) if target else None
+    return root_absl is not None and _under(absl_name, root_absl)
+
+
+def _private_flags_attribute(absl_name: str) -> Optional[str]:
+    """``__flags`` for ``absl.flags.FLAGS.__flags``: TF1 internals absl lacks; else None."""
+    if not absl_name.startswith(_FLAGS_OBJECT + "."):
+        return None
+    attribute = absl_name[len(_FLAGS_OBJECT) + 1 :].split(".")[0]
+    return attribute if attribute in _PRIVATE_FLAGS_ATTRIBUTES else None
+
+
+def _touched(bindings: Bindings, parts: List[str]) -> bool:
+    """Whether the codemod edits or reports a use of the chain ``parts``.
+
+    Mirrors ``visit_Attribute`` and ``visit_Call``: TF spellings of flags and app
+    are rewritten, ``DEFINE_*`` and ``run`` calls are checked, private FLAGS
+    attributes reported; ``FLAGS.batch_size`` through an alias stays as it is.
+    """
+    qualified = bindings.resolve_parts(parts)
+    absl_name = absl_equivalent(qualified) if qualified else None
+    if absl_name is None:
+        return False
+    if absl_name == ABSL_APP + ".run" or absl_name.startswith(ABSL_FLAGS + ".DEFINE"):
+        return True
+    if _private_flags_attribute(absl_name) is not None:
+        return True
+    return _is_tf_name(qualified) and not _through_alias(bindings, parts[0], absl_name)
+
+
 def _from_absl(names: Sequence[tuple]) -> cst.BaseSmallStatement:
     """``from absl import app, flags as tf_flags`` for (name, local) pairs."""
     parts = [name if name == local else f"{name} as {local}" for name, local in names]
@@ -126,6 +160,10 @@ class FlagsToAbslCommand(ModuleMoveCodemod):
         files (already ported) are skipped."""
         return "tensorflow" in source and super().applies_to(source)
 
+    @classmethod
+    def statement_filter(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:
+        return chain_filter(lambda parts: _touched(bindings, parts))
+
     def start_file(self, tree: cst.Module) -> bool:
         super().start_file(tree)
         self._tree = tree
@@ -160,11 +198,6 @@ class FlagsToAbslCommand(ModuleMoveCodemod):
     def _name_taken(self, name: str) -> bool:
         return name in variable_names(self._tree, include_bindings=True)
 
-    def _through_alias(self, root: str, absl_name: str) -> bool:
-        """True if ``root`` is (after this rewrite) bound to absl_name or a prefix of it."""
-        target = self.bindings.names.get(root)
-        root_absl = absl_equivalent(target) if target else None
-        return root_absl is not None and _under(absl_name, root_absl)
 
     # --- statements that bind a name to TF's flags/app module: rewritten in place.
 
@@ -228,7 +261,7 @@ class FlagsToAbslCommand(ModuleMoveCodemod):
             self.used_names.add(parts[0])
             return False
         self._check_private_flags_use(node, absl_name)
-        if not _is_tf_name(qualified) or self._through_alias(parts[0], absl_name):
+        if not _is_tf_name(qualified) or _through_alias(self.bindings, parts[0], absl_name):
             self.used_names.add(parts[0])
             return False
         module = ABSL_FLAGS if _under(absl_name, ABSL_FLAGS) else ABSL_APP
@@ -239,10 +272,8 @@ class FlagsToAbslCommand(ModuleMoveCodemod):
         return False
 
     def _check_private_flags_use(self, node: cst.Attribute, absl_name: str) -> None:
-        if not absl_name.startswith(_FLAGS_OBJECT + "."):
-            return
-        attribute = absl_name[len(_FLAGS_OBJECT) + 1 :].split(".")[0]
-        if attribute in _PRIVATE_FLAGS_ATTRIBUTES:
+        attribute = _private_flags_attribute(absl_name)
+        if attribute is not None:
             self.needs_attention(
                 node, _PRIVATE_FLAGS_ATTRIBUTES[attribute], _PRIVATE_FLAGS_FIXES[attribute]
             )

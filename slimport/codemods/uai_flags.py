@@ -14,6 +14,7 @@ from typing import ClassVar, Dict, Iterable, Mapping, Optional, Tuple, Union
 import libcst as cst
 
 from slimport.codemods import _entry_script
+from slimport.codemods._names import collect_bindings
 
 # The same defaults as slim_ext.uflag.TRAIN_MAPPING / EVAL_MAPPING, repeated here
 # because the rewrite must not import slim_ext (it imports TensorFlow).
@@ -94,7 +95,7 @@ class UaiFlagsCommand(_entry_script.MainTopCodemod):
         )
 
     def transform_module_impl(self, tree: cst.Module) -> cst.Module:
-        script = _entry_script.analyse(tree)
+        script = _entry_script.analyse(tree, collect_bindings(self.file_ast(tree)))
         if script is None:
             return tree
         mapping = {**default_mapping(script.flags), **self.mapping}
