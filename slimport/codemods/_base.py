@@ -15,7 +15,8 @@ from dataclasses import dataclass, replace
 from typing import Callable, ClassVar, Iterator, List, Optional, Sequence, Tuple
 
 import libcst as cst
-from libcst.codemod import Codemod, VisitorBasedCodemodCommand
+from libcst.codemod import Codemod, CodemodContext, VisitorBasedCodemodCommand
+from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from slimport.codemods._names import Bindings, statement_chains
@@ -78,6 +79,27 @@ def chain_filter(touches: Callable[[List[str]], bool]) -> StatementFilter:
     """A statement filter: does some ``a.b.c`` chain of the statement's own parts
     (``statement_chains``) satisfy ``touches``?"""
     return lambda statement: any(touches(parts) for parts in statement_chains(statement))
+
+
+def _is_import_line(statement: cst.BaseStatement) -> bool:
+    return (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1
+            and isinstance(statement.body[0], (cst.Import, cst.ImportFrom)))
+
+
+def _add_imports(context: CodemodContext, tree: cst.Module) -> cst.Module:
+    """Run AddImportsVisitor over the head of ``tree`` only.
+
+    The visitor reads and edits nothing but the first block of imports (after a
+    docstring) and the statement after it, yet visits the whole module twice;
+    on an entry script that was most of a codemod's time.
+    """
+    body = tree.body
+    end = 1 if body and not _is_import_line(body[0]) else 0
+    while end < len(body) and _is_import_line(body[end]):
+        end += 1
+    head = tree.with_changes(body=body[:end + 1])
+    head = AddImportsVisitor(context).transform_module(head)
+    return head.with_changes(body=[*head.body, *body[end + 1:]], footer=tree.footer)
 
 
 class SlimportCodemod(VisitorBasedCodemodCommand):
@@ -160,7 +182,14 @@ class SlimportCodemod(VisitorBasedCodemodCommand):
         # Decide before libcst copies the tree and computes positions for it.
         if not self.start_file(tree):
             return tree
-        return super().transform_module(tree)
+        # What CodemodCommand.transform_module does, except that AddImportsVisitor
+        # gets only the head of the module.
+        tree = Codemod.transform_module(self, tree)
+        if AddImportsVisitor.CONTEXT_KEY in self.context.scratch:
+            tree = _add_imports(self.context, tree)
+        if RemoveImportsVisitor.CONTEXT_KEY in self.context.scratch:
+            tree = self._instantiate_and_run(RemoveImportsVisitor, tree)
+        return tree
 
     @contextmanager
     def _handle_metadata_reference(self, module: cst.Module) -> Iterator[cst.Module]:
