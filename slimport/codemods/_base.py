@@ -19,6 +19,7 @@ from libcst.codemod import Codemod, CodemodContext, VisitorBasedCodemodCommand
 from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
 from libcst.metadata import MetadataWrapper, PositionProvider
 
+from slimport.codemods._lines import lines_of
 from slimport.codemods._names import Bindings, statement_chains
 
 
@@ -113,7 +114,6 @@ class SlimportCodemod(VisitorBasedCodemodCommand):
     # (e.g. uai_flags declares ("mapping",) for the CLI's --map).
     OPTIONS: ClassVar[Tuple[str, ...]] = ()
 
-    METADATA_DEPENDENCIES = (PositionProvider,)
 
     def __init__(self, context, **kwargs) -> None:  # type: ignore[no-untyped-def]
         # Codemod's and CSTTransformer's set-up, not MatcherDecoratableTransformer's:
@@ -126,6 +126,8 @@ class SlimportCodemod(VisitorBasedCodemodCommand):
         self._extra_visit_funcs = {}
         self._extra_leave_funcs = {}
         self.findings: List[Finding] = []
+        # Findings of the current pass with the node they are at, lines still unknown.
+        self._unplaced: List[Tuple[Optional[cst.CSTNode], Finding]] = []
         # So that every per-file attribute exists before the first file.
         self.start_file(cst.Module(body=[]))
 
@@ -184,7 +186,9 @@ class SlimportCodemod(VisitorBasedCodemodCommand):
             return tree
         # What CodemodCommand.transform_module does, except that AddImportsVisitor
         # gets only the head of the module.
+        original = tree
         tree = Codemod.transform_module(self, tree)
+        self._resolve_findings(original)
         if AddImportsVisitor.CONTEXT_KEY in self.context.scratch:
             tree = _add_imports(self.context, tree)
         if RemoveImportsVisitor.CONTEXT_KEY in self.context.scratch:
@@ -199,7 +203,7 @@ class SlimportCodemod(VisitorBasedCodemodCommand):
         # handed it on. The copy cost about a tenth of the CPU time per file.
         # libcst has no public switch for it: this overrides Codemod's method of
         # the same name, without its repo-wide metadata cache (PositionProvider,
-        # all our codemods read, needs none).
+        # the only provider our codemods read, needs none).
         wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
         previous = self.context.wrapper
         with self.resolve(wrapper):
@@ -219,22 +223,33 @@ class SlimportCodemod(VisitorBasedCodemodCommand):
             self.remove_unused_import(module, obj, asname)
 
     def line_of(self, node: Optional[cst.CSTNode]) -> int:
-        """The line ``node`` (an original, pre-edit node) starts on; 0 if unknown."""
+        """The line ``node`` (an original, pre-edit node) starts on; 0 if unknown.
+
+        For a decision during the pass (flags_to_absl's duplicate check); findings
+        get their lines after the pass, all at once and far more cheaply.
+        """
         if node is None:
             return 0
-        try:
-            return self.get_metadata(PositionProvider, node).start.line
-        except KeyError:
-            # A node built by this pass has no position; the caller passes the
-            # original node where it can, so 0 only marks "somewhere in this file".
-            return 0
+        positions = self.context.wrapper.resolve(PositionProvider)
+        # A node built by this pass has no position; the caller passes the
+        # original node where it can, so 0 only marks "somewhere in this file".
+        return positions[node].start.line if node in positions else 0
 
     def record_edit(self, node: Optional[cst.CSTNode], message: str) -> None:
         """Log an edit made at ``node`` (an original, pre-edit node)."""
-        self.findings.append(Finding(self.NAME, self.line_of(node), message))
+        self._unplaced.append((node, Finding(self.NAME, 0, message)))
 
     def needs_attention(self, node: Optional[cst.CSTNode], message: str, fix: str) -> None:
         """Log a construct that could not be ported automatically, with a suggested fix."""
-        finding = Finding(self.NAME, self.line_of(node), message, fix, kind=ATTENTION)
-        self.findings.append(finding)
-        self.warn(finding.as_warning())
+        self._unplaced.append((node, Finding(self.NAME, 0, message, fix, kind=ATTENTION)))
+
+    def _resolve_findings(self, tree: cst.Module) -> None:
+        """Give the findings of the pass over ``tree`` their lines; warn libcst.tool users."""
+        nodes = [node for node, _ in self._unplaced if node is not None]
+        lines = lines_of(tree, nodes) if nodes else {}
+        for node, finding in self._unplaced:
+            finding = replace(finding, line=lines.get(id(node), 0))
+            self.findings.append(finding)
+            if finding.kind == ATTENTION:
+                self.warn(finding.as_warning())
+        self._unplaced = []

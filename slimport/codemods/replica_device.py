@@ -95,6 +95,8 @@ class ReplicaDeviceCommand(SlimportCodemod):
         "model_deploy copies."
     )
     TRIGGERS: ClassVar[Tuple[str, ...]] = (WORKER_DEVICE,)
+    # The column of the code it wraps, to indent the new lines.
+    METADATA_DEPENDENCIES = (PositionProvider,)
 
     def transform_module_impl(self, tree: cst.Module) -> cst.Module:
         body: List[cst.BaseStatement] = []

@@ -1,0 +1,76 @@
+"""The lines a few nodes start on, for findings, at the cost of one plain codegen.
+
+libcst's ``PositionProvider`` records a start and end position for every node of
+the module; on a skeleton it cost twice the parse, although a codemod reports only a
+handful of nodes. ``lines_of`` generates the module's code once with a codegen state
+that notes the current line only when it reaches one of the nodes asked about, with
+``PositionProvider``'s meaning of "start": where the node's own syntax begins
+(after the blank lines and comments it owns, or where the child libcst hoists the
+start from begins).
+"""
+from __future__ import annotations
+
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Dict, Iterable, Iterator, Optional, Set
+
+import libcst as cst
+from libcst._nodes.internal import CodegenState
+
+
+def _newlines(token: str) -> int:
+    return token.count("\n") + token.count("\r") - token.count("\r\n")
+
+
+@dataclass
+class _LineFinder(CodegenState):
+    targets: Set[int] = field(default_factory=set)
+    syntactic: Dict[int, int] = field(default_factory=dict)
+    inclusive: Dict[int, int] = field(default_factory=dict)
+    line: int = 1
+    counted: int = 0
+
+    def current_line(self) -> int:
+        tokens = self.tokens
+        for index in range(self.counted, len(tokens)):
+            self.line += _newlines(tokens[index])
+        self.counted = len(tokens)
+        return self.line
+
+    def before_codegen(self, node: cst.CSTNode) -> None:
+        if id(node) in self.targets:
+            self.inclusive[id(node)] = self.current_line()
+
+    @contextmanager
+    def record_syntactic_position(self, node: cst.CSTNode, *,
+                                  start_node: Optional[cst.CSTNode] = None,
+                                  end_node: Optional[cst.CSTNode] = None) -> Iterator[None]:
+        if id(node) not in self.targets:
+            yield
+            return
+        if start_node is None:
+            self.syntactic[id(node)] = self.current_line()
+            yield
+            return
+        self.targets.add(id(start_node))
+        yield
+        self.syntactic[id(node)] = self.start_of(start_node)
+
+    def start_of(self, node: cst.CSTNode) -> int:
+        return self.start_of_id(id(node))
+
+    def start_of_id(self, key: int) -> int:
+        return self.syntactic.get(key) or self.inclusive.get(key) or 0
+
+
+def lines_of(module: cst.Module, nodes: Iterable[cst.CSTNode]) -> Dict[int, int]:
+    """``id(node)`` -> the 1-based line ``node`` starts on, for the ``nodes`` in ``module``.
+
+    Nodes that are not in ``module`` are not in the result.
+    """
+    finder = _LineFinder(default_indent=module.default_indent,
+                         default_newline=module.default_newline,
+                         targets={id(node) for node in nodes})
+    module._codegen(finder)
+    return {key: finder.start_of_id(key) for key in list(finder.targets)
+            if finder.start_of_id(key)}
