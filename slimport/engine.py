@@ -642,8 +642,8 @@ def run(the_plan: Plan, settings: Settings, jobs: int = 1,
     Args:
       the_plan: from ``plan``.
       settings: codemods, their options, write/diff.
-      jobs: worker processes for the Python files; 1 ports them in this process
-        (on 2 cores a pool barely pays for its start-up; see DESIGN.md).
+      jobs: worker processes for the Python files; 1 ports them in this process.
+        Never more processes than files.
       on_done: called with each Python file's result as it completes (progress).
 
     Returns:
@@ -667,7 +667,8 @@ def run(the_plan: Plan, settings: Settings, jobs: int = 1,
             on_done(result)
             results.append(result)
     else:
-        with concurrent.futures.ProcessPoolExecutor(max_workers=jobs) as pool:
+        workers = min(jobs, len(python_jobs))
+        with concurrent.futures.ProcessPoolExecutor(max_workers=workers) as pool:
             futures = [pool.submit(port_file, job, settings) for job in python_jobs]
             for future in concurrent.futures.as_completed(futures):
                 result = future.result()

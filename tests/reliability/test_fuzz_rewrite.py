@@ -6,7 +6,9 @@ these properties depend on). For every input:
 * no codemod crashes (a file the parsers reject is a reported failure, not a crash);
 * the output parses;
 * porting the output again changes nothing (idempotent);
-* a program with nothing TF in it comes back byte-identical.
+* a program with nothing TF in it comes back byte-identical;
+* codemods run on skeletons (``slimport.skeleton``, what the CLI does) give the same
+  bytes and findings as codemods run over the whole file.
 
 Examples are derandomized so CI sees the same 1,009 every run; the TF1 scripts are
 built from the spellings real slim code uses, so each example exercises several
@@ -42,7 +44,12 @@ PARSE_FAILURES = ("does not parse", "libcst cannot parse it", "cannot be decoded
 
 
 def port(data: bytes) -> engine.Ported:
-    return engine.port_source(data, "fuzz.py", CODEMODS, {})
+    """Port ``data`` on skeletons, checking the result against whole-file passes."""
+    ported = engine.port_source(data, "fuzz.py", CODEMODS, {})
+    whole = engine.port_source(data, "fuzz.py", CODEMODS, {}, sparse=False)
+    assert (ported.data, ported.findings, ported.error) == \
+        (whole.data, whole.findings, whole.error), "skeleton and whole-file passes differ"
+    return ported
 
 
 def assert_ported_and_idempotent(data: bytes) -> engine.Ported:

@@ -1,0 +1,195 @@
+"""Skeletons: what they keep, that they expand back byte for byte, and that porting on
+skeletons gives what whole-file passes give (the fuzz tests in tests/reliability check
+the same on 500 generated programs)."""
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+from typing import Callable, List
+
+import hypothesmith
+import libcst as cst
+import pytest
+from hypothesis import HealthCheck, given, settings
+from libcst.matchers._visitors import (
+    _gather_constructed_leave_funcs,
+    _gather_constructed_visit_funcs,
+    _gather_matchers,
+)
+from libcst.codemod import CodemodContext
+from libcst.metadata import MetadataWrapper, PositionProvider
+
+from slimport import engine, skeleton
+from slimport.codemods import CODEMODS, SlimportCodemod
+from slimport.codemods._lines import lines_of
+from slimport.codemods._names import collect_bindings, statement_chains
+
+REPO = Path(__file__).resolve().parents[2]
+EXAMPLE_FILES = sorted((REPO / "examples" / "slim_tf1").rglob("*.py"))
+sys.path.insert(0, str(REPO / "benchmarks"))
+import corpus  # noqa: E402  (benchmarks/ is not a package)
+
+pytestmark = pytest.mark.filterwarnings("ignore::SyntaxWarning")
+
+NET = '''\
+import tensorflow as tf
+slim = tf.contrib.slim
+
+
+def net(inputs, scope=None):
+    """Doc."""
+    with tf.variable_scope(scope, 'Net', [inputs]):
+        x = slim.conv2d(inputs, 8, [3, 3])  # keep me
+        y = tf.nn.relu(x); z = y
+        if z is not None: w = tf.contrib.layers.flatten(z)
+        for i in range(2):
+            x = x + 1
+        return tf.contrib.layers.flatten(x)
+
+
+class Model(object):
+
+    @property
+    def size(self):
+        return 3
+'''
+
+
+def _build(text: str, needed: Callable[[ast.stmt], bool]) -> skeleton.Skeleton:
+    tree = ast.parse(text)
+    return skeleton.build(text, tree, collect_bindings(tree), needed)
+
+
+def _mentions(word: str) -> Callable[[ast.stmt], bool]:
+    return lambda statement: any(word in parts for parts in statement_chains(statement))
+
+
+def test_keeps_needed_statements_their_blocks_and_shared_lines() -> None:
+    cut = _build(NET, _mentions("contrib"))
+    assert cut.text == '''\
+import tensorflow as tf
+slim = tf.contrib.slim
+
+
+def net(inputs, scope=None):
+    __slimport_elided_0__()
+    with tf.variable_scope(scope, 'Net', [inputs]):
+        __slimport_elided_1__(inputs, slim, x)
+        y = tf.nn.relu(x); z = y
+        if z is not None: w = tf.contrib.layers.flatten(z)
+        __slimport_elided_2__(i, range, x)
+        return tf.contrib.layers.flatten(x)
+
+
+class Model(object):
+
+    __slimport_elided_3__(property, self, size)
+'''
+    assert cut.expand(cut.text) == NET
+    # Each kept line is the source line it says it is; a placeholder points at the
+    # first line it hides.
+    lines = skeleton.source_lines(NET)
+    for line, origin in zip(skeleton.source_lines(cut.text), cut.origins):
+        assert line == lines[origin - 1] or line.strip().startswith("__slimport_elided_")
+    assert cut.origins[5] == 6  # the docstring's line, elided
+
+
+def test_expand_refuses_a_changed_or_repeated_placeholder() -> None:
+    cut = _build(NET, lambda statement: False)
+    placeholder = next(iter(cut.elided))
+    changed = placeholder.replace("__(", "__(added, ")
+    assert cut.expand(cut.text.replace(placeholder, changed)) is None
+    assert cut.expand(cut.text + placeholder) is None
+
+
+@settings(max_examples=200, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(hypothesmith.from_grammar())
+def test_any_program_cut_to_nothing_parses_and_expands_back(source: str) -> None:
+    cut = _build(source, lambda statement: False)
+    ast.parse(cut.text)
+    cst.parse_module(cut.text)
+    assert cut.expand(cut.text) == source
+
+
+def _port_both_ways(data: bytes, name: str) -> engine.Ported:
+    ported = engine.port_source(data, name, CODEMODS, {})
+    whole = engine.port_source(data, name, CODEMODS, {}, sparse=False)
+    assert ported.error is None, (name, ported.error)
+    assert ported.data == whole.data, name
+    assert ported.findings == whole.findings, name
+    return ported
+
+
+@pytest.mark.parametrize("path", EXAMPLE_FILES, ids=lambda path: path.name)
+def test_example_tree_ports_the_same_on_skeletons(path: Path) -> None:
+    _port_both_ways(path.read_bytes(), str(path))
+
+
+def test_generated_slim_tree_ports_the_same_on_skeletons() -> None:
+    sources = list(corpus.corpus_files(30, seed=7))
+    changed = 0
+    for source in sources:
+        ported = _port_both_ways(source.text.encode("utf-8"), source.path)
+        changed += ported.data != source.text.encode("utf-8")
+    assert changed >= 20  # the corpus is TF1 code: most files need porting
+
+
+class _RenamesEveryTf(SlimportCodemod):
+    """Edits names inside elided code, so the engine must fall back to the whole file."""
+
+    NAME = "renames_every_tf"
+    DESCRIPTION = "tf -> tensorflow everywhere"
+    TRIGGERS = ("tf",)
+
+    @classmethod
+    def statement_filter(cls, tree, bindings):  # type: ignore[no-untyped-def]
+        return lambda statement: False
+
+    def leave_Name(self, original_node: cst.Name, updated_node: cst.Name) -> cst.Name:
+        if original_node.value != "tf":
+            return updated_node
+        self.record_edit(original_node, "tf -> tensorflow")
+        return updated_node.with_changes(value="tensorflow")
+
+
+def test_a_codemod_reaching_into_elided_code_gets_the_whole_file() -> None:
+    data = NET.encode("utf-8")
+    ported = engine.port_source(data, "net.py", [_RenamesEveryTf], {})
+    whole = engine.port_source(data, "net.py", [_RenamesEveryTf], {}, sparse=False)
+    assert ported.data == whole.data
+    assert b"tf." not in ported.data
+    assert [f.line for f in ported.findings] == [f.line for f in whole.findings]
+
+
+@pytest.mark.parametrize("path", EXAMPLE_FILES[:6], ids=lambda path: path.name)
+def test_finding_lines_are_position_provider_lines(path: Path) -> None:
+    module = cst.parse_module(path.read_bytes())
+    positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    found = lines_of(module, list(positions))
+    assert all(found[id(node)] == where.start.line for node, where in positions.items())
+
+
+@pytest.mark.parametrize("codemod", CODEMODS, ids=lambda codemod: codemod.NAME)
+def test_codemods_use_no_matcher_decorators(codemod: type) -> None:
+    # SlimportCodemod skips MatcherDecoratableTransformer's set-up, which only
+    # matters to codemods that use its decorators.
+    command = codemod(CodemodContext())
+    assert not _gather_matchers(command)
+    assert not _gather_constructed_visit_funcs(command)
+    assert not _gather_constructed_leave_funcs(command)
+
+
+def test_skeletons_are_smaller_than_the_files() -> None:
+    kept: List[int] = []
+    total = 0
+    for source in corpus.corpus_files(20, seed=3):
+        tree = ast.parse(source.text)
+        bindings = collect_bindings(tree)
+        total += source.text.count("\n")
+        for codemod in CODEMODS:
+            needed = codemod.statement_filter(tree, bindings)
+            if codemod.applies_to(source.text) and needed is not None:
+                kept.append(skeleton.build(source.text, tree, bindings, needed).text.count("\n"))
+    assert kept and sum(kept) / len(kept) < 0.8 * total / 20
