@@ -6,7 +6,10 @@ sees them. Runs are paired (A B C A B C ...): a change of machine load during
 the benchmark hits every tool alike.
 
 Tools:
-  slimport       ``python -m slimport rewrite SRC --out OUT`` (default settings, -j 1)
+  slimport       ``python -m slimport rewrite SRC --out OUT`` (default settings: one
+                 process per CPU; CPU time includes the pool's processes, peak RSS is
+                 the largest single process)
+  slimport -j 1  the same in one process
   tf_upgrade_v2  ``tf_upgrade_v2 --intree SRC --outtree OUT`` (ships with tensorflow)
   libcst floor   ``libcst_floor.py SRC OUT``: parse + codegen + write, no transformer
 """
@@ -55,6 +58,8 @@ def tools() -> List[Tool]:
     return [
         Tool("slimport", lambda src, out: [sys.executable, "-m", "slimport", "rewrite",
                                            str(src), "--out", str(out)]),
+        Tool("slimport -j 1", lambda src, out: [sys.executable, "-m", "slimport", "rewrite",
+                                                str(src), "--out", str(out), "-j", "1"]),
         Tool("tf_upgrade_v2", lambda src, out: [
             sys.executable, upgrade, "--intree", str(src), "--outtree", str(out),
             "--reportfile", str(out) + ".report.txt"]),
@@ -124,10 +129,11 @@ def comparison_table(samples: Dict[str, Samples]) -> str:
     """One row per tool, then slimport's ratios to the others (of medians)."""
     rows = [[name, _stats.spread(s.wall), _stats.spread(s.cpu), _stats.spread(s.peak_mb, 0)]
             for name, s in samples.items()]
-    ours = samples["slimport"]
-    for other in ("tf_upgrade_v2", "libcst floor"):
-        theirs = samples[other]
-        rows.append([f"slimport / {other}",
+    for ours_name, other in (("slimport", "tf_upgrade_v2"), ("slimport", "libcst floor"),
+                             ("slimport -j 1", "tf_upgrade_v2"),
+                             ("slimport -j 1", "libcst floor")):
+        ours, theirs = samples[ours_name], samples[other]
+        rows.append([f"{ours_name} / {other}",
                      _stats.ratio(_stats.median(ours.wall), _stats.median(theirs.wall)),
                      _stats.ratio(_stats.median(ours.cpu), _stats.median(theirs.cpu)),
                      _stats.ratio(_stats.median(ours.peak_mb), _stats.median(theirs.peak_mb))])

@@ -669,9 +669,17 @@ def run(the_plan: Plan, settings: Settings, jobs: int = 1,
     else:
         workers = min(jobs, len(python_jobs))
         with concurrent.futures.ProcessPoolExecutor(max_workers=workers) as pool:
-            futures = [pool.submit(port_file, job, settings) for job in python_jobs]
+            futures = {pool.submit(port_file, job, settings): job for job in python_jobs}
             for future in concurrent.futures.as_completed(futures):
-                result = future.result()
+                try:
+                    result = future.result()
+                except concurrent.futures.process.BrokenProcessPool:
+                    # A worker was killed (out of memory, a signal): every file it
+                    # and the pool still held is reported, none is half-written.
+                    result = _failed(futures[future], "the worker process porting it died "
+                                     "(killed, or out of memory); the file is whole, as it "
+                                     "was or ported if its write had finished; run again, "
+                                     "with -j 1 to use one process")
                 on_done(result)
                 results.append(result)
     results.sort(key=lambda result: result.path)

@@ -117,8 +117,10 @@ def test_kill_inside_atomic_write_loses_nothing(point: str, reference, slimport_
                                                 tmp_path: Path, make_tree) -> None:
     root = make_tree(tmp_path / "src", _tree())
     with ProcessSet() as procs:
+        # -j 1: the patched writes are this process's own, not a pool worker's.
         proc = procs.start_python([str(HERE / "_killed_rewrite.py"), point, "3", "rewrite",
-                                   str(root)], tmp_path / "killed.log", name="killed")
+                                   str(root), "-j", "1"], tmp_path / "killed.log",
+                                  name="killed")
         code = proc.wait(RUN_TIMEOUT_SECS)
     assert code == -signal.SIGKILL, proc.log()
     assert _assert_old_or_new(root, reference) == 2
@@ -140,3 +142,30 @@ def test_leftover_temp_file_is_not_copied_by_out(tmp_path: Path, make_tree,
     # --out never touches the source, not even to clean up.
     assert (src / (".a.py.k2j3" + TEMP_SUFFIX)).read_bytes() == before
 
+
+
+DYING_WORKER = """
+import os, signal, sys
+from slimport import cli, engine
+port_source = engine.port_source
+def dies_on_f3(data, filename, *args, **kwargs):
+    if filename.endswith("f3.py"):
+        os.kill(os.getpid(), signal.SIGKILL)
+    return port_source(data, filename, *args, **kwargs)
+engine.port_source = dies_on_f3
+sys.exit(cli.main(["rewrite", "src", "-j", "2"]))
+"""
+
+
+def test_a_killed_pool_worker_is_reported_and_loses_nothing(tmp_path: Path) -> None:
+    source = "import tensorflow as tf\nslim = tf.contrib.slim\n"
+    for index in range(6):
+        (tmp_path / "src").mkdir(exist_ok=True)
+        (tmp_path / "src" / f"f{index}.py").write_text(source)
+    done = subprocess.run([sys.executable, "-c", DYING_WORKER], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=RUN_TIMEOUT_SECS)
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr + done.stdout
+    assert "f3.py: the worker process porting it died" in done.stdout + done.stderr
+    for path in (tmp_path / "src").iterdir():
+        assert path.read_text() in (source, "import tf_slim as slim\n")
