@@ -5,7 +5,8 @@ engine needs to stay fast and to report: ``TRIGGERS`` lets the engine skip a fil
 without parsing it for this codemod, ``statement_filter`` lets it hand the codemod
 only the statements it needs (``slimport.skeleton``), and ``record_edit`` /
 ``needs_attention`` collect per-file results with line numbers for the report.
-Both also go to libcst's ``context.warnings`` so ``python -m libcst.tool codemod`` users see them too.
+Attention items also go to libcst's ``context.warnings``, so ``python -m libcst.tool
+codemod`` users see them too.
 """
 from __future__ import annotations
 
