@@ -177,9 +177,7 @@ class SlimportCodemod(VisitorBasedCodemodCommand):
         given = self.context.scratch.get(AST_KEY)
         if given is not None and given[0] is tree:
             return given[1]
-        parsed = ast.parse(tree.code)
-        self.context.scratch[AST_KEY] = (tree, parsed)
-        return parsed
+        return ast.parse(tree.code)
 
     def transform_module(self, tree: cst.Module) -> cst.Module:
         # Decide before libcst copies the tree and computes positions for it.
