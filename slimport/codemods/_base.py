@@ -92,16 +92,24 @@ def _add_imports(context: CodemodContext, tree: cst.Module) -> cst.Module:
     """Run AddImportsVisitor over the head of ``tree`` only.
 
     The visitor reads and edits nothing but the first block of imports (after a
-    docstring) and the statement after it, yet visits the whole module twice;
-    on an entry script that was most of a codemod's time.
+    docstring) and the blank lines before the statement after it, yet visits the
+    whole module twice; on an entry script that was most of a codemod's time.
     """
-    body = tree.body
+    body = list(tree.body)
     end = 1 if body and not _is_import_line(body[0]) else 0
     while end < len(body) and _is_import_line(body[end]):
         end += 1
-    head = tree.with_changes(body=body[:end + 1])
-    head = AddImportsVisitor(context).transform_module(head)
-    return head.with_changes(body=[*head.body, *body[end + 1:]], footer=tree.footer)
+    follower = body[end] if end < len(body) else None
+    if isinstance(follower, cst.BaseCompoundStatement):
+        # Of the statement after the imports the visitor only reads and edits the
+        # blank lines above it; a stand-in spares it a walk through, say, a class.
+        body[end] = cst.SimpleStatementLine([cst.Pass()], leading_lines=follower.leading_lines)
+    head = AddImportsVisitor(context).transform_module(tree.with_changes(body=body[:end + 1]))
+    new_body = list(head.body)
+    if isinstance(follower, cst.BaseCompoundStatement):
+        stand_in = new_body[-1]
+        new_body[-1] = follower.with_changes(leading_lines=stand_in.leading_lines)
+    return head.with_changes(body=[*new_body, *body[end + 1:]], footer=tree.footer)
 
 
 class SlimportCodemod(VisitorBasedCodemodCommand):

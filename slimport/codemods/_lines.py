@@ -2,8 +2,9 @@
 
 libcst's ``PositionProvider`` records a start and end position for every node of
 the module; on a skeleton it cost twice the parse, although a codemod reports only a
-handful of nodes. ``lines_of`` generates the module's code once with a codegen state
-that notes the current line only when it reaches one of the nodes asked about, with
+handful of nodes. ``lines_of`` generates the module's code with a codegen state that
+notes the current line only when it reaches one of the nodes asked about, and stops
+once it has them all (findings are mostly at the imports), with
 ``PositionProvider``'s meaning of "start": where the node's own syntax begins
 (after the blank lines and comments it owns, or where the child libcst hoists the
 start from begins).
@@ -22,9 +23,15 @@ def _newlines(token: str) -> int:
     return token.count("\n") + token.count("\r") - token.count("\r\n")
 
 
+class _AllFound(Exception):
+    """Raised out of the codegen once every node asked about has its line."""
+
+
 @dataclass
 class _LineFinder(CodegenState):
     targets: Set[int] = field(default_factory=set)
+    # The nodes asked about whose codegen has not finished (then their line is final).
+    pending: Set[int] = field(default_factory=set)
     syntactic: Dict[int, int] = field(default_factory=dict)
     inclusive: Dict[int, int] = field(default_factory=dict)
     line: int = 1
@@ -40,6 +47,12 @@ class _LineFinder(CodegenState):
     def before_codegen(self, node: cst.CSTNode) -> None:
         if id(node) in self.targets:
             self.inclusive[id(node)] = self.current_line()
+
+    def after_codegen(self, node: cst.CSTNode) -> None:
+        if id(node) in self.pending:
+            self.pending.discard(id(node))
+            if not self.pending:
+                raise _AllFound
 
     @contextmanager
     def record_syntactic_position(self, node: cst.CSTNode, *,
@@ -68,9 +81,12 @@ def lines_of(module: cst.Module, nodes: Iterable[cst.CSTNode]) -> Dict[int, int]
 
     Nodes that are not in ``module`` are not in the result.
     """
+    asked = {id(node) for node in nodes}
     finder = _LineFinder(default_indent=module.default_indent,
                          default_newline=module.default_newline,
-                         targets={id(node) for node in nodes})
-    module._codegen(finder)
-    return {key: finder.start_of_id(key) for key in list(finder.targets)
-            if finder.start_of_id(key)}
+                         targets=set(asked), pending=set(asked))
+    try:
+        module._codegen(finder)
+    except _AllFound:
+        pass  # the rest of the module need not be generated
+    return {key: finder.start_of_id(key) for key in asked if finder.start_of_id(key)}
