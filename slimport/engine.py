@@ -370,53 +370,105 @@ class _LibcstCannotParse(Exception):
         self.reason, self.line = reason, line
 
 
+class _CodemodCrashed(Exception):
+    def __init__(self, name: str, error: Exception) -> None:
+        super().__init__(f"codemod {name} crashed: {type(error).__name__}: {error}")
+
+
+class _ReachedIntoElidedCode(Exception):
+    """A codemod rewrote a placeholder line: its edits reach into elided statements."""
+
+
 @dataclass
-class _Pass:
-    """One codemod's run over the current text: the new text and its findings."""
+class _GroupRun:
+    """What a run of codemods over one skeleton did."""
 
     text: str
+    # Lines of the text the run started from.
     findings: List[Finding]
+    applied: List[str]
+    # Index of the codemod the next run starts at (len(codemods) when all ran).
+    next_index: int
 
 
-def _run_codemod(codemod: type, text: str, tree: ast.Module, filename: str,
-                 options: Mapping[str, Any], sparse: bool) -> Optional[_Pass]:
-    """Run ``codemod`` over ``text`` (``tree`` is its ``ast``), on a skeleton if it can.
+def _group_filter(group: Sequence[type], tree: ast.Module) -> Optional[skeleton.StatementFilter]:
+    """A statement is needed if any codemod of ``group`` needs it; None: the whole file.
 
-    Returns None when the codemod skipped the file (``SkipFile``). Finding lines
-    are lines of ``text``.
+    Each codemod's filter sees the bindings as the codemods before it will leave them
+    (``rebound``): after contrib_slim, a ``slim`` alias is tf_slim, not TensorFlow.
+    """
+    bindings = collect_bindings(tree)
+    filters = []
+    for codemod in group:
+        needed = codemod.statement_filter(tree, bindings)
+        if needed is None:
+            return None
+        filters.append(needed)
+        bindings = codemod.rebound(bindings)
+    return lambda statement: any(needed(statement) for needed in filters)
+
+
+def _run_group(codemods: Sequence[type], start: int, text: str, tree: ast.Module,
+               filename: str, options: Mapping[str, Any], sparse: bool) -> _GroupRun:
+    """Run ``codemods[start:]`` in order over one libcst tree of ``text``'s skeleton.
+
+    The skeleton keeps what any codemod that applies to ``text`` needs. The run
+    stops before a codemod that did not apply to ``text`` but applies after the
+    edits before it: the next run cuts a skeleton that serves it too.
 
     Raises:
       _LibcstCannotParse: libcst rejects code CPython accepts.
+      _CodemodCrashed: a codemod raised.
+      _ReachedIntoElidedCode: a codemod rewrote a placeholder line.
     """
+    group = [codemod for codemod in codemods[start:] if codemod.applies_to(text)]
     cut = skeleton.Skeleton(text, [])
     if sparse and skeleton.PLACEHOLDER.format("") not in text:
-        bindings = collect_bindings(tree)
-        statement_filter = codemod.statement_filter(tree, bindings)
-        if statement_filter is not None:
-            cut = skeleton.build(text, tree, bindings, statement_filter)
+        needed = _group_filter(group, tree)
+        if needed is not None:
+            cut = skeleton.build(text, tree, collect_bindings(tree), needed)
     try:
         module = cst.parse_module(cut.text)
     except Exception as error:  # ParserSyntaxError, and anything else libcst raises
         reason, line = _libcst_error(error)
-        raise _LibcstCannotParse(reason, cut.origins[line - 1] if cut.origins and line
-                                 else line) from error
-    cut_tree = tree if cut.is_whole else ast.parse(cut.text)
-    context = CodemodContext(filename=filename, scratch={AST_KEY: (module, cut_tree)})
-    command = codemod(context, **options_for(codemod, options))
-    try:
-        new_module = command.transform_module(module)
-    except SkipFile:
-        return None
-    code = new_module.code
-    new_text = text if code == cut.text else cut.expand(code)
-    if new_text is None:
-        # The codemod rewrote a placeholder line: its edits reach into elided code.
-        return _run_codemod(codemod, text, tree, filename, options, sparse=False)
-    findings = _reported(codemod.NAME, command, context)
-    if cut.origins:
-        findings = [replace(f, line=cut.origins[f.line - 1]) if f.line > 0 else f
-                    for f in findings]
-    return _Pass(new_text, findings)
+        raise _LibcstCannotParse(reason, cut.source_line(line or 0) or line) from error
+    module_ast = tree if cut.is_whole else ast.parse(cut.text)
+    code, full = cut.text, text
+    # Lines of ``code`` -> lines of the skeleton before this run's edits.
+    origin: Optional[List[int]] = None
+    findings: List[Finding] = []
+    applied: List[str] = []
+    index = start
+    while index < len(codemods):
+        codemod = codemods[index]
+        if not codemod.applies_to(full):
+            index += 1
+            continue
+        if codemod not in group:
+            break
+        index += 1
+        context = CodemodContext(filename=filename, scratch={AST_KEY: (module, module_ast)})
+        command = codemod(context, **options_for(codemod, options))
+        try:
+            new_module = command.transform_module(module)
+        except SkipFile:
+            continue
+        except Exception as error:
+            raise _CodemodCrashed(codemod.NAME, error) from error
+        reported = [replace(finding, line=cut.source_line(_original_line(origin, finding.line)))
+                    for finding in _reported(codemod.NAME, command, context)]
+        findings += reported
+        if any(finding.kind == EDIT for finding in reported):
+            applied.append(codemod.NAME)
+        new_code = new_module.code
+        if new_code != code:
+            expanded = cut.expand(new_code)
+            if expanded is None:
+                raise _ReachedIntoElidedCode
+            origin = _compose_origins(origin, _line_origins(code, new_code))
+            code, full, module_ast = new_code, expanded, ast.parse(new_code)
+        module = new_module
+    return _GroupRun(full, findings, applied, index)
 
 
 def port_source(data: bytes, filename: str, codemods: Sequence[type],
@@ -430,10 +482,9 @@ def port_source(data: bytes, filename: str, codemods: Sequence[type],
       options: the user's codemod options; each class gets those in its ``OPTIONS``.
       max_bytes: when > 0, a file longer than this that some codemod applies to is
         not parsed: ``skipped`` says why.
-      sparse: hand each codemod a skeleton of the file when its
-        ``statement_filter`` allows (``slimport.skeleton``); False runs every codemod
-        over the whole file, as ``python -m libcst.tool codemod`` does (the tests
-        compare the two).
+      sparse: run the codemods on a skeleton of the file (``slimport.skeleton``)
+        when their ``statement_filter`` allows; False runs them over the whole file,
+        as ``python -m libcst.tool codemod`` does (the tests compare the two).
 
     Returns:
       Ported with the new bytes (``data`` itself when nothing changed), the codemods
@@ -461,33 +512,30 @@ def port_source(data: bytes, filename: str, codemods: Sequence[type],
 
     applied: List[str] = []
     findings: List[Finding] = []
-    # Codemods run one after another, so a later one sees line numbers of the text
-    # its predecessors produced; ``origin`` maps those back to the user's file.
+    # A run after the first sees line numbers of the text earlier runs produced;
+    # ``origin`` maps those back to the user's file.
     current = text
     origin: Optional[List[int]] = None
-    for codemod in codemods:
-        if not codemod.applies_to(current):
-            continue
+    index = 0
+    while index < len(codemods):
         if tree is None:
             tree = ast.parse(current)
         try:
-            outcome = _run_codemod(codemod, current, tree, filename, options, sparse)
+            run = _run_group(codemods, index, current, tree, filename, options, sparse)
         except _LibcstCannotParse as error:
             return Ported(data, error=error.reason,
                           error_line=_original_line(origin, error.line or 0) or None)
-        except Exception as error:
-            return Ported(data, error=(f"codemod {codemod.NAME} crashed: "
-                                       f"{type(error).__name__}: {error}"))
-        if outcome is None:
-            continue
-        reported = [replace(finding, line=_original_line(origin, finding.line))
-                    for finding in outcome.findings]
-        findings += reported
-        if any(finding.kind == EDIT for finding in reported):
-            applied.append(codemod.NAME)
-        if outcome.text != current:
-            origin = _compose_origins(origin, _line_origins(current, outcome.text))
-            current, tree = outcome.text, None
+        except _CodemodCrashed as error:
+            return Ported(data, error=str(error))
+        except _ReachedIntoElidedCode:
+            return port_source(data, filename, codemods, options, max_bytes, sparse=False)
+        findings += [replace(finding, line=_original_line(origin, finding.line))
+                     for finding in run.findings]
+        applied += run.applied
+        if run.text != current:
+            origin = _compose_origins(origin, _line_origins(current, run.text))
+            current, tree = run.text, None
+        index = run.next_index
     if current == text:
         return Ported(data, text, text, tuple(applied), tuple(findings))
     return Ported(current.encode(encoding), text, current, tuple(applied), tuple(findings))

@@ -61,6 +61,12 @@ class Skeleton:
     def is_whole(self) -> bool:
         return not self.elided
 
+    def source_line(self, line: int) -> int:
+        """The source line skeleton line ``line`` stands for (0 stays 0: unknown)."""
+        if not self.origins or not 0 < line <= len(self.origins):
+            return line
+        return self.origins[line - 1]
+
     def expand(self, code: str) -> Optional[str]:
         """``code`` (the skeleton after a codemod) with every placeholder line restored.
 

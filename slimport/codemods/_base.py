@@ -168,6 +168,12 @@ class SlimportCodemod(VisitorBasedCodemodCommand):
         """
         return None
 
+    @classmethod
+    def rebound(cls, bindings: Bindings) -> Bindings:
+        """``bindings`` as this codemod leaves them, for the filters of the codemods
+        after it in the same run (default: unchanged)."""
+        return bindings
+
     def start_file(self, tree: cst.Module) -> bool:
         """Set the per-file state from ``tree``; False if the file needs nothing.
 

@@ -87,6 +87,12 @@ class ContribSlimCommand(ModuleMoveCodemod):
         """Every spelling of contrib.slim has both words; tf_slim-only files have one."""
         return "contrib" in source and "slim" in source
 
+    @classmethod
+    def rebound(cls, bindings: Bindings) -> Bindings:
+        # Every binding to contrib.slim is rewritten where it stands.
+        return Bindings({name: tf_slim_path(target) or target
+                         for name, target in bindings.names.items()})
+
     def start_file(self, tree: cst.Module) -> bool:
         super().start_file(tree)
         aliases = [

@@ -164,6 +164,13 @@ class FlagsToAbslCommand(ModuleMoveCodemod):
     def statement_filter(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:
         return chain_filter(lambda parts: _touched(bindings, parts))
 
+    @classmethod
+    def rebound(cls, bindings: Bindings) -> Bindings:
+        # Aliases of TF's flags and app modules become absl imports where they stand.
+        return Bindings({name: absl_equivalent(target) if _is_tf_name(target)
+                         and absl_equivalent(target) in (ABSL_FLAGS, ABSL_APP) else target
+                         for name, target in bindings.names.items()})
+
     def start_file(self, tree: cst.Module) -> bool:
         super().start_file(tree)
         self._tree = tree
