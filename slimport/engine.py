@@ -38,7 +38,7 @@ import libcst as cst
 from libcst.codemod import CodemodContext, SkipFile
 
 from slimport import skeleton
-from slimport.codemods._base import AST_KEY
+from slimport.codemods._base import AST_KEY, SOURCE_LINE_KEY
 from slimport.codemods._names import collect_bindings
 from slimport.report import (
     ATTENTION,
@@ -408,13 +408,20 @@ def _group_filter(group: Sequence[type], tree: ast.Module) -> Optional[skeleton.
     return lambda statement: any(needed(statement) for needed in filters)
 
 
+def _source_lines(to_source: Callable[[int], int], cut: skeleton.Skeleton,
+                  origin: Optional[List[int]]) -> Callable[[int], int]:
+    return lambda line: to_source(cut.source_line(_original_line(origin, line)))
+
+
 def _run_group(codemods: Sequence[type], start: int, text: str, tree: ast.Module,
-               filename: str, options: Mapping[str, Any], sparse: bool) -> _GroupRun:
+               filename: str, options: Mapping[str, Any], sparse: bool,
+               to_source: Callable[[int], int]) -> _GroupRun:
     """Run ``codemods[start:]`` in order over one libcst tree of ``text``'s skeleton.
 
     The skeleton keeps what any codemod that applies to ``text`` needs. The run
     stops before a codemod that did not apply to ``text`` but applies after the
-    edits before it: the next run cuts a skeleton that serves it too.
+    edits before it: the next run cuts a skeleton that serves it too. ``to_source``
+    maps lines of ``text`` to lines of the user's file.
 
     Raises:
       _LibcstCannotParse: libcst rejects code CPython accepts.
@@ -447,7 +454,9 @@ def _run_group(codemods: Sequence[type], start: int, text: str, tree: ast.Module
         if codemod not in group:
             break
         index += 1
-        context = CodemodContext(filename=filename, scratch={AST_KEY: (module, module_ast)})
+        context = CodemodContext(filename=filename, scratch={
+            AST_KEY: (module, module_ast),
+            SOURCE_LINE_KEY: _source_lines(to_source, cut, origin)})
         command = codemod(context, **options_for(codemod, options))
         try:
             new_module = command.transform_module(module)
@@ -521,7 +530,8 @@ def port_source(data: bytes, filename: str, codemods: Sequence[type],
         if tree is None:
             tree = ast.parse(current)
         try:
-            run = _run_group(codemods, index, current, tree, filename, options, sparse)
+            run = _run_group(codemods, index, current, tree, filename, options, sparse,
+                             to_source=lambda line, done=origin: _original_line(done, line))
         except _LibcstCannotParse as error:
             return Ported(data, error=error.reason,
                           error_line=_original_line(origin, error.line or 0) or None)

@@ -18,7 +18,7 @@ from typing import Callable, ClassVar, Iterator, List, Optional, Sequence, Tuple
 import libcst as cst
 from libcst.codemod import Codemod, CodemodContext, VisitorBasedCodemodCommand
 from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
-from libcst.metadata import MetadataWrapper, PositionProvider
+from libcst.metadata import MetadataWrapper
 
 from slimport.codemods._lines import lines_of
 from slimport.codemods._names import Bindings, statement_chains
@@ -28,6 +28,9 @@ EDIT = "edit"
 ATTENTION = "attention"
 # context.scratch key: (libcst module, its stdlib ast), see SlimportCodemod.file_ast.
 AST_KEY = "slimport.ast"
+# context.scratch key: line of the module handed to the codemod -> line of the user's
+# file, see SlimportCodemod.source_line_of.
+SOURCE_LINE_KEY = "slimport.source_line"
 
 
 @dataclass(frozen=True)
@@ -216,7 +219,7 @@ class SlimportCodemod(VisitorBasedCodemodCommand):
         # handed it on. The copy cost about a tenth of the CPU time per file.
         # libcst has no public switch for it: this overrides Codemod's method of
         # the same name, without its repo-wide metadata cache (PositionProvider,
-        # the only provider our codemods read, needs none).
+        # the only provider a slimport codemod reads, needs none).
         wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
         previous = self.context.wrapper
         with self.resolve(wrapper):
@@ -235,18 +238,16 @@ class SlimportCodemod(VisitorBasedCodemodCommand):
         for module, obj, asname in _import_forms(local, qualified):
             self.remove_unused_import(module, obj, asname)
 
-    def line_of(self, node: Optional[cst.CSTNode]) -> int:
-        """The line ``node`` (an original, pre-edit node) starts on; 0 if unknown.
+    def source_line_of(self, node: cst.CSTNode) -> int:
+        """The line of the user's file ``node`` (an original node) starts on; 0 if unknown.
 
-        For a decision during the pass (flags_to_absl's duplicate check); findings
-        get their lines after the pass, all at once and far more cheaply.
+        For a line inside a message (a finding's own line is mapped by the engine):
+        the engine may hand the codemod a skeleton, and a line of that is not a line
+        of the file.
         """
-        if node is None:
-            return 0
-        positions = self.context.wrapper.resolve(PositionProvider)
-        # A node built by this pass has no position; the caller passes the
-        # original node where it can, so 0 only marks "somewhere in this file".
-        return positions[node].start.line if node in positions else 0
+        line = lines_of(self.context.wrapper.module, [node]).get(id(node), 0)
+        to_source = self.context.scratch.get(SOURCE_LINE_KEY)
+        return to_source(line) if to_source is not None and line else line
 
     def record_edit(self, node: Optional[cst.CSTNode], message: str) -> None:
         """Log an edit made at ``node`` (an original, pre-edit node)."""

@@ -176,7 +176,7 @@ class FlagsToAbslCommand(ModuleMoveCodemod):
         self._tree = tree
         self._locals: Dict[str, str] = {}
         self._call_args: Dict[cst.Call, List[cst.Arg]] = {}
-        self._defined: Dict[str, int] = {}
+        self._defined: Dict[str, cst.Call] = {}
         return any(
             absl_equivalent(target) is not None or _under(target, "tensorflow")
             for target in self.bindings.names.values()
@@ -346,11 +346,10 @@ class FlagsToAbslCommand(ModuleMoveCodemod):
                 break
         if not isinstance(name, str):
             return
-        line = self.line_of(node)
-        first = self._defined.setdefault(name, line)
-        if first != line:
+        first = self._defined.setdefault(name, node)
+        if first is not node:
             self.needs_attention(
                 node,
-                f"flag {name!r} is defined twice (first at line {first})",
+                f"flag {name!r} is defined twice (first at line {self.source_line_of(first)})",
                 "delete one definition: absl raises DuplicateFlagError on the second",
             )

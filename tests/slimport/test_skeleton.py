@@ -193,3 +193,17 @@ def test_skeletons_are_smaller_than_the_files() -> None:
             if codemod.applies_to(source.text) and needed is not None:
                 kept.append(skeleton.build(source.text, tree, bindings, needed).text.count("\n"))
     assert kept and sum(kept) / len(kept) < 0.8 * total / 20
+
+
+def test_a_line_inside_a_message_is_a_line_of_the_file() -> None:
+    # The helper's body is elided, so the flags sit higher up in the skeleton.
+    source = (
+        "import tensorflow as tf\n\n\n"
+        "def helper(x):\n    a = 1\n    b = 2\n    return tf.nn.relu(x) + a + b\n\n\n"
+        "tf.app.flags.DEFINE_string('train_dir', '', 'x')\n"
+        "tf.app.flags.DEFINE_string('train_dir', '', 'y')\n"
+    )
+    ported = _port_both_ways(source.encode("utf-8"), "flags.py")
+    [twice] = [f for f in ported.findings if f.kind == "attention"]
+    assert (twice.line, twice.message) == (11, "flag 'train_dir' is defined twice "
+                                               "(first at line 10)")
