@@ -672,6 +672,13 @@ def _copy_or_none(source: Path, dest: Path) -> Optional[str]:
     return str(dest)
 
 
+def _size_or_zero(job: Job) -> int:
+    try:
+        return job.source.stat().st_size
+    except OSError:
+        return 0  # port_file reports why it cannot be read
+
+
 def _place(job: Job) -> Optional[FileResult]:
     """Do a mkdir/remove/copy/symlink job; a FileResult only when it failed."""
     assert job.dest is not None
@@ -727,7 +734,9 @@ def run(the_plan: Plan, settings: Settings, jobs: int = 1,
     else:
         workers = min(jobs, len(python_jobs))
         with concurrent.futures.ProcessPoolExecutor(max_workers=workers) as pool:
-            futures = {pool.submit(port_file, job, settings): job for job in python_jobs}
+            # Largest first, so that no big file is left running alone at the end.
+            futures = {pool.submit(port_file, job, settings): job
+                       for job in sorted(python_jobs, key=_size_or_zero, reverse=True)}
             for future in concurrent.futures.as_completed(futures):
                 try:
                     result = future.result()

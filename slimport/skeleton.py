@@ -1,12 +1,12 @@
-"""A file cut down to what one codemod needs, and the way back to the whole file.
+"""A file cut down to what its codemods need, and the way back to the whole file.
 
 libcst is the slow part of a rewrite: parsing a 300-line file and walking every node
 costs far more than the edits. A TF1 net file needs its imports edited and perhaps
 three calls in one function; the other 250 lines only have to come through
-unchanged. So the engine hands a codemod a *skeleton* of the file: module-level code
-as it is (imports, flag definitions, ``if __name__`` blocks: what the codemods read),
-and inside functions and classes only the statements the codemod says it needs
-(``SlimportCodemod.statement_filter``), the blocks that hold them, imports and
+unchanged. So the engine hands the codemods a *skeleton* of the file: module-level
+code as it is (imports, flag definitions, ``if __name__`` blocks: what the codemods
+read), and inside functions and classes only the statements some codemod says it
+needs (``SlimportCodemod.statement_filter``), the blocks that hold them, imports and
 alias assignments. Every run of other statements in a block becomes one
 placeholder line at the same indentation::
 
@@ -14,10 +14,10 @@ placeholder line at the same indentation::
 
 It is a call that reads every name the elided statements mention, so a codemod
 asking "is ``tf`` still used?" or "is the name ``flags`` taken?" gets the answer the
-whole file would give (never a less careful one). After the codemod ran, ``expand``
-puts the original text back in place of each placeholder line. A placeholder the
-codemod changed or dropped makes ``expand`` return None, and the engine falls back to
-the whole file.
+whole file would give (never a less careful one; a name only assigned there counts as
+read). After the codemods ran, ``expand`` puts the original text back in place of
+each placeholder line. A placeholder a codemod changed or dropped makes ``expand``
+return None, and the engine ports the file again over the whole file.
 
 Statements are elided only when they own whole lines (no ``a; b`` or ``if x: y``
 sharing a line with something kept), so the text outside placeholders is the file's

@@ -20,15 +20,23 @@ from typing import Dict, Iterator, List, Optional, Sequence, Set, Union
 import libcst as cst
 
 
-def dotted_parts(node: cst.BaseExpression) -> Optional[list]:
-    """``a.b.c`` -> ["a", "b", "c"]; None for anything that is not a plain name chain."""
+def dotted_parts(node: Union[cst.CSTNode, ast.AST]) -> Optional[List[str]]:
+    """``a.b.c`` -> ["a", "b", "c"]; None for anything that is not a plain name chain.
+
+    ``node`` is a libcst node or a stdlib ``ast`` node: the codemods read the former,
+    the statement filters the latter.
+    """
     parts = []
-    while isinstance(node, cst.Attribute):
-        parts.append(node.attr.value)
+    while isinstance(node, (cst.Attribute, ast.Attribute)):
+        attr = node.attr
+        parts.append(attr if isinstance(attr, str) else attr.value)
         node = node.value
-    if not isinstance(node, cst.Name):
+    if isinstance(node, cst.Name):
+        parts.append(node.value)
+    elif isinstance(node, ast.Name):
+        parts.append(node.id)
+    else:
         return None
-    parts.append(node.value)
     parts.reverse()
     return parts
 
@@ -123,26 +131,13 @@ class Bindings:
 _BLOCK_FIELDS = ("body", "handlers", "orelse", "finalbody", "cases")
 
 
-def ast_dotted_parts(node: ast.AST) -> Optional[List[str]]:
-    """``dotted_parts`` for the stdlib ``ast``: ``a.b.c`` -> ["a", "b", "c"], else None."""
-    parts = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if not isinstance(node, ast.Name):
-        return None
-    parts.append(node.id)
-    parts.reverse()
-    return parts
-
-
 def ast_chains(node: ast.AST) -> Iterator[List[str]]:
     """Every maximal ``a.b.c`` chain in ``node``, as parts, in source order.
 
     A chain broken by a call or subscript (``f(x).y``) is looked into, as the
     codemods' libcst visitors do.
     """
-    parts = ast_dotted_parts(node) if isinstance(node, (ast.Attribute, ast.Name)) else None
+    parts = dotted_parts(node) if isinstance(node, (ast.Attribute, ast.Name)) else None
     if parts is not None:
         yield parts
         return
@@ -214,7 +209,7 @@ def _bind_import_from(bindings: Bindings, node: ast.ImportFrom) -> None:
 
 
 def _bind_assign(bindings: Bindings, node: ast.Assign, top_level: bool) -> None:
-    parts = ast_dotted_parts(node.value)
+    parts = dotted_parts(node.value)
     value = bindings.resolve_parts(parts) if parts is not None else None
     for target in node.targets:
         if not isinstance(target, ast.Name):
@@ -233,7 +228,7 @@ def is_binding_statement(statement: ast.stmt, bindings: Bindings) -> bool:
         return True
     if not isinstance(statement, ast.Assign):
         return False
-    parts = ast_dotted_parts(statement.value)
+    parts = dotted_parts(statement.value)
     return parts is not None and parts[0] in bindings.names
 
 

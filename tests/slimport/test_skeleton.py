@@ -172,10 +172,15 @@ def test_finding_lines_are_position_provider_lines(path: Path) -> None:
 
 
 @pytest.mark.parametrize("codemod", CODEMODS, ids=lambda codemod: codemod.NAME)
-def test_codemods_use_no_matcher_decorators(codemod: type) -> None:
+def test_codemods_use_no_matcher_decorators_or_field_visitors(codemod: type) -> None:
     # SlimportCodemod skips MatcherDecoratableTransformer's set-up, which only
     # matters to codemods that use its decorators.
     command = codemod(CodemodContext())
+    # Nor visit_<Node>_<field> methods, which SlimportCodemod does not look up.
+    ours = [name for cls in codemod.__mro__ if cls.__module__.startswith("slimport.")
+            for name in vars(cls)]
+    assert not [name for name in ours if name.startswith(("visit_", "leave_"))
+                and "_" in name.split("_", 1)[1]]
     assert not _gather_matchers(command)
     assert not _gather_constructed_visit_funcs(command)
     assert not _gather_constructed_leave_funcs(command)
