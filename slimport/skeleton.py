@@ -4,20 +4,24 @@ libcst is the slow part of a rewrite: parsing a 300-line file and walking every 
 costs far more than the edits. A TF1 net file needs its imports edited and perhaps
 three calls in one function; the other 250 lines only have to come through
 unchanged. So the engine hands the codemods a *skeleton* of the file: module-level
-code as it is (imports, flag definitions, ``if __name__`` blocks: what the codemods
-read), and inside functions and classes only the statements some codemod says it
-needs (``SlimportCodemod.statement_filter``), the blocks that hold them, imports and
-alias assignments. Every run of other statements in a block becomes one
-placeholder line at the same indentation::
+statements as they are (imports, flag definitions, ``if __name__`` blocks: what the
+codemods read), and of functions and classes only the statements some codemod says
+it needs (``SlimportCodemod.statement_filter``), the blocks and definitions that hold
+them, imports and alias assignments. Every run of other statements in a block becomes
+one placeholder line at the same indentation::
 
     __slimport_elided_3__(conv, net, scope, slim, tf)
 
-It is a call that reads every name the elided statements mention, so a codemod
-asking "is ``tf`` still used?" or "is the name ``flags`` taken?" gets the answer the
-whole file would give (never a less careful one; a name only assigned there counts as
-read). After the codemods ran, ``expand`` puts the original text back in place of
-each placeholder line. A placeholder a codemod changed or dropped makes ``expand``
-return None, and the engine ports the file again over the whole file.
+and a run of whole module-level definitions one that is still a definition::
+
+    def __slimport_elided_4__(): __slimport_elided_4__(inputs, net, slim, tf)
+
+The call reads every name the elided statements mention, so a codemod asking "is
+``tf`` still used?" or "is the name ``flags`` taken?" gets the answer the whole file
+would give (never a less careful one; a name only assigned there counts as read).
+After the codemods ran, ``expand`` puts the original text back in place of each
+placeholder line. A placeholder a codemod changed or dropped makes ``expand`` return
+None, and the engine ports the file again over the whole file.
 
 Statements are elided only when they own whole lines (no ``a; b`` or ``if x: y``
 sharing a line with something kept), so the text outside placeholders is the file's
@@ -95,14 +99,26 @@ def _first_line(statement: ast.stmt) -> int:
         statement.lineno
 
 
+@dataclass
+class _Run:
+    """Statements of one block to elide: lines ``first``-``last`` (1-based, inclusive)."""
+
+    first: int
+    last: int
+    statements: List[ast.stmt]
+    # Module-level definitions: the placeholder is a ``def``, so that code looking for
+    # the first definition of the module (compat_v1's disable_v2_behavior() goes
+    # before it) finds it where it was.
+    definitions: bool
+
+
 class _Builder:
     def __init__(self, lines: List[str], bindings: Bindings, needed: StatementFilter) -> None:
         self.lines = lines
         self.encoded: Dict[int, bytes] = {}
         self.bindings = bindings
         self.needed = needed
-        # (first line, last line, statements) of every run to elide, 1-based, inclusive.
-        self.runs: List[tuple] = []
+        self.runs: List[_Run] = []
 
     def _bytes(self, number: int) -> bytes:
         # ast columns are UTF-8 byte offsets.
@@ -122,18 +138,24 @@ class _Builder:
         rest = self._bytes(statement.end_lineno)[statement.end_col_offset:].strip()
         return not rest or rest.startswith(b"#")
 
-    def block(self, body: Sequence[ast.stmt]) -> bool:
-        """Mark the runs to elide in ``body``; True if anything in it is kept."""
+    def block(self, body: Sequence[ast.stmt], module_level: bool = False) -> bool:
+        """Mark the runs to elide in ``body``; True if anything in it is kept.
+
+        At module level only function and class definitions may be elided: the rest
+        is what the codemods read (imports, flags, ``if __name__`` blocks), and a
+        run of definitions becomes a placeholder that is itself a definition.
+        """
         run: List[ast.stmt] = []
         any_kept = False
         for statement in body:
-            if self.kept(statement):
+            if (module_level and not isinstance(statement, _DEFINITIONS)) \
+                    or self.kept(statement):
                 any_kept = True
-                self._close(run)
+                self._close(run, module_level)
                 run = []
             else:
                 run.append(statement)
-        self._close(run)
+        self._close(run, module_level)
         return any_kept
 
     def kept(self, statement: ast.stmt) -> bool:
@@ -150,9 +172,10 @@ class _Builder:
         del self.runs[marked:]  # elided whole: nothing inside it is elided on its own
         return False
 
-    def _close(self, run: List[ast.stmt]) -> None:
+    def _close(self, run: List[ast.stmt], definitions: bool) -> None:
         if run:
-            self.runs.append((_first_line(run[0]), run[-1].end_lineno, run))
+            self.runs.append(_Run(_first_line(run[0]), run[-1].end_lineno or 0, run,
+                                  definitions))
 
 
 def _mentioned_names(statements: Sequence[ast.stmt]) -> List[str]:
@@ -170,13 +193,6 @@ def _mentioned_names(statements: Sequence[ast.stmt]) -> List[str]:
     return sorted(names)
 
 
-def _inner_blocks(tree: ast.Module) -> Iterator[List[ast.stmt]]:
-    """The bodies of module-level functions and classes: what may be elided."""
-    for statement in tree.body:
-        if isinstance(statement, _DEFINITIONS):
-            yield statement.body
-
-
 def build(text: str, tree: ast.Module, bindings: Bindings,
           needed: StatementFilter) -> Skeleton:
     """The skeleton of ``text`` (parsed as ``tree``) for a codemod that needs ``needed``.
@@ -185,14 +201,14 @@ def build(text: str, tree: ast.Module, bindings: Bindings,
       text: the source.
       tree: ``ast.parse(text)``.
       bindings: ``collect_bindings(tree)``; alias assignments are always kept.
-      needed: True for a statement (inside a function or class) the codemod may edit
-        or read; for a compound statement, judged on its own parts (``if`` test,
-        ``with`` items, decorators, handler types), not its body.
+      needed: True for a statement (a definition at module level, anything inside
+        one) the codemods may edit or read; for a compound statement, judged on its
+        own parts (``if`` test, ``with`` items, decorators, handler types), not its
+        body, and True keeps the header, not the body.
     """
     lines = source_lines(text)
     builder = _Builder(lines, bindings, needed)
-    for block in _inner_blocks(tree):
-        builder.block(block)
+    builder.block(tree.body, module_level=True)
     if not builder.runs:
         return Skeleton(text, list(range(1, len(lines) + 1)))
     out: List[str] = []
@@ -200,19 +216,20 @@ def build(text: str, tree: ast.Module, bindings: Bindings,
     elided: Dict[str, str] = {}
     line = 1
     # Inner blocks close their runs before the block around them does.
-    for number, (first, last, statements) in enumerate(sorted(builder.runs,
-                                                              key=lambda run: run[0])):
-        out.extend(lines[line - 1:first - 1])
-        origins.extend(range(line, first))
-        head = lines[first - 1]
+    for number, run in enumerate(sorted(builder.runs, key=lambda run: run.first)):
+        out.extend(lines[line - 1:run.first - 1])
+        origins.extend(range(line, run.first))
+        head = lines[run.first - 1]
         indent = head[:len(head) - len(head.lstrip(" \t\f"))]
-        ending = lines[last - 1][len(lines[last - 1].rstrip("\r\n")):]
-        call = f"{PLACEHOLDER.format(number)}({', '.join(_mentioned_names(statements))})"
-        placeholder = f"{indent}{call}{ending}"
-        elided[placeholder] = "".join(lines[first - 1:last])
+        ending = lines[run.last - 1][len(lines[run.last - 1].rstrip("\r\n")):]
+        name = PLACEHOLDER.format(number)
+        call = f"{name}({', '.join(_mentioned_names(run.statements))})"
+        placeholder = f"{indent}def {name}(): {call}{ending}" if run.definitions \
+            else f"{indent}{call}{ending}"
+        elided[placeholder] = "".join(lines[run.first - 1:run.last])
         out.append(placeholder)
-        origins.append(first)
-        line = last + 1
+        origins.append(run.first)
+        line = run.last + 1
     out.extend(lines[line - 1:])
     origins.extend(range(line, len(lines) + 1))
     return Skeleton("".join(out), origins, elided)

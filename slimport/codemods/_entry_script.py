@@ -292,11 +292,14 @@ class MainTopCodemod(SlimportCodemod):
     @classmethod
     def statement_filter(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:
         # The whole of main (its docstring, its local names, calls already made at its
-        # top); other functions play no part.
+        # top), and every module-level name (is ``cluster`` taken?); the bodies of
+        # other functions play no part.
         targets = _run_targets(tree)
         spans = [(s.lineno, s.end_lineno or s.lineno) for s in tree.body
                  if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name in targets]
-        return lambda statement: any(first <= statement.lineno <= last for first, last in spans)
+        module_level = {id(statement) for statement in tree.body}
+        return lambda statement: id(statement) in module_level or any(
+            first <= statement.lineno <= last for first, last in spans)
 
     def main_to_edit(
         self, script: EntryScript, qualified: str, call: str, consequence: str

@@ -162,7 +162,11 @@ class FlagsToAbslCommand(ModuleMoveCodemod):
 
     @classmethod
     def statement_filter(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:
-        return chain_filter(lambda parts: _touched(bindings, parts))
+        touched = chain_filter(lambda parts: _touched(bindings, parts))
+        # ``tf.app.run()`` becomes ``app.run(main)`` only if the module defines main.
+        mains = {id(s) for s in tree.body
+                 if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name == "main"}
+        return lambda statement: id(statement) in mains or touched(statement)
 
     @classmethod
     def rebound(cls, bindings: Bindings) -> Bindings:
