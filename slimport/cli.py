@@ -147,7 +147,7 @@ def build_parser() -> argparse.ArgumentParser:
     rewrite.add_argument(
         "-j", "--jobs", metavar="N", type=_job_count, default=0,
         help="port files in N processes (default 0: one per CPU; porting is CPU-bound and "
-             "a 90-file tree ports in about half the time on 2 cores), e.g. -j 1",
+             "a 90-file tree ports in 58%% of the -j 1 time on 2 cores), e.g. -j 1",
     )
     rewrite.add_argument(
         "--report", metavar="FILE.json", type=Path,
