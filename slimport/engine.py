@@ -430,7 +430,7 @@ def _run_group(codemods: Sequence[type], start: int, text: str, tree: ast.Module
     """
     group = [codemod for codemod in codemods[start:] if codemod.applies_to(text)]
     cut = skeleton.Skeleton(text, [])
-    if sparse and skeleton.PLACEHOLDER.format("") not in text:
+    if sparse and skeleton.PLACEHOLDER_PREFIX not in text:
         needed = _group_filter(group, tree)
         if needed is not None:
             cut = skeleton.build(text, tree, collect_bindings(tree), needed)

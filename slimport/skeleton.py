@@ -37,7 +37,8 @@ from typing import Callable, Dict, List, Optional, Sequence, Set
 
 from slimport.codemods._names import Bindings, is_binding_statement, statement_blocks
 
-PLACEHOLDER = "__slimport_elided_{}__"
+PLACEHOLDER_PREFIX = "__slimport_elided_"
+PLACEHOLDER = PLACEHOLDER_PREFIX + "{}__"
 _DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 _ALWAYS_KEPT = (ast.Import, ast.ImportFrom, ast.Global, ast.Nonlocal)
 # Python's own line breaks; str.splitlines would also split at \x0c, \x1c, \u2028, ...

@@ -211,3 +211,10 @@ def test_a_line_inside_a_message_is_a_line_of_the_file() -> None:
     [twice] = [f for f in ported.findings if f.kind == "attention"]
     assert (twice.line, twice.message) == (11, "flag 'train_dir' is defined twice "
                                                "(first at line 10)")
+
+
+def test_a_file_that_spells_a_placeholder_ports_as_over_the_whole_file() -> None:
+    # Such a file gets no skeleton: its own line could be taken for a placeholder.
+    source = NET.replace("x = x + 1", "__slimport_elided_2__(i, range, x)")
+    assert "__slimport_elided_2__" in source
+    _port_both_ways(source.encode("utf-8"), "net.py")
