@@ -1,6 +1,9 @@
 """The codemods, in the order the engine runs them.
 
-Adding a codemod = adding one file in this package and one line in CODEMODS.
+Adding a codemod = adding one file in this package and one line in CODEMODS. A new
+codemod sees whole files until it defines ``statement_filter`` (see ``_base``); then
+add its inputs to tests/slimport/test_skeleton.py, which checks that skeleton and
+whole-file passes agree.
 Order matters: contrib and flags rewrites resolve names through ``tensorflow``
 bindings, and compat_v1 runs last so it sees which TensorFlow uses remain.
 """
