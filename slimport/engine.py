@@ -39,7 +39,7 @@ from libcst.codemod import CodemodContext, SkipFile
 
 from slimport import skeleton
 from slimport.codemods._base import AST_KEY, SOURCE_LINE_KEY
-from slimport.codemods._names import collect_bindings
+from slimport.codemods._names import Bindings, collect_bindings
 from slimport.report import (
     ATTENTION,
     CHANGED,
@@ -391,13 +391,13 @@ class _GroupRun:
     next_index: int
 
 
-def _group_filter(group: Sequence[type], tree: ast.Module) -> Optional[skeleton.StatementFilter]:
+def _group_filter(group: Sequence[type], tree: ast.Module,
+                  bindings: Bindings) -> Optional[skeleton.StatementFilter]:
     """A statement is needed if any codemod of ``group`` needs it; None: the whole file.
 
     Each codemod's filter sees the bindings as the codemods before it will leave them
     (``rebound``): after contrib_slim, a ``slim`` alias is tf_slim, not TensorFlow.
     """
-    bindings = collect_bindings(tree)
     filters = []
     for codemod in group:
         needed = codemod.statement_filter(tree, bindings)
@@ -406,11 +406,6 @@ def _group_filter(group: Sequence[type], tree: ast.Module) -> Optional[skeleton.
         filters.append(needed)
         bindings = codemod.rebound(bindings)
     return lambda statement: any(needed(statement) for needed in filters)
-
-
-def _source_lines(to_source: Callable[[int], int], cut: skeleton.Skeleton,
-                  origin: Optional[List[int]]) -> Callable[[int], int]:
-    return lambda line: to_source(cut.source_line(_original_line(origin, line)))
 
 
 def _run_group(codemods: Sequence[type], start: int, text: str, tree: ast.Module,
@@ -431,9 +426,10 @@ def _run_group(codemods: Sequence[type], start: int, text: str, tree: ast.Module
     group = [codemod for codemod in codemods[start:] if codemod.applies_to(text)]
     cut = skeleton.Skeleton(text, [])
     if sparse and skeleton.PLACEHOLDER_PREFIX not in text:
-        needed = _group_filter(group, tree)
+        bindings = collect_bindings(tree)
+        needed = _group_filter(group, tree, bindings)
         if needed is not None:
-            cut = skeleton.build(text, tree, collect_bindings(tree), needed)
+            cut = skeleton.build(text, tree, bindings, needed)
     try:
         module = cst.parse_module(cut.text)
     except Exception as error:  # ParserSyntaxError, and anything else libcst raises
@@ -454,9 +450,14 @@ def _run_group(codemods: Sequence[type], start: int, text: str, tree: ast.Module
         if codemod not in group:
             break
         index += 1
+
+        def to_text(line: int, edits: Optional[List[int]] = origin) -> int:
+            """A line of the tree this codemod gets -> a line of ``text``."""
+            return cut.source_line(_original_line(edits, line))
+
         context = CodemodContext(filename=filename, scratch={
             AST_KEY: (module, module_ast),
-            SOURCE_LINE_KEY: _source_lines(to_source, cut, origin)})
+            SOURCE_LINE_KEY: lambda line, to_text=to_text: to_source(to_text(line))})
         command = codemod(context, **options_for(codemod, options))
         try:
             new_module = command.transform_module(module)
@@ -464,7 +465,7 @@ def _run_group(codemods: Sequence[type], start: int, text: str, tree: ast.Module
             continue
         except Exception as error:
             raise _CodemodCrashed(codemod.NAME, error) from error
-        reported = [replace(finding, line=cut.source_line(_original_line(origin, finding.line)))
+        reported = [replace(finding, line=to_text(finding.line))
                     for finding in _reported(codemod.NAME, command, context)]
         findings += reported
         if any(finding.kind == EDIT for finding in reported):

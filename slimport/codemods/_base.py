@@ -126,13 +126,12 @@ class SlimportCodemod(VisitorBasedCodemodCommand):
     # (e.g. uai_flags declares ("mapping",) for the CLI's --map).
     OPTIONS: ClassVar[Tuple[str, ...]] = ()
 
-
     def __init__(self, context, **kwargs) -> None:  # type: ignore[no-untyped-def]
         # Codemod's and CSTTransformer's set-up, not MatcherDecoratableTransformer's:
         # that one scans every attribute of the instance for matcher decorators
         # (about 10 ms, for every file and codemod) and then checks matchers at
         # every node; slimport codemods use no matcher decorators
-        # (tests/slimport/codemods/test_shared.py checks).
+        # (tests/slimport/test_skeleton.py checks).
         Codemod.__init__(self, context)
         cst.CSTTransformer.__init__(self)
         self._extra_visit_funcs = {}

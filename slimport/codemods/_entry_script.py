@@ -274,15 +274,13 @@ def replace_statement(
 def _run_targets(tree: ast.Module) -> Set[str]:
     """Names of what module-level ``*.run(...)`` calls run (``main`` when none is given)."""
     targets: Set[str] = set()
-    for statement in ast.walk(ast.Module(body=[s for s in tree.body
-                                               if not isinstance(s, _AST_DEFINITIONS)],
-                                         type_ignores=[])):
-        if not (isinstance(statement, ast.Call) and isinstance(statement.func, ast.Attribute)
-                and statement.func.attr == "run"):
-            continue
-        named = [k.value for k in statement.keywords if k.arg == "main"]
-        first = statement.args[0] if statement.args else (named[0] if named else None)
-        targets.add(first.id if isinstance(first, ast.Name) else "main")
+    calls = (node for statement in tree.body if not isinstance(statement, _AST_DEFINITIONS)
+             for node in ast.walk(statement) if isinstance(node, ast.Call))
+    for call in calls:
+        if isinstance(call.func, ast.Attribute) and call.func.attr == "run":
+            named = [keyword.value for keyword in call.keywords if keyword.arg == "main"]
+            first = call.args[0] if call.args else (named[0] if named else None)
+            targets.add(first.id if isinstance(first, ast.Name) else "main")
     return targets
 
 

@@ -5,8 +5,9 @@ real 89-file slim tree it costs 16-28 s where the whole of ``tf_upgrade_v2`` tak
 11.7 s (see DESIGN.md). TF1 code binds TensorFlow names in a few statement forms only:
 ``import tensorflow as tf``, ``from tensorflow.contrib import slim``,
 ``slim = tf.contrib.slim``, ``flags = tf.app.flags``. This module reads exactly those
-statements, walking statement bodies without descending into expressions, and then
-resolves an expression like ``slim.arg_scope`` to ``tensorflow.contrib.slim.arg_scope``.
+statements on the stdlib ``ast`` of the file, walking statement bodies without
+descending into expressions, and then resolves an expression like ``slim.arg_scope``
+to ``tensorflow.contrib.slim.arg_scope``.
 
 Bindings are positional: a later ``tf = something_else()`` at module level unbinds
 ``tf``, so code that reuses a name for something that is not TensorFlow is left alone.
@@ -232,13 +233,13 @@ def is_binding_statement(statement: ast.stmt, bindings: Bindings) -> bool:
     return parts is not None and parts[0] in bindings.names
 
 
-def collect_bindings(module: Union[cst.Module, ast.Module],
-                     module_level_only: bool = False) -> Bindings:
-    """Read the import and alias statements of ``module``.
+def collect_bindings(tree: ast.Module, module_level_only: bool = False) -> Bindings:
+    """Read the import and alias statements of ``tree``.
 
     Args:
-      module: the parsed file, as a libcst tree or a stdlib ``ast`` tree (read as the
-        latter either way: the engine has one already, and it is far cheaper to walk).
+      tree: the file as the stdlib ``ast`` parses it (codemods get it from
+        ``SlimportCodemod.file_ast``: the engine has one already, and it is far
+        cheaper to walk than libcst's tree).
       module_level_only: skip function and class bodies, keeping only what every
         scope of the file can see (the right place for a rewrite to route uses
         through); ``if``/``try`` blocks at module level are still read.
@@ -246,7 +247,6 @@ def collect_bindings(module: Union[cst.Module, ast.Module],
     Returns:
       The bindings, at all nesting levels unless ``module_level_only``.
     """
-    tree = ast.parse(module.code) if isinstance(module, cst.Module) else module
     bindings = Bindings()
     body = tree.body
     if module_level_only:

@@ -1,6 +1,7 @@
 """The pieces the codemods share: module-level bindings, variable names, the no-copy pass."""
 from __future__ import annotations
 
+import ast
 import libcst as cst
 from libcst.codemod import CodemodContext
 
@@ -22,7 +23,7 @@ def train():
 
 
 def test_module_level_bindings_skip_function_bodies_but_read_try_blocks() -> None:
-    tree = cst.parse_module(SOURCE)
+    tree = ast.parse(SOURCE)
     assert collect_bindings(tree, module_level_only=True).names == {
         "tf": "tensorflow",
         "slim": "tensorflow.contrib.slim",
