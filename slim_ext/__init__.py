@@ -16,8 +16,8 @@ _RUNNER_NAMES = ("run", "ModelSpec", "ModeKeys")
 
 
 def __getattr__(name: str):
-    if name in _RUNNER_NAMES:
-        from slim_ext import runner
+  if name in _RUNNER_NAMES:
+    from slim_ext import runner
 
-        return getattr(runner, name)
-    raise AttributeError(f"module 'slim_ext' has no attribute {name!r}")
+    return getattr(runner, name)
+  raise AttributeError(f"module 'slim_ext' has no attribute {name!r}")

@@ -34,6 +34,8 @@ from absl import flags
 from absl import logging
 import tensorflow as tf
 
+from slimport import contract
+
 MASTER = "master"
 CHIEF = "chief"
 WORKER = "worker"
@@ -44,9 +46,9 @@ KNOWN_JOBS = (MASTER, CHIEF, WORKER, PS, EVALUATOR)
 _SINGLE_TASK_JOBS = (MASTER, CHIEF, EVALUATOR)
 
 # Spellings of the same slim flag across TF1-era training scripts.
-TASK_FLAGS = ("task", "task_id", "task_index")
-REPLICAS_FLAGS = ("worker_replicas", "num_replicas")
-PS_TASKS_FLAGS = ("num_ps_tasks", "ps_tasks")
+TASK_FLAGS = contract.TASK_FLAGS
+REPLICAS_FLAGS = contract.REPLICAS_FLAGS
+PS_TASKS_FLAGS = contract.PS_TASKS_FLAGS
 
 # How often a ps task checks whether its workers are still there.
 PS_POLL_SECS = 0.5
@@ -54,12 +56,6 @@ PS_POLL_SECS = 0.5
 # restarts quickly does not lose its ps.
 PS_IDLE_EXIT_SECS = 2.0
 
-_MOXING_FLAGS = (
-    ("ps_hosts", "", "Comma-separated host:port list of the ps tasks."),
-    ("worker_hosts", "", "Comma-separated host:port list of the workers; "
-     "worker 0 is the chief."),
-    ("job_name", "", "This task's job: 'ps' or 'worker'."),
-)
 
 
 def define_flags(flag_values: flags.FlagValues = flags.FLAGS) -> None:
@@ -71,13 +67,14 @@ def define_flags(flag_values: flags.FlagValues = flags.FLAGS) -> None:
   Args:
     flag_values: where to define them; absl's global FLAGS by default.
   """
-  for name, default, help_text in _MOXING_FLAGS:
+  for name, default, help_text in contract.CLUSTER_STRING_FLAGS:
     if name not in flag_values:
       flags.DEFINE_string(name, default, help_text, flag_values=flag_values,
                           allow_override=True)
-  if "task_index" not in flag_values:
-    flags.DEFINE_integer("task_index", 0, "This task's index in its job.",
-                         flag_values=flag_values, allow_override=True)
+  name, default, help_text = contract.CLUSTER_TASK_INDEX_FLAG
+  if name not in flag_values:
+    flags.DEFINE_integer(name, default, help_text, flag_values=flag_values,
+                         allow_override=True)
 
 
 @dataclasses.dataclass(frozen=True)

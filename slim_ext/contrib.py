@@ -15,31 +15,31 @@ from typing import Any, Callable, NoReturn, Type
 
 
 class RemovedInTF2Error(NotImplementedError):
-    """A tf.contrib feature the ported code called has no TensorFlow 2 equivalent."""
+  """A tf.contrib feature the ported code called has no TensorFlow 2 equivalent."""
 
 
 def _message(feature: str, alternative: str) -> str:
-    return (
-        f"{feature} was removed with tf.contrib and has no TensorFlow 2 replacement; "
-        f"use {alternative} instead (slimport rewrote the call to this stand-in)."
-    )
+  return (
+      f"{feature} was removed with tf.contrib and has no TensorFlow 2 replacement; "
+      f"use {alternative} instead (slimport rewrote the call to this stand-in)."
+  )
 
 
 def _removed_function(feature: str, alternative: str) -> Callable[..., NoReturn]:
-    def stand_in(*args: Any, **kwargs: Any) -> NoReturn:
-        raise RemovedInTF2Error(_message(feature, alternative))
+  def stand_in(*args: Any, **kwargs: Any) -> NoReturn:
+    raise RemovedInTF2Error(_message(feature, alternative))
 
-    stand_in.__name__ = feature.rsplit(".", 1)[-1]
-    stand_in.__doc__ = f"Stand-in for {feature}.\n\nRaises:\n  RemovedInTF2Error: always.\n"
-    return stand_in
+  stand_in.__name__ = feature.rsplit(".", 1)[-1]
+  stand_in.__doc__ = f"Stand-in for {feature}.\n\nRaises:\n  RemovedInTF2Error: always.\n"
+  return stand_in
 
 
 def _removed_class(feature: str, alternative: str) -> Type[Any]:
-    def __init__(self: Any, *args: Any, **kwargs: Any) -> NoReturn:
-        raise RemovedInTF2Error(_message(feature, alternative))
+  def __init__(self: Any, *args: Any, **kwargs: Any) -> NoReturn:
+    raise RemovedInTF2Error(_message(feature, alternative))
 
-    doc = f"Stand-in for {feature}: instantiating it raises RemovedInTF2Error."
-    return type(feature.rsplit(".", 1)[-1], (), {"__init__": __init__, "__doc__": doc})
+  doc = f"Stand-in for {feature}: instantiating it raises RemovedInTF2Error."
+  return type(feature.rsplit(".", 1)[-1], (), {"__init__": __init__, "__doc__": doc})
 
 
 _QAT = (

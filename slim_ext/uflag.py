@@ -58,17 +58,10 @@ from absl import app
 from absl import flags
 from absl import logging
 
-TRAIN_MAPPING: Mapping[str, str] = {
-    "data_dir": "dataset_dir",
-    "output_dir": "train_dir",
-    "num_gpus": "num_clones",
-    "max_step": "max_number_of_steps",
-}
-EVAL_MAPPING: Mapping[str, str] = {
-    "data_dir": "dataset_dir",
-    "output_dir": "checkpoint_path",
-    "log_dir": "eval_dir",
-}
+from slimport import contract
+
+TRAIN_MAPPING: Mapping[str, str] = contract.TRAIN_MAPPING
+EVAL_MAPPING: Mapping[str, str] = contract.EVAL_MAPPING
 
 # The flag num_gpus=0 turns on, besides (or instead of) its mapped target.
 CLONE_ON_CPU = "clone_on_cpu"
@@ -77,17 +70,6 @@ CLONE_ON_CPU = "clone_on_cpu"
 # checks them. --checkpoint_path is only read, so it is not among them.
 WRITTEN_DIR_FLAGS = ("train_dir", "eval_dir")
 
-_STRING_FLAGS = (
-    ("work_dir", "/data", "Platform: root directory of the job's files."),
-    ("data_dir", "/data/data", "Platform: input data directory."),
-    ("output_dir", "/data/output",
-     "Platform: directory for checkpoints and summaries."),
-    ("log_dir", "/data/output", "Platform: directory for logs."),
-)
-_INTEGER_FLAGS = (
-    ("num_gpus", 0, "Platform: GPUs per task; 0 trains on the CPU."),
-    ("max_step", 0, "Platform: number of steps to train; 0 means no limit."),
-)
 
 
 class OutputDirError(app.UsageError, ValueError):
@@ -125,11 +107,11 @@ def define_flags(flag_values: flags.FlagValues = flags.FLAGS) -> None:
   Args:
     flag_values: where to define them; absl's global FLAGS by default.
   """
-  for name, default, help_text in _STRING_FLAGS:
+  for name, default, help_text in contract.PLATFORM_STRING_FLAGS:
     if name not in flag_values:
       flags.DEFINE_string(name, default, help_text, flag_values=flag_values,
                           allow_override=True)
-  for name, default, help_text in _INTEGER_FLAGS:
+  for name, default, help_text in contract.PLATFORM_INTEGER_FLAGS:
     if name not in flag_values:
       flags.DEFINE_integer(name, default, help_text, lower_bound=0,
                            flag_values=flag_values, allow_override=True)

@@ -18,29 +18,11 @@ import libcst as cst
 from libcst import matchers as m
 
 from slimport.codemods._base import SlimportCodemod, StatementFilter
+from slimport.contract import APP_RUN, FLAG_MODULES
 from slimport.codemods._names import Bindings
 
 _AST_DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
-# Every module path TF1-era code reached the gflags-style API through.
-FLAG_MODULES = frozenset(
-    {
-        "absl.flags",
-        "tensorflow.flags",
-        "tensorflow.app.flags",
-        "tensorflow.compat.v1.flags",
-        "tensorflow.compat.v1.app.flags",
-        "tensorflow.python.platform.flags",
-    }
-)
 UFLAG_APPLY = "slim_ext.uflag.apply"
-APP_RUN = frozenset(
-    {
-        "absl.app.run",
-        "tensorflow.app.run",
-        "tensorflow.compat.v1.app.run",
-        "tensorflow.python.platform.app.run",
-    }
-)
 
 
 @dataclass

@@ -15,12 +15,8 @@ import libcst as cst
 
 from slimport.codemods import _entry_script
 from slimport.codemods._names import collect_bindings
+from slimport.contract import MASTER_FLAG, PS_TASKS_FLAGS, TASK_FLAGS
 
-# One spelling of each must be defined: slim's own names and the variants found in
-# other TF1 trainers built on model_deploy.
-TASK_FLAGS = ("task", "task_id", "task_index")
-PS_TASKS_FLAGS = ("num_ps_tasks", "ps_tasks")
-MASTER_FLAG = "master"
 
 _BOOTSTRAP = "slim_ext.cluster.bootstrap"
 

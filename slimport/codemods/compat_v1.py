@@ -25,6 +25,7 @@ import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
 from slimport.codemods._base import SlimportCodemod, StatementFilter, chain_filter
+from slimport.contract import APP_RUN
 from slimport.codemods._names import (
     Bindings,
     collect_bindings,
@@ -36,11 +37,6 @@ from slimport.codemods._names import (
 NAMES_FILE = Path(__file__).with_name("tf_compat_v1_names.txt")
 TF = "tensorflow"
 COMPAT_V1 = "tensorflow.compat.v1"
-# Names that start an application, after flags_to_absl or not.
-APP_RUN = frozenset({
-    "absl.app.run", "tensorflow.app.run", "tensorflow.compat.v1.app.run",
-    "tensorflow.python.platform.app.run",
-})
 DISABLE_V2 = frozenset({
     "tensorflow.disable_v2_behavior", "tensorflow.compat.v1.disable_v2_behavior",
 })

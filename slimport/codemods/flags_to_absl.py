@@ -14,12 +14,13 @@ What does not carry over is reported instead: TF1's private ``FLAGS.__flags`` /
 from __future__ import annotations
 
 import ast
-from typing import Dict, FrozenSet, List, Optional, Sequence
+from typing import Dict, List, Optional, Sequence
 
 import libcst as cst
 
 from slimport.codemods._base import StatementFilter, chain_filter, code_of
 from slimport.codemods._module_move import ModuleMoveCodemod, small_statement
+from slimport.contract import ABSL_APP, ABSL_FLAGS, TF_APP_MODULES, TF_FLAG_MODULES
 from slimport.codemods._names import (
     Bindings,
     dotted_expression,
@@ -28,20 +29,6 @@ from slimport.codemods._names import (
     variable_names,
 )
 
-ABSL_FLAGS = "absl.flags"
-ABSL_APP = "absl.app"
-TF_FLAG_MODULES: FrozenSet[str] = frozenset(
-    {
-        "tensorflow.flags",
-        "tensorflow.app.flags",
-        "tensorflow.compat.v1.flags",
-        "tensorflow.compat.v1.app.flags",
-        "tensorflow.python.platform.flags",
-    }
-)
-TF_APP_MODULES: FrozenSet[str] = frozenset(
-    {"tensorflow.app", "tensorflow.compat.v1.app", "tensorflow.python.platform.app"}
-)
 # TF 1.x's DEFINE_* wrappers still accepted gflags' old keyword names; absl does not.
 _RENAMED_KEYWORDS = {"flag_name": "name", "default_value": "default", "docstring": "help"}
 _FLAGS_OBJECT = ABSL_FLAGS + ".FLAGS"

@@ -15,20 +15,8 @@ import libcst as cst
 
 from slimport.codemods import _entry_script
 from slimport.codemods._names import collect_bindings
+from slimport.contract import EVAL_MAPPING, TRAIN_MAPPING
 
-# The same defaults as slim_ext.uflag.TRAIN_MAPPING / EVAL_MAPPING, repeated here
-# because the rewrite must not import slim_ext (it imports TensorFlow).
-TRAIN_MAPPING: Dict[str, str] = {
-    "data_dir": "dataset_dir",
-    "output_dir": "train_dir",
-    "num_gpus": "num_clones",
-    "max_step": "max_number_of_steps",
-}
-EVAL_MAPPING: Dict[str, str] = {
-    "data_dir": "dataset_dir",
-    "output_dir": "checkpoint_path",
-    "log_dir": "eval_dir",
-}
 
 
 def _parse_map_entry(text: str) -> Tuple[str, str]:
