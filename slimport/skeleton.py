@@ -174,9 +174,33 @@ class _Builder:
         return False
 
     def _close(self, run: List[ast.stmt], definitions: bool) -> None:
-        if run:
-            self.runs.append(_Run(_first_line(run[0]), run[-1].end_lineno or 0, run,
-                                  definitions))
+        if not run:
+            return
+        last = run[-1].end_lineno or 0
+        if definitions:
+            last = self._trailing_comments(_first_line(run[0]), last)
+        self.runs.append(_Run(_first_line(run[0]), last, run, definitions))
+
+    def _trailing_comments(self, first: int, last: int) -> int:
+        """``last``, moved past the comment lines indented under the definitions.
+
+        They belong to the last definition's body. Left after its one-line placeholder
+        (``def __slimport_elided_0__(): ...`` then ``    # a``) they would meet a
+        libcst bug that drops the first of them at the end of a file; inside the
+        placeholder's text they come back unchanged.
+        """
+        head = self.lines[first - 1]
+        indent = len(head) - len(head.lstrip(" \t\f"))
+        end = last
+        for number in range(last + 1, len(self.lines) + 1):
+            line = self.lines[number - 1]
+            stripped = line.lstrip(" \t\f")
+            if not stripped.strip():
+                continue
+            if not stripped.startswith("#") or len(line) - len(stripped) <= indent:
+                break
+            end = number
+        return end
 
 
 def _mentioned_names(statements: Sequence[ast.stmt]) -> List[str]:

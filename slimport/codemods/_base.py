@@ -13,7 +13,7 @@ from __future__ import annotations
 import ast
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
-from typing import Callable, ClassVar, Iterator, List, Optional, Sequence, Tuple
+from typing import Callable, ClassVar, Iterator, List, Optional, Sequence, Tuple, Union
 
 import libcst as cst
 from libcst.codemod import Codemod, CodemodContext, VisitorBasedCodemodCommand
@@ -21,7 +21,8 @@ from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
 from libcst.metadata import MetadataWrapper
 
 from slimport.codemods._lines import lines_of
-from slimport.codemods._names import Bindings, statement_chains
+from slimport.codemods._names import Bindings, collect_bindings, dotted_parts, statement_chains
+from slimport.codemods._scopes import ScopeStack, resolve_in
 
 
 EDIT = "edit"
@@ -115,6 +116,10 @@ def _add_imports(context: CodemodContext, tree: cst.Module) -> cst.Module:
     return head.with_changes(body=[*new_body, *body[end + 1:]], footer=tree.footer)
 
 
+def _uses_walrus(tree: ast.Module) -> bool:
+    return any(isinstance(node, ast.NamedExpr) for node in ast.walk(tree))
+
+
 class SlimportCodemod(VisitorBasedCodemodCommand):
     """Base for slimport codemods; subclasses set NAME, DESCRIPTION and TRIGGERS."""
 
@@ -139,11 +144,71 @@ class SlimportCodemod(VisitorBasedCodemodCommand):
         self.findings: List[Finding] = []
         # Findings of the current pass with the node they are at, lines still unknown.
         self._unplaced: List[Tuple[Optional[cst.CSTNode], Finding]] = []
+        self.module_names = Bindings()
+        self.scopes = ScopeStack(lambda: False)
         # So that every per-file attribute exists before the first file.
         self.start_file(cst.Module(body=[]))
 
-    on_visit = cst.CSTTransformer.on_visit
-    on_leave = cst.CSTTransformer.on_leave
+    # Every visit keeps track of the scopes it is in, so that ``resolve_name`` answers as
+    # Python would at that point.
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        self.scopes.visit(node)
+        return cst.CSTTransformer.on_visit(self, node)
+
+    def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode
+                 ) -> Union[cst.CSTNode, cst.RemovalSentinel, cst.FlattenSentinel]:
+        result = cst.CSTTransformer.on_leave(self, original_node, updated_node)
+        self.scopes.leave(original_node)
+        return result
+
+    def resolve_name(self, node: cst.CSTNode) -> Optional[str]:
+        """The qualified dotted name of a ``Name``/``Attribute`` chain where the visit
+        is now, or None when its first name is not bound to a module there.
+
+        ``tf.app.flags`` is ``tensorflow.app.flags`` after ``import tensorflow as tf``,
+        except inside a function (or lambda, class body, comprehension) that binds
+        ``tf`` to something else (``_scopes``).
+        """
+        parts = dotted_parts(node)
+        return None if parts is None else self.resolve_parts(parts)
+
+    def resolve_parts(self, parts: Sequence[str]) -> Optional[str]:
+        """``resolve_name`` for a chain already split into parts."""
+        return resolve_in(self.scopes.scopes, self.module_names, parts)
+
+    @property
+    def in_deferred_code(self) -> bool:
+        """True inside a function or lambda body: code that runs after the module has."""
+        return self.scopes.deferred > 0
+
+    def target_of(self, name: str) -> Optional[str]:
+        """What the bare name ``name`` stands for where the visit is now (``resolve_name``)."""
+        return self.resolve_parts([name])
+
+    def alias_here(self, stands_for: Callable[[str], bool], prefer: str = "") -> Optional[str]:
+        """A module-level name for a module, that code where the visit is now can use.
+
+        Inside a function or lambda body any module-level binding will have run; at
+        module level only those of the statements before this one have (a use on the
+        line before ``slim = tf.contrib.slim`` cannot go through ``slim``). The name
+        must also mean the same here (no local variable hides it).
+
+        Args:
+          stands_for: True for the qualified names the alias may be bound to.
+          prefer: the name to take when several qualify.
+
+        Returns:
+          The name, or None: the caller imports the module under a name of its own.
+        """
+        usable = [
+            name for name, target in self.module_names.names.items()
+            if stands_for(target)
+            and (self.in_deferred_code or name in self.scopes.module_bound)
+            and self.target_of(name) == target
+        ]
+        if prefer in usable:
+            return prefer
+        return usable[0] if usable else None
 
     # libcst looks up a visit_<Node>_<field> and a leave_<Node>_<field> method for
     # every field of every node; slimport codemods define none (test_skeleton.py
@@ -203,6 +268,9 @@ class SlimportCodemod(VisitorBasedCodemodCommand):
         return ast.parse(tree.code)
 
     def transform_module(self, tree: cst.Module) -> cst.Module:
+        parsed = self.file_ast(tree)
+        self.module_names = collect_bindings(parsed, module_level_only=True)
+        self.scopes = ScopeStack(lambda: _uses_walrus(parsed))
         # Decide before libcst copies the tree and computes positions for it.
         if not self.start_file(tree):
             return tree

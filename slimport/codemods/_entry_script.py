@@ -44,6 +44,28 @@ class EntryScript:
     module_level_names: Set[str] = field(default_factory=set)
 
 
+def _is_main_test(test: cst.BaseExpression) -> bool:
+    """``__name__ == "__main__"`` in either order."""
+    if not isinstance(test, cst.Comparison) or len(test.comparisons) != 1:
+        return False
+    target = test.comparisons[0]
+    if not isinstance(target.operator, cst.Equal):
+        return False
+    sides = [test.left, target.comparator]
+    names = [side for side in sides if isinstance(side, cst.Name) and side.value == "__name__"]
+    strings = [side for side in sides if isinstance(side, cst.SimpleString)
+               and side.evaluated_value == "__main__"]
+    return len(names) == 1 and len(strings) == 1
+
+
+def main_block(module: cst.Module) -> Optional[cst.If]:
+    """The module-level ``if __name__ == "__main__":`` statement, if any."""
+    for statement in module.body:
+        if isinstance(statement, cst.If) and _is_main_test(statement.test):
+            return statement
+    return None
+
+
 def _module_level_smalls(module: cst.Module) -> Iterator[cst.BaseSmallStatement]:
     for statement in module.body:
         yield from _smalls_of(statement)

@@ -9,14 +9,17 @@ statements on the stdlib ``ast`` of the file, walking statement bodies without
 descending into expressions, and then resolves an expression like ``slim.arg_scope``
 to ``tensorflow.contrib.slim.arg_scope``.
 
-Bindings are positional: a later ``tf = something_else()`` at module level unbinds
-``tf``, so code that reuses a name for something that is not TensorFlow is left alone.
+A name means what its scope makes it mean: ``collect_bindings(tree, module_level_only=True)``
+gives what module-level code binds (a name the module also binds to anything else,
+``tf = None`` or ``for tf in ...``, stands for nothing certain and is dropped), and
+``slimport.codemods._scopes`` adds what each function, lambda, class body and
+comprehension binds on its own (a parameter ``tf`` is not TensorFlow).
 """
 from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, field
-from typing import Dict, Iterator, List, Optional, Sequence, Set, Union
+from typing import Dict, FrozenSet, Iterator, List, Optional, Sequence, Set, Union
 
 import libcst as cst
 
@@ -130,6 +133,7 @@ class Bindings:
 
 
 _BLOCK_FIELDS = ("body", "handlers", "orelse", "finalbody", "cases")
+_AST_DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
 
 def ast_chains(node: ast.AST) -> Iterator[List[str]]:
@@ -170,12 +174,15 @@ def _chains_in(value: object) -> Iterator[List[str]]:
             yield from ast_chains(node)
 
 
-def _nested_statements(body: Sequence[ast.stmt]) -> Iterator[ast.stmt]:
-    """Every statement in ``body`` and in the blocks nested in it, in source order."""
+def _nested_statements(body: Sequence[ast.stmt], into_definitions: bool = True
+                       ) -> Iterator[ast.stmt]:
+    """Every statement in ``body`` and in the blocks nested in it, in source order
+    (without the bodies of functions and classes unless ``into_definitions``)."""
     for statement in body:
         yield statement
-        for block in statement_blocks(statement):
-            yield from _nested_statements(block)
+        if into_definitions or not isinstance(statement, _AST_DEFINITIONS):
+            for block in statement_blocks(statement):
+                yield from _nested_statements(block, into_definitions)
 
 
 def statement_blocks(statement: ast.stmt) -> Iterator[List[ast.stmt]]:
@@ -191,6 +198,75 @@ def statement_blocks(statement: ast.stmt) -> Iterator[List[ast.stmt]]:
                 yield clause.body
 
 
+def target_names(target: ast.AST) -> Iterator[str]:
+    """The names an assignment target binds: ``a``, ``a, (b, *c)``; not ``x.a`` or ``x[0]``."""
+    if isinstance(target, ast.Name):
+        yield target.id
+    elif isinstance(target, (ast.Tuple, ast.List)):
+        for element in target.elts:
+            yield from target_names(element)
+    elif isinstance(target, ast.Starred):
+        yield from target_names(target.value)
+
+
+def _pattern_names(pattern: ast.AST) -> Iterator[str]:
+    for node in ast.walk(pattern):
+        name = getattr(node, "name", None) if isinstance(node, (ast.MatchAs, ast.MatchStar)) \
+            else getattr(node, "rest", None) if isinstance(node, ast.MatchMapping) else None
+        if name:
+            yield name
+
+
+def _walrus_names(node: ast.AST) -> Iterator[str]:
+    """Names bound by ``:=`` in an expression (a lambda's are its own)."""
+    if isinstance(node, ast.NamedExpr):
+        yield node.target.id
+    if isinstance(node, ast.Lambda):
+        return
+    for child in ast.iter_child_nodes(node):
+        yield from _walrus_names(child)
+
+
+def bound_names(statement: ast.stmt) -> Iterator[str]:
+    """Every name ``statement``'s own parts bind in the scope the statement stands in.
+
+    That is assignment, ``for`` and ``with ... as`` targets, ``except ... as`` names,
+    ``del``, ``def``/``class`` names, imports, ``case`` captures and ``:=``; not the
+    statements nested in its blocks (they are statements of their own), and not
+    ``global``/``nonlocal`` (they say where a name lives, see ``Scope``).
+    """
+    if isinstance(statement, (ast.Import, ast.ImportFrom)):
+        for alias in statement.names:
+            if alias.name != "*":
+                yield alias.asname or alias.name.split(".")[0]
+        return
+    if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        yield statement.name
+    elif isinstance(statement, ast.Assign):
+        for target in statement.targets:
+            yield from target_names(target)
+    elif isinstance(statement, (ast.AugAssign, ast.AnnAssign, ast.For, ast.AsyncFor)):
+        yield from target_names(statement.target)
+    elif isinstance(statement, ast.Delete):
+        for target in statement.targets:
+            yield from target_names(target)
+    elif isinstance(statement, (ast.With, ast.AsyncWith)):
+        for item in statement.items:
+            if item.optional_vars is not None:
+                yield from target_names(item.optional_vars)
+    elif isinstance(statement, getattr(ast, "Match", ())):
+        for case in statement.cases:
+            yield from _pattern_names(case.pattern)
+    for handler in getattr(statement, "handlers", ()):
+        if handler.name:
+            yield handler.name
+    for name, value in ast.iter_fields(statement):
+        if name not in _BLOCK_FIELDS:
+            for node in value if isinstance(value, list) else [value]:
+                if isinstance(node, ast.AST) and not isinstance(node, ast.stmt):
+                    yield from _walrus_names(node)
+
+
 def _bind_import(bindings: Bindings, node: ast.Import) -> None:
     for alias in node.names:
         if alias.asname is not None:
@@ -201,36 +277,102 @@ def _bind_import(bindings: Bindings, node: ast.Import) -> None:
 
 
 def _bind_import_from(bindings: Bindings, node: ast.ImportFrom) -> None:
-    if node.level or node.module is None:
-        return
     for alias in node.names:
         if alias.name == "*":
             return
-        bindings.names[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+        local = alias.asname or alias.name
+        if node.level or node.module is None:
+            # A relative import binds something of this tree's own, never a module
+            # of ours: it hides what the name stood for.
+            bindings.names.pop(local, None)
+        else:
+            bindings.names[local] = f"{node.module}.{alias.name}"
 
 
-def _bind_assign(bindings: Bindings, node: ast.Assign, top_level: bool) -> None:
+def _alias_value(bindings: Bindings, node: ast.Assign) -> Optional[str]:
+    """What ``x = a.b.c`` binds ``x`` to, when ``a`` is bound; else None."""
+    if len(node.targets) != 1 or not isinstance(node.targets[0], ast.Name):
+        return None
     parts = dotted_parts(node.value)
-    value = bindings.resolve_parts(parts) if parts is not None else None
-    for target in node.targets:
-        if not isinstance(target, ast.Name):
-            continue
-        if value is not None:
-            bindings.names[target.id] = value
-        elif top_level:
-            # Only a module-level rebinding hides the import everywhere; a local
-            # variable of the same name inside a function does not.
-            bindings.names.pop(target.id, None)
+    return bindings.resolve_parts(parts) if parts is not None else None
 
 
 def is_binding_statement(statement: ast.stmt, bindings: Bindings) -> bool:
-    """True if ``statement`` is one ``collect_bindings`` reads (given the bindings so far)."""
+    """True if ``statement`` binds a name ``bindings`` knows, or is an import.
+
+    Such statements decide what names stand for, in the module and in each function,
+    so a skeleton always keeps them.
+    """
     if isinstance(statement, (ast.Import, ast.ImportFrom)):
         return True
-    if not isinstance(statement, ast.Assign):
-        return False
-    parts = dotted_parts(statement.value)
-    return parts is not None and parts[0] in bindings.names
+    return any(name in bindings.names for name in bound_names(statement))
+
+
+def _globals_rebound_in_functions(tree: ast.Module) -> Set[str]:
+    """Names a function declares ``global`` and binds: the module cannot tell what they
+    stand for when its other code runs."""
+    rebound: Set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            declared: Set[str] = set()
+            bound: Set[str] = set()
+            for statement in _nested_statements(node.body):
+                if isinstance(statement, ast.Global):
+                    declared.update(statement.names)
+                else:
+                    bound.update(bound_names(statement))
+            rebound |= declared & bound
+    return rebound
+
+
+_IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "BaseException"})
+
+
+def _catches_import_errors(handler: ast.ExceptHandler) -> bool:
+    if handler.type is None:
+        return True
+    types = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
+    return any((dotted_parts(kind) or [""])[-1] in _IMPORT_ERRORS for kind in types)
+
+
+def _bind_module_block(bindings: Bindings, body: Sequence[ast.stmt],
+                       fallbacks: FrozenSet[str]) -> None:
+    """Module-level ``collect_bindings`` of one block.
+
+    ``fallbacks``: names an enclosing ``try`` imported, whose ``except ImportError``
+    handler this block is: ``slim = None`` there is what the module does where the
+    import fails, not another meaning of ``slim`` where it works.
+    """
+    for statement in body:
+        if isinstance(statement, _AST_DEFINITIONS):
+            if statement.name not in fallbacks:
+                bindings.names.pop(statement.name, None)
+            continue
+        if isinstance(statement, ast.Import):
+            _bind_import(bindings, statement)
+        elif isinstance(statement, ast.ImportFrom):
+            _bind_import_from(bindings, statement)
+        else:
+            value = _alias_value(bindings, statement) \
+                if isinstance(statement, ast.Assign) else None
+            for name in bound_names(statement):
+                if value is not None:
+                    bindings.names[name] = value
+                elif name not in fallbacks:
+                    bindings.names.pop(name, None)
+        if isinstance(statement, (ast.Try, getattr(ast, "TryStar", ast.Try))):
+            _bind_module_block(bindings, statement.body, fallbacks)
+            imported = {name for inner in statement.body
+                        if isinstance(inner, (ast.Import, ast.ImportFrom))
+                        for name in bound_names(inner)}
+            for handler in statement.handlers:
+                caught = fallbacks | imported if _catches_import_errors(handler) else fallbacks
+                _bind_module_block(bindings, handler.body, frozenset(caught))
+            _bind_module_block(bindings, statement.orelse, fallbacks)
+            _bind_module_block(bindings, statement.finalbody, fallbacks)
+        else:
+            for block in statement_blocks(statement):
+                _bind_module_block(bindings, block, fallbacks)
 
 
 def collect_bindings(tree: ast.Module, module_level_only: bool = False) -> Bindings:
@@ -240,24 +382,31 @@ def collect_bindings(tree: ast.Module, module_level_only: bool = False) -> Bindi
       tree: the file as the stdlib ``ast`` parses it (codemods get it from
         ``SlimportCodemod.file_ast``: the engine has one already, and it is far
         cheaper to walk than libcst's tree).
-      module_level_only: skip function and class bodies, keeping only what every
-        scope of the file can see (the right place for a rewrite to route uses
-        through); ``if``/``try`` blocks at module level are still read.
+      module_level_only: what every scope of the file sees unless it binds the name
+        itself (``SlimportCodemod.resolve`` adds the scopes): function and class bodies
+        are skipped, ``if``/``try`` blocks at module level are read, and a name that
+        module-level code also binds to anything else (``tf = None``, ``for tf in``,
+        ``del tf``, a relative import) or that a function rebinds through ``global``
+        stands for nothing certain and is dropped; the fallback of a failed import
+        (``except ImportError: slim = None``) is not another meaning. Without it:
+        every import and alias at any level, the candidates statement filters look for.
 
     Returns:
-      The bindings, at all nesting levels unless ``module_level_only``.
+      The bindings.
     """
     bindings = Bindings()
-    body = tree.body
     if module_level_only:
-        body = [s for s in body if not isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef,
-                                                      ast.ClassDef))]
-    top_level = {id(statement) for statement in tree.body}
-    for statement in _nested_statements(body):
+        _bind_module_block(bindings, tree.body, frozenset())
+        for name in _globals_rebound_in_functions(tree):
+            bindings.names.pop(name, None)
+        return bindings
+    for statement in _nested_statements(tree.body):
         if isinstance(statement, ast.Import):
             _bind_import(bindings, statement)
         elif isinstance(statement, ast.ImportFrom):
             _bind_import_from(bindings, statement)
         elif isinstance(statement, ast.Assign):
-            _bind_assign(bindings, statement, id(statement) in top_level)
+            value = _alias_value(bindings, statement)
+            if value is not None:
+                bindings.names[statement.targets[0].id] = value
     return bindings

@@ -1,47 +1,65 @@
-"""``import tensorflow as tf`` -> ``tensorflow.compat.v1``; v2 behaviour off in entry scripts.
+"""TF1 files switch to ``tensorflow.compat.v1``; TF2 files stay exactly as they are.
 
-After this rewrite the TF1 names that survive in ``tf.compat.v1`` (``tf.logging``,
-``tf.train.Saver``, ``tf.FixedLenFeature``, ...) keep working unchanged. Whether a name
-survives is looked up in ``tf_compat_v1_names.txt``, generated from TensorFlow 2.21 by
-tools/gen_compat_v1_names.py, so the rewrite never imports TensorFlow. Every
-``tf.X.Y`` the file uses that is not there (tf.contrib leftovers, tf.estimator, ...)
-is reported with its line.
+A file is TF1 code when it uses, through TensorFlow's public ``tf`` namespace, a name
+that only the TF1 API has (``tf.placeholder``, ``tf.train.Saver``, ``tf.layers``,
+``tf.contrib``), a keyword only TF1's version of a function takes (``keep_dims=``), a
+positional argument named for TF1's parameter (``tf.nn.dropout(x, keep_prob)``),
+tf_slim, or a ``tf.app.run`` (also once flags_to_absl made it an absl ``app.run``
+that keeps TF1's flag parsing). It is TF2 code when it uses a name or a keyword only
+TF2 has (``tf.image.resize(..., antialias=True)``). The tables come from TensorFlow
+2.21 (``_tf_api``), so the rewrite never imports TensorFlow.
 
-Decisions: ``import tensorflow`` without an alias becomes ``import tensorflow.compat.v1
-as tensorflow`` (in TF1 code ``tensorflow.train.Saver`` means the TF1 API);
-``from tensorflow import keras`` is left alone because tf.compat.v1.keras is the same
-lazily loaded Keras; ``tf.compat.v1.X`` on a converted ``tf`` becomes ``tf.X``.
-Entry scripts (they call ``app.run`` in any spelling) get ``tf.disable_v2_behavior()``
-once, after their module-level imports.
+- TF1 only: ``import tensorflow as tf`` becomes ``import tensorflow.compat.v1 as tf``
+  and every ``tf.X`` keeps its TF1 meaning; ``import tensorflow`` keeps binding the
+  package (``tensorflow.python...`` still works) and its API uses become
+  ``tensorflow.compat.v1.X``; ``from tensorflow import X`` imports X from compat.v1
+  (``keras`` and names compat.v1 lacks stay where they were); ``tf.compat.v1.X``
+  on a converted ``tf`` becomes ``tf.X``. An entry point gets graph mode, as TF1 had:
+  ``tf.disable_v2_behavior()`` first in its ``if __name__ == "__main__":`` block, or,
+  for a script that builds its graph at module level, right after TensorFlow is
+  imported. A library module never switches the mode of whoever imports it.
+- TF1 and TF2 mixed: each TF1 use goes through ``tf.compat.v1`` explicitly.
+- TF2 only, or neither: untouched, and nothing is reported.
+
+A name the TF1 API lacks (``tf.estimator`` on 2.21, a leftover ``tf.contrib``) is
+reported in TF1 files. Names reached through TensorFlow's own packages
+(``from tensorflow.core.protobuf import saver_pb2``) are not API uses at all.
 """
 from __future__ import annotations
 
 import ast
-from functools import lru_cache
-from pathlib import Path
-from typing import Dict, FrozenSet, List, Optional, Set, Tuple
+from typing import Dict, List, Optional, Sequence, Set, Tuple, Union
 
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
-from slimport.codemods._base import SlimportCodemod, StatementFilter, chain_filter
-from slimport.contract import APP_RUN
+from slimport.codemods._base import SlimportCodemod, StatementFilter
+from slimport.codemods._entry_script import main_block
 from slimport.codemods._names import (
     Bindings,
     collect_bindings,
     dotted_expression,
     dotted_parts,
     local_name,
+    statement_chains,
+    variable_names,
 )
+from slimport.codemods._tf_api import TF1, TF2, Api, tf_api
+from slimport.contract import ABSL_APP
 
-NAMES_FILE = Path(__file__).with_name("tf_compat_v1_names.txt")
 TF = "tensorflow"
 COMPAT_V1 = "tensorflow.compat.v1"
-DISABLE_V2 = frozenset({
-    "tensorflow.disable_v2_behavior", "tensorflow.compat.v1.disable_v2_behavior",
-})
-# ``from tensorflow import <these>`` is the same object under compat.v1: left as is.
+# A file that sets its own execution mode (TF1 eager code calls enable_eager_execution)
+# is not given another.
+MODE_SWITCHES = frozenset({"disable_v2_behavior", "enable_v2_behavior",
+                           "disable_eager_execution", "enable_eager_execution"})
+# Module-level calls of these make a file a script whose graph is built on import.
+SCRIPT_CALLS = frozenset({"Session", "InteractiveSession", "placeholder",
+                          "placeholder_with_default", "app.run"})
+# ``from tensorflow import keras`` is the same lazily loaded Keras under compat.v1.
 SAME_UNDER_V1 = frozenset({"keras"})
+# absl's app.run with this keyword is flags_to_absl's port of tf.app.run.
+_TF1_RUN_KEYWORD = "flags_parser"
 _REMOVED_FIXES = {
     "contrib": "tf.contrib is gone and the contrib codemods did not port this use: "
                "run them (contrib_slim, contrib_symbols) or port it by hand "
@@ -51,186 +69,367 @@ _REMOVED_FIXES = {
 }
 
 
-@lru_cache(maxsize=1)
-def compat_v1_names() -> Tuple[FrozenSet[str], FrozenSet[str]]:
-    """(every public tf.compat.v1 name, the names that have listed members)."""
-    names = frozenset(
-        line.strip() for line in NAMES_FILE.read_text(encoding="utf-8").splitlines()
-        if line.strip() and not line.startswith("#")
-    )
-    parents = frozenset(name.rsplit(".", 1)[0] for name in names if "." in name)
-    return names, parents | {""}
+def api_use(qualified: Optional[str], head_target: Optional[str]) -> Optional[Tuple[str, str]]:
+    """(root, name relative to it) for a use of TensorFlow's public API, else None.
 
+    Args:
+      qualified: what the whole chain resolves to (``tensorflow.train.Saver``).
+      head_target: what its first name is bound to. A use is an API use only when that
+        is the package, ``tensorflow.compat.v1``, or one name imported from either
+        (``from tensorflow import logging``); ``tensorflow.core.protobuf.saver_pb2``
+        and the like are TensorFlow's own modules.
 
-def missing_prefix(relative: str) -> Optional[str]:
-    """The first prefix of ``relative`` (``train.Saver.restore``) absent from compat.v1.
-
-    Members of classes, functions and unlisted modules (keras) are not listed, so
-    only a name inside a module whose members are listed can be missing.
+    Returns:
+      ``(TF, "train.Saver")`` or ``(COMPAT_V1, "train.Saver")``; None otherwise (and
+      for dunder names such as ``tf.__version__``).
     """
-    names, parents = compat_v1_names()
-    parent = ""
-    for part in relative.split("."):
-        current = f"{parent}.{part}" if parent else part
-        if current not in names:
-            return current if parent in parents else None
-        parent = current
+    if qualified is None or head_target is None:
+        return None
+    for root in (COMPAT_V1, TF):
+        if head_target == root or (head_target.startswith(root + ".")
+                                   and "." not in head_target[len(root) + 1:]):
+            if root == TF and head_target.startswith(COMPAT_V1):
+                continue
+            if not qualified.startswith(root + "."):
+                return None
+            relative = qualified[len(root) + 1:]
+            if root == TF and relative.split(".")[0] == "compat":
+                return None
+            if any(part.startswith("__") for part in relative.split(".")):
+                return None
+            return root, relative
     return None
 
 
+def name_signal(api: Api, relative: str) -> Optional[str]:
+    """TF1 or TF2 when the name alone says which API the code is written for."""
+    if relative.split(".")[0] == "contrib":
+        return TF1
+    kind = api.kind(relative)
+    return kind if kind in (TF1, TF2) else None
+
+
+def call_signal(api: Api, relative: str, keywords: Sequence[str],
+                positional: Sequence[Optional[str]]) -> Optional[str]:
+    """TF1 or TF2 when a call's arguments say which version of the function it means.
+
+    Args:
+      api: the API tables.
+      relative: the function, relative to ``tf``.
+      keywords: the keyword names passed.
+      positional: for each positional argument, the last name of a plain name chain
+        (``keep_prob`` for ``FLAGS.keep_prob``), else None.
+    """
+    signatures = api.signatures.get(relative)
+    if signatures is None:
+        return None
+    if any(keyword in signatures.v1_only for keyword in keywords):
+        return TF1
+    if any(keyword in signatures.v2_only for keyword in keywords):
+        return TF2
+    position = signatures.position
+    if position is not None and position < len(positional) \
+            and positional[position] == signatures.v1_name:
+        return TF1
+    return None
+
+
+def _last_name(parts: Optional[List[str]]) -> Optional[str]:
+    return parts[-1] if parts else None
+
+
+class _Usage:
+    """What one file's TensorFlow uses say, gathered during the visit."""
+
+    def __init__(self) -> None:
+        self.signals: Set[str] = set()
+        # Each use is kept with the module-level statement it is in.
+        # Chains of TF1 uses through the ``tensorflow`` root, for a mixed file.
+        self.tf1_uses: List[Tuple[cst.Attribute, str, cst.CSTNode]] = []
+        self.missing: List[Tuple[cst.CSTNode, str, str]] = []
+        # ``tf.compat.v1`` on a converted name, and ``tensorflow.X`` on the package.
+        self.collapsible: List[Tuple[cst.Attribute, cst.CSTNode]] = []
+        self.package_uses: List[Tuple[cst.Attribute, str, cst.CSTNode]] = []
+        self.sets_mode = False
+        self.script_call: Optional[cst.Call] = None
+        self.run_in_main = False
+
+    @property
+    def tf1_only(self) -> bool:
+        return self.signals == {TF1}
+
+
 class CompatV1Command(SlimportCodemod):
-    """Switch a TF1 file to tensorflow.compat.v1 and report what compat.v1 lacks."""
+    """Switch a TF1 file to tensorflow.compat.v1 (TF2 files untouched); report what
+    compat.v1 lacks."""
 
     NAME = "compat_v1"
-    DESCRIPTION = ("import tensorflow as tf -> tensorflow.compat.v1 "
-                   "(+ disable_v2_behavior in entry scripts)")
+    DESCRIPTION = ("TF1 files: import tensorflow as tf -> tensorflow.compat.v1, graph mode "
+                   "at entry points; TF2 files untouched")
     TRIGGERS = ("tensorflow",)
 
     @classmethod
     def statement_filter(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:
-        v1_heads, converted = _heads(bindings)
+        api = tf_api()
+        heads = {local for local, target in bindings.names.items()
+                 if target == TF or target.startswith(TF + ".")}
 
-        def touched(parts: List[str]) -> bool:
-            qualified = bindings.resolve_parts(parts)
-            if qualified in APP_RUN or qualified in DISABLE_V2:
-                return True
-            if parts[0] not in converted and parts[0] not in v1_heads:
+        def chain_matters(parts: List[str]) -> bool:
+            use = api_use(bindings.resolve_parts(parts), bindings.names.get(parts[0]))
+            if use is None:
                 return False
-            if parts[0] in converted and parts[1:3] == ["compat", "v1"]:
+            root, relative = use
+            if root == TF and bindings.names.get(parts[0]) == TF:
+                return True  # a tf.X use: converted, collapsed or rewritten per use
+            return (name_signal(api, relative) is not None
+                    or relative.split(".")[-1] in MODE_SWITCHES
+                    or api.missing_from_v1(relative) is not None)
+
+        def call_matters(call: ast.Call) -> bool:
+            parts = dotted_parts(call.func)
+            if parts is None or parts[0] not in heads:
+                return False
+            use = api_use(bindings.resolve_parts(parts), bindings.names.get(parts[0]))
+            if use is None:
+                return False
+            keywords = [keyword.arg for keyword in call.keywords if keyword.arg]
+            positional = [_last_name(dotted_parts(arg)) for arg in call.args]
+            return call_signal(api, use[1], keywords, positional) is not None
+
+        def needed(statement: ast.stmt) -> bool:
+            if any(parts[0] in heads and chain_matters(parts)
+                   for parts in statement_chains(statement)):
                 return True
-            relative = _relative_to_v1(qualified)
-            return (relative is not None and not _reported_by_contrib_symbols(relative)
-                    and missing_prefix(relative) is not None)
-        return chain_filter(touched)
+            return any(isinstance(node, ast.Call) and call_matters(node)
+                       for node in _own_nodes(statement))
+        return needed
 
     def start_file(self, tree: cst.Module) -> bool:
-        self.bindings = collect_bindings(self.file_ast(tree))
-        self.v1_heads, self.converted = _heads(self.bindings)
-        # ``tensorflow`` is also bound by ``import tensorflow.python.x``, which is not
-        # converted: ``tensorflow.compat.v1`` collapses only after a plain import.
-        self.plain_import_seen = False
+        self.api = tf_api()
+        self.usage = _Usage()
         self.checked: Set[int] = set()
-        self.app_run: Optional[cst.Call] = None
-        self.has_disable_v2 = False
-        return self.bindings.is_used_as(TF)
+        # ids of the module-level statements the edit pass must walk.
+        self.touched: Set[int] = set()
+        self._main = main_block(tree)
+        self._in_main = False
+        return any(target == TF or target.startswith(TF + ".") or target.startswith("tf_slim")
+                   for target in self.module_names.names.values()) or any(
+            target == TF or target.startswith(TF + ".")
+            for target in collect_bindings(self.file_ast(tree)).names.values())
 
-    def transform_module_impl(self, tree: cst.Module) -> cst.Module:
-        tree = tree.visit(self)
-        if self.app_run is not None and not self.has_disable_v2:
-            tree = self._disable_v2(tree)
-        return tree
+    # -- the visit gathers ------------------------------------------------------------
 
-    # -- imports ---------------------------------------------------------------------
+    def visit_If(self, node: cst.If) -> None:
+        if node is self._main:
+            self._in_main = True
 
-    def visit_Import(self, node: cst.Import) -> None:
-        if any(alias.asname is None and get_full_name_for_node(alias.name) == TF
-               for alias in node.names):
-            self.plain_import_seen = True
-
-    def leave_Import(self, original_node: cst.Import, updated_node: cst.Import) -> cst.Import:
-        aliases = []
-        for alias in updated_node.names:
-            if get_full_name_for_node(alias.name) == TF:
-                asname = alias.asname or cst.AsName(name=cst.Name(TF))
-                alias = alias.with_changes(name=dotted_expression(COMPAT_V1), asname=asname)
-                self.record_edit(original_node, "import tensorflow -> import tensorflow.compat.v1")
-            aliases.append(alias)
-        return updated_node.with_changes(names=aliases)
-
-    def leave_ImportFrom(self, original_node: cst.ImportFrom, updated_node: cst.ImportFrom
-                         ) -> cst.ImportFrom:
-        if (original_node.relative or original_node.module is None
-                or get_full_name_for_node(original_node.module) != TF
-                or isinstance(original_node.names, cst.ImportStar)):
-            return updated_node
-        imported = [alias.evaluated_name for alias in original_node.names]
-        names, _ = compat_v1_names()
-        missing = [name for name in imported if name not in names]
-        for name in missing:
-            self._report_missing(original_node, f"tensorflow.{name}", name)
-        if missing or any(name in SAME_UNDER_V1 for name in imported):
-            if not missing and len(set(imported) - SAME_UNDER_V1) > 0:
-                self.needs_attention(
-                    original_node, "`from tensorflow import` mixes keras with TF1 names; "
-                    "left on the TF2 API", "import keras on its own line and the rest "
-                    "from tensorflow.compat.v1")
-            for alias in original_node.names:
-                self.v1_heads.discard(local_name(alias))
-            return updated_node
-        self.record_edit(original_node,
-                         "from tensorflow import -> from tensorflow.compat.v1 import")
-        return updated_node.with_changes(module=dotted_expression(COMPAT_V1))
-
-    # -- uses ------------------------------------------------------------------------
+    def leave_If(self, original_node: cst.If, updated_node: cst.If) -> cst.If:
+        if original_node is self._main:
+            self._in_main = False
+        return updated_node
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
         if id(node) in self.checked:
             return
         parts = dotted_parts(node)
-        if parts is None or parts[0] not in self.v1_heads and parts[0] not in self.converted:
+        if parts is None:
             return
         # Outermost chain first (pre-order): its inner chains need no second check.
         inner: cst.BaseExpression = node
         while isinstance(inner, cst.Attribute):
             self.checked.add(id(inner))
             inner = inner.value
-        qualified = self.bindings.resolve(node)
-        relative = _relative_to_v1(qualified)
-        if relative is None:
+        head_target = self.target_of(parts[0])
+        use = api_use(self.resolve_name(node), head_target)
+        if use is None:
             return
-        if _reported_by_contrib_symbols(relative):
-            return
-        missing = missing_prefix(relative)
-        if missing is not None:
-            self._report_missing(node, ".".join(parts), missing)
-
-    def leave_Attribute(self, original_node: cst.Attribute, updated_node: cst.Attribute
-                        ) -> cst.BaseExpression:
-        # ``tf.compat.v1`` on a tf that is now compat.v1 is just ``tf``.
-        if (original_node.attr.value == "v1" and isinstance(original_node.value, cst.Attribute)
-                and original_node.value.attr.value == "compat"
-                and isinstance(original_node.value.value, cst.Name)
-                and original_node.value.value.value in self.converted
-                and (original_node.value.value.value != TF or self.plain_import_seen)):
-            self.record_edit(original_node, "tf.compat.v1.X -> tf.X (tf is compat.v1 now)")
-            return cst.Name(original_node.value.value.value, lpar=updated_node.lpar,
-                            rpar=updated_node.rpar)
-        return updated_node
+        root, relative = use
+        usage = self.usage
+        top = self.scopes.top_statement or node
+        signal = name_signal(self.api, relative) if root == TF else None
+        if signal is not None:
+            usage.signals.add(signal)
+            if signal == TF1 and head_target == TF:
+                usage.tf1_uses.append((node, relative, top))
+        if root == TF and head_target == TF:
+            if relative.startswith("compat.v1.") or relative == "compat.v1":
+                if parts[0] != TF:
+                    usage.collapsible.append((node, top))
+            elif parts[0] == TF:
+                usage.package_uses.append((node, relative, top))
+        missing = self.api.missing_from_v1(relative)
+        if missing is not None and not _reported_by_contrib_symbols(relative):
+            usage.missing.append((node, ".".join(parts), missing))
+        self._note_immediate(relative)
 
     def visit_Call(self, node: cst.Call) -> None:
         parts = dotted_parts(node.func)
-        if parts is None or parts[0] not in self.bindings.names:
+        if parts is None:
             return
-        qualified = self.bindings.resolve(node.func)
-        if qualified in APP_RUN and self.app_run is None:
-            self.app_run = node
-        elif qualified in DISABLE_V2:
-            self.has_disable_v2 = True
+        qualified = self.resolve_name(node.func)
+        if qualified == f"{ABSL_APP}.run":
+            if any(arg.keyword is not None and arg.keyword.value == _TF1_RUN_KEYWORD
+                   for arg in node.args):
+                self.usage.signals.add(TF1)
+            self._note_immediate("app.run", node)
+            return
+        use = api_use(qualified, self.target_of(parts[0]))
+        if use is None:
+            return
+        root, relative = use
+        if relative.split(".")[-1] in MODE_SWITCHES:
+            self.usage.sets_mode = True
+        if root == TF:
+            keywords = [arg.keyword.value for arg in node.args if arg.keyword is not None]
+            positional = [_last_name(dotted_parts(arg.value)) for arg in node.args
+                          if arg.keyword is None and not arg.star]
+            signal = call_signal(self.api, relative, keywords, positional)
+            if signal is not None:
+                self.usage.signals.add(signal)
+                if signal == TF1 and isinstance(node.func, cst.Attribute) \
+                        and self.target_of(parts[0]) == TF:
+                    self.usage.tf1_uses.append(
+                        (node.func, relative, self.scopes.top_statement or node))
+        self._note_immediate(relative, node)
 
-    # -- entry scripts ---------------------------------------------------------------
+    def _note_immediate(self, relative: str, call: Optional[cst.Call] = None) -> None:
+        """Remember a script-making call run at import time (not in a def, not in main)."""
+        if call is None or relative not in SCRIPT_CALLS:
+            return
+        if self._in_main:
+            if relative == "app.run":
+                self.usage.run_in_main = True
+            return
+        if not self.in_deferred_code and self.usage.script_call is None:
+            self.usage.script_call = call
 
-    def _disable_v2(self, tree: cst.Module) -> cst.Module:
-        body = list(tree.body)
-        position, module_level = _module_level_imports(body)
-        name = _v1_module_name(module_level, self.bindings.names)
-        if position == 0 or name is None:
-            self.needs_attention(
-                self.app_run, "entry script: no module-level import to put "
-                "disable_v2_behavior() after, or no free name for tensorflow.compat.v1",
-                "call `tf.compat.v1.disable_v2_behavior()` after the imports, before any "
-                "graph is built")
+    # -- then decides and edits -------------------------------------------------------
+
+    def visit_Import(self, node: cst.Import) -> None:
+        if any(get_full_name_for_node(alias.name) == TF and alias.asname is not None
+               for alias in node.names):
+            self._touch(node)
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
+        if not node.relative and node.module is not None \
+                and get_full_name_for_node(node.module) == TF:
+            self._touch(node)
+
+    def _touch(self, node: cst.CSTNode) -> None:
+        """Note that the module-level statement around ``node`` has something to edit."""
+        self.touched.add(id(self.scopes.top_statement or node))
+
+    def transform_module_impl(self, tree: cst.Module) -> cst.Module:
+        self._in_main = False
+        if any(target.startswith("tf_slim") for target in self.module_names.names.values()):
+            self.usage.signals.add(TF1)
+        # The visit only gathers; edits are made on ``tree`` itself, whose nodes the
+        # findings' lines are found in.
+        tree.visit(self)
+        usage = self.usage
+        if TF1 not in usage.signals:
             return tree
-        disable = cst.Call(func=dotted_expression(f"{name}.disable_v2_behavior"))
-        lines = [cst.SimpleStatementLine([cst.Expr(disable)])]
-        if name not in module_level:
-            # Added here, not by AddImportsVisitor, so that it lands before the call.
-            lines.insert(0, cst.SimpleStatementLine([cst.Import(
-                [cst.ImportAlias(dotted_expression(COMPAT_V1),
-                                 asname=cst.AsName(cst.Name(name)))])]))
-        body[position:position] = lines
-        self.record_edit(self.app_run,
-                         f"entry script: {name}.disable_v2_behavior() after the imports")
+        for node, spelled, missing in usage.missing:
+            self._report_missing(node, spelled, missing)
+        if not usage.tf1_only:
+            return self._explicit_v1_uses(tree)
+        replacements: Dict[int, cst.CSTNode] = {}
+        for node, top in usage.collapsible:
+            replacements[id(node)] = self._collapsed(node)
+            self.touched.add(id(top))
+        for node, relative, top in usage.package_uses:
+            first = relative.split(".")[0]
+            if first in SAME_UNDER_V1 or TF1 not in self.api.apis.get(first, "") \
+                    or self.api.missing_from_v1(relative) is not None:
+                continue
+            replacements[id(node)] = dotted_expression(f"{COMPAT_V1}.{relative}").with_changes(
+                lpar=node.lpar, rpar=node.rpar)
+            self.touched.add(id(top))
+            self.record_edit(node, f"tensorflow.{relative} -> tensorflow.compat.v1.{relative}")
+        tree = self._edit(tree, _Edit(self, replacements, convert_imports=True))
+        if not usage.sets_mode:
+            tree = self._graph_mode(tree)
+        return tree
+
+    def _edit(self, tree: cst.Module, edit: "_Edit") -> cst.Module:
+        """``tree`` with ``edit`` run over the module-level statements that need it."""
+        body: List[cst.BaseStatement] = []
+        for statement in tree.body:
+            if id(statement) not in self.touched:
+                body.append(statement)
+                continue
+            result = statement.visit(edit)
+            if isinstance(result, cst.FlattenSentinel):
+                body.extend(result)
+            elif not isinstance(result, cst.RemovalSentinel):
+                body.append(result)
         return tree.with_changes(body=body)
+
+    def _collapsed(self, node: cst.Attribute) -> cst.BaseExpression:
+        """``tf.compat.v1.X`` -> ``tf.X``, ``tf.compat.v1`` -> ``tf`` (tf is compat.v1 now)."""
+        parts = dotted_parts(node) or []
+        self.record_edit(node, "tf.compat.v1.X -> tf.X (tf is compat.v1 now)")
+        rest = parts[3:]
+        return dotted_expression(".".join([parts[0], *rest])).with_changes(
+            lpar=node.lpar, rpar=node.rpar)
+
+    def _explicit_v1_uses(self, tree: cst.Module) -> cst.Module:
+        """A file mixing TF1 and TF2: each TF1 use goes through tf.compat.v1."""
+        replacements: Dict[int, cst.CSTNode] = {}
+        for node, relative, top in self.usage.tf1_uses:
+            parts = dotted_parts(node) or []
+            if self.api.missing_from_v1(relative) is not None:
+                continue
+            text = ".".join([parts[0], "compat", "v1", *parts[1:]])
+            replacements[id(node)] = dotted_expression(text).with_changes(
+                lpar=node.lpar, rpar=node.rpar)
+            self.touched.add(id(top))
+            self.record_edit(node, f"{'.'.join(parts)} -> {text} (the file also uses "
+                                   "TF2-only API, so its import stays on TF2)")
+        if self._main is not None or self.usage.script_call is not None:
+            self.needs_attention(
+                self._main or self.usage.script_call,
+                "entry point of a file that uses both TF1-only and TF2-only API: graph mode "
+                "was not switched on", "decide the mode: add tf.compat.v1.disable_v2_behavior()"
+                " at the start if the TF1 parts build a graph, or port them to TF2")
+        if not replacements:
+            return tree
+        return self._edit(tree, _Edit(self, replacements, convert_imports=False))
+
+    # -- graph mode -------------------------------------------------------------------
+
+    def _graph_mode(self, tree: cst.Module) -> cst.Module:
+        usage = self.usage
+        main = main_block(tree)
+        if usage.script_call is None and main is None:
+            return tree
+        name = _v1_module_name(tree)
+        if name is None:
+            self.needs_attention(
+                usage.script_call or main, "entry point: no free name to import "
+                "tensorflow.compat.v1 as, so graph mode was not switched on",
+                "call `tf.compat.v1.disable_v2_behavior()` before any graph is built")
+            return tree
+        call_text, imported = name
+        disable = cst.parse_statement(f"{call_text}.disable_v2_behavior()\n")
+        assert isinstance(disable, cst.SimpleStatementLine)
+        if usage.script_call is not None:
+            body = list(tree.body)
+            position = _after_v1_import(body)
+            lines: List[cst.BaseStatement] = [disable]
+            if imported is not None:
+                lines.insert(0, imported)
+            body[position:position] = lines
+            self.record_edit(usage.script_call, f"script: {call_text}.disable_v2_behavior() "
+                                                "after TensorFlow is imported")
+            return tree.with_changes(body=body)
+        assert main is not None
+        new_main = _first_in_block(main, disable.body[0],
+                                   imported.body[0] if imported is not None else None)
+        self.record_edit(self._main, f"entry point: {call_text}.disable_v2_behavior() first "
+                                     "in the __main__ block")
+        return tree.with_changes(body=[new_main if statement is main else statement
+                                       for statement in tree.body])
 
     def _report_missing(self, node: cst.CSTNode, spelled: str, missing: str) -> None:
         head = missing.split(".")[0]
@@ -240,19 +439,91 @@ class CompatV1Command(SlimportCodemod):
                                    "tf.compat.v1", fix)
 
 
-def _heads(bindings: Bindings) -> Tuple[Set[str], Set[str]]:
-    """(local names that stand for something under tf.compat.v1 after this pass,
-    local names bound to the tensorflow package, which this pass converts)."""
-    v1_heads: Set[str] = set()
-    converted: Set[str] = set()
-    for local, target in bindings.names.items():
-        if target == TF:
-            converted.add(local)
-        if target == COMPAT_V1 or target.startswith(COMPAT_V1 + "."):
-            v1_heads.add(local)
-        elif target.startswith(TF + ".") and target.split(".")[1] not in ("compat", "python"):
-            v1_heads.add(local)
-    return v1_heads, converted
+class _Edit(cst.CSTTransformer):
+    """Puts new nodes in place of the original nodes with the given ids and, in a
+    TF1-only file, moves its TensorFlow imports to tensorflow.compat.v1."""
+
+    def __init__(self, command: CompatV1Command, replacements: Dict[int, cst.CSTNode],
+                 convert_imports: bool) -> None:
+        super().__init__()
+        self.command = command
+        self.replacements = replacements
+        self.convert_imports = convert_imports
+
+    def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode
+                 ) -> Union[cst.CSTNode, cst.RemovalSentinel, cst.FlattenSentinel]:
+        replacement = self.replacements.get(id(original_node))
+        if replacement is not None:
+            return replacement
+        return super().on_leave(original_node, updated_node)
+
+    def leave_Import(self, original_node: cst.Import, updated_node: cst.Import) -> cst.Import:
+        if not self.convert_imports:
+            return updated_node
+        aliases = []
+        for alias in updated_node.names:
+            if get_full_name_for_node(alias.name) == TF and alias.asname is not None:
+                alias = alias.with_changes(name=dotted_expression(COMPAT_V1))
+                self.command.record_edit(original_node, "import tensorflow as ... -> "
+                                                        "import tensorflow.compat.v1 as ...")
+            aliases.append(alias)
+        return updated_node.with_changes(names=aliases)
+
+    def leave_ImportFrom(self, original_node: cst.ImportFrom, updated_node: cst.ImportFrom
+                         ) -> Union[cst.ImportFrom, cst.FlattenSentinel]:
+        if (not self.convert_imports or original_node.relative or original_node.module is None
+                or get_full_name_for_node(original_node.module) != TF
+                or isinstance(original_node.names, cst.ImportStar)):
+            return updated_node
+        api = self.command.api
+        moved, kept = [], []
+        for alias in updated_node.names:
+            name = alias.evaluated_name
+            missing = api.missing_from_v1(name)
+            if missing is not None:
+                self.command._report_missing(original_node, f"tensorflow.{name}", missing)
+            if name in SAME_UNDER_V1 or missing is not None or TF1 not in api.apis.get(name, ""):
+                kept.append(alias)
+            else:
+                moved.append(alias)
+        if not moved:
+            return updated_node
+        self.command.record_edit(original_node,
+                                 "from tensorflow import -> from tensorflow.compat.v1 import")
+        v1 = updated_node.with_changes(module=dotted_expression(COMPAT_V1),
+                                       names=_without_trailing_comma(moved))
+        if not kept:
+            return v1
+        return cst.FlattenSentinel([updated_node.with_changes(
+            names=_without_trailing_comma(kept)), v1])
+
+    def leave_SimpleStatementLine(self, original_node: cst.SimpleStatementLine,
+                                  updated_node: cst.SimpleStatementLine
+                                  ) -> Union[cst.SimpleStatementLine, cst.FlattenSentinel]:
+        # A split ``from tensorflow import keras, logging``: one line per import.
+        if len(updated_node.body) == len(original_node.body):
+            return updated_node
+        lines = [cst.SimpleStatementLine(body=[small.with_changes(
+            semicolon=cst.MaybeSentinel.DEFAULT)]) for small in updated_node.body]
+        lines[0] = lines[0].with_changes(leading_lines=updated_node.leading_lines)
+        lines[-1] = lines[-1].with_changes(trailing_whitespace=updated_node.trailing_whitespace)
+        return cst.FlattenSentinel(lines)
+
+
+def _without_trailing_comma(aliases: List[cst.ImportAlias]) -> List[cst.ImportAlias]:
+    aliases = list(aliases)
+    aliases[-1] = aliases[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+    return aliases
+
+
+def _own_nodes(statement: ast.stmt):  # type: ignore[no-untyped-def]
+    """Every expression node of ``statement``'s own parts (not its nested statements)."""
+    for name, value in ast.iter_fields(statement):
+        if name in ("body", "orelse", "finalbody", "handlers", "cases"):
+            continue
+        for node in value if isinstance(value, list) else [value]:
+            if isinstance(node, ast.AST):
+                yield from ast.walk(node)
 
 
 def _reported_by_contrib_symbols(relative: str) -> bool:
@@ -265,45 +536,67 @@ def _reported_by_contrib_symbols(relative: str) -> bool:
     return len(parts) > 2 and parts[0] == "contrib" and parts[1] != "slim"
 
 
-def _relative_to_v1(qualified: Optional[str]) -> Optional[str]:
-    if qualified is None:
+def _binds_v1(statement: cst.BaseStatement) -> Optional[str]:
+    """The name a module-level ``import tensorflow.compat.v1 as X`` (or plain
+    ``import tensorflow``) statement binds, or None."""
+    if not isinstance(statement, cst.SimpleStatementLine):
         return None
-    if qualified.startswith(COMPAT_V1 + "."):
-        return qualified[len(COMPAT_V1) + 1:]
-    private_or_compat = (TF + ".compat.", TF + ".python.")
-    if qualified.startswith(TF + ".") and not qualified.startswith(private_or_compat):
-        return qualified[len(TF) + 1:]
+    for small in statement.body:
+        if isinstance(small, cst.Import):
+            for alias in small.names:
+                module = get_full_name_for_node(alias.name)
+                if module == COMPAT_V1 and alias.asname is not None:
+                    return local_name(alias)
+                if module == TF and alias.asname is None:
+                    return COMPAT_V1
     return None
 
 
-def _module_level_imports(body: List[cst.BaseStatement]) -> Tuple[int, Dict[str, str]]:
-    """(index after the last module-level import before the first def/class, what
-    those import lines bind: local name -> module).
+def _v1_module_name(tree: cst.Module) -> Optional[Tuple[str, Optional[cst.SimpleStatementLine]]]:
+    """How module-level code reaches tensorflow.compat.v1: (prefix, import to add or None)."""
+    found = [name for name in map(_binds_v1, tree.body) if name is not None]
+    if found:
+        return ("tf" if "tf" in found else found[0]), None
+    taken = variable_names(tree, include_bindings=True)
+    for name in ("tf", "tf_v1", "tensorflow_v1"):
+        if name not in taken:
+            statement = cst.parse_statement(f"import {COMPAT_V1} as {name}\n")
+            assert isinstance(statement, cst.SimpleStatementLine)
+            return name, statement
+    return None
 
-    Only these names exist when the inserted call runs: a ``tf`` imported inside a
-    function does not.
-    """
-    position, bound = 0, {}
+
+def _after_v1_import(body: Sequence[cst.BaseStatement]) -> int:
+    """Index after the module-level statement that imports TensorFlow (or after the
+    leading imports when a name has to be imported)."""
     for index, statement in enumerate(body):
-        if isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
+        if _binds_v1(statement) is not None:
+            return index + 1
+    position = 0
+    for index, statement in enumerate(body):
+        if isinstance(statement, cst.SimpleStatementLine) and all(
+                isinstance(small, (cst.Import, cst.ImportFrom)) for small in statement.body):
+            position = index + 1
+        elif position or not _is_docstring(statement):
             break
-        if not isinstance(statement, cst.SimpleStatementLine):
-            continue
-        for small in statement.body:
-            if isinstance(small, cst.Import):
-                position = index + 1
-                for alias in small.names:
-                    module = get_full_name_for_node(alias.name) or ""
-                    local = local_name(alias) if alias.asname else module.split(".")[0]
-                    bound[local] = module if alias.asname else local
-            elif isinstance(small, cst.ImportFrom):
-                position = index + 1
-    return position, bound
+    return position
 
 
-def _v1_module_name(module_level: Dict[str, str], anywhere: Dict[str, str]) -> Optional[str]:
-    """A module-level name for tensorflow.compat.v1, or ``tf`` if it can be added."""
-    candidates = sorted(local for local, module in module_level.items() if module == COMPAT_V1)
-    if candidates:
-        return "tf" if "tf" in candidates else candidates[0]
-    return None if "tf" in anywhere or "tf" in module_level else "tf"
+def _is_docstring(statement: cst.BaseStatement) -> bool:
+    return (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1
+            and isinstance(statement.body[0], cst.Expr)
+            and isinstance(statement.body[0].value, (cst.SimpleString, cst.ConcatenatedString)))
+
+
+def _first_in_block(block: cst.If, call: cst.BaseSmallStatement,
+                    imported: Optional[cst.BaseSmallStatement]) -> cst.If:
+    """``block`` with ``call`` (after ``imported``) as its first statements."""
+    smalls = [small for small in (imported, call) if small is not None]
+    if isinstance(block.body, cst.SimpleStatementSuite):
+        # ``if __name__ == '__main__': main()`` stays one line.
+        joined = [small.with_changes(semicolon=cst.Semicolon(
+            whitespace_after=cst.SimpleWhitespace(" "))) for small in smalls]
+        return block.with_changes(body=block.body.with_changes(
+            body=[*joined, *block.body.body]))
+    lines = [cst.SimpleStatementLine(body=[small]) for small in smalls]
+    return block.with_changes(body=block.body.with_changes(body=[*lines, *block.body.body]))

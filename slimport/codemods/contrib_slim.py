@@ -54,10 +54,18 @@ def tf_slim_path(qualified: str) -> Optional[str]:
     return "tf_slim." + rest if rest else "tf_slim"
 
 
+def _is_slim_target(target: Optional[str]) -> bool:
+    """True if ``target`` is contrib.slim or something under it."""
+    return target is not None and tf_slim_path(target) is not None
+
+
 def _is_slim_alias(bindings: Bindings, name: str) -> bool:
     """True if ``name`` is bound to contrib.slim or something under it."""
-    target = bindings.names.get(name)
-    return target is not None and tf_slim_path(target) is not None
+    return _is_slim_target(bindings.names.get(name))
+
+
+def _is_package(target: str) -> bool:
+    return tf_slim_path(target) == "tf_slim" or target == "tf_slim"
 
 
 def _is_nets(path: str) -> bool:
@@ -93,15 +101,6 @@ class ContribSlimCommand(ModuleMoveCodemod):
         return Bindings({name: tf_slim_path(target) or target
                          for name, target in bindings.names.items()})
 
-    def start_file(self, tree: cst.Module) -> bool:
-        super().start_file(tree)
-        aliases = [
-            name
-            for name, target in self.module_bindings.names.items()
-            if tf_slim_path(target) == "tf_slim" or target == "tf_slim"
-        ]
-        self._module_alias = "slim" if "slim" in aliases else (aliases[0] if aliases else None)
-        return True
 
     @classmethod
     def statement_filter(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:
@@ -170,19 +169,21 @@ class ContribSlimCommand(ModuleMoveCodemod):
         if parts is None:
             # ``f(x).y``: the chain is broken by a call; look inside it.
             return True
-        qualified = self.bindings.resolve(node)
+        qualified = self.resolve_name(node)
         path = tf_slim_path(qualified) if qualified else None
         if path is None:
             self.used_names.add(parts[0])
             return False
-        if _is_slim_alias(self.bindings, parts[0]):
+        head = self.target_of(parts[0])
+        if _is_slim_target(head):
             self.used_names.add(parts[0])
-            if tf_slim_path(self.bindings.names[parts[0]]) == "tf_slim":
+            if tf_slim_path(head or "") == "tf_slim":
                 self._note_nets_use(path)
             return False
         self._note_nets_use(path)
-        local = self._module_alias or "tf_slim"
-        if self._module_alias is None:
+        local = self.alias_here(_is_package, prefer="slim")
+        if local is None:
+            local = "tf_slim"
             self.add_needed_import("tf_slim")
         text = local + path[len("tf_slim") :]
         self.replace(node, dotted_expression(text).with_changes(lpar=node.lpar, rpar=node.rpar))
@@ -193,9 +194,9 @@ class ContribSlimCommand(ModuleMoveCodemod):
     def _foreign_path(self, value: cst.BaseExpression) -> Optional[str]:
         """The tf_slim path of a chain into contrib.slim not made through a slim alias."""
         parts = dotted_parts(value)
-        if parts is None or _is_slim_alias(self.bindings, parts[0]):
+        if parts is None or _is_slim_target(self.target_of(parts[0])):
             return None
-        qualified = self.bindings.resolve(value)
+        qualified = self.resolve_name(value)
         return tf_slim_path(qualified) if qualified else None
 
     def _note_nets_use(self, path: str) -> None:

@@ -161,8 +161,10 @@ class ContribSymbolsCommand(SlimportCodemod):
         self.heads = _heads(self.bindings)
         # Local name of a contrib module alias -> the import/assignment binding it.
         self.module_aliases: Dict[str, cst.CSTNode] = {}
-        self.tf_slim_name: Optional[str] = None
-        self.compat_prefix: Optional[str] = None
+        self._tree = tree
+        self._taken: Optional[Set[str]] = None
+        # Modules this pass imports: module -> the dotted prefix that reaches it.
+        self._imported: Dict[str, str] = {}
         return bool(self.heads)
 
     # -- pass structure -------------------------------------------------------------
@@ -198,7 +200,7 @@ class ContribSymbolsCommand(SlimportCodemod):
     def visit_Assign(self, node: cst.Assign) -> None:
         targets = node.targets
         if len(targets) == 1 and isinstance(targets[0].target, cst.Name):
-            qualified = _normalize(self.bindings.resolve(node.value))
+            qualified = _normalize(self.resolve_name(node.value))
             if qualified is not None and _is_contrib_module(qualified):
                 self.module_aliases[targets[0].target.value] = node
 
@@ -257,7 +259,7 @@ class ContribSymbolsCommand(SlimportCodemod):
         parts = dotted_parts(original_node)
         if parts is None or parts[0] not in self.heads:
             return updated_node
-        qualified = _normalize(self.bindings.resolve(original_node))
+        qualified = _normalize(self.resolve_name(original_node))
         if not _is_ours(qualified):
             return updated_node
         key = contrib_key(qualified)  # type: ignore[arg-type]
@@ -284,34 +286,32 @@ class ContribSymbolsCommand(SlimportCodemod):
         return dotted_expression(home.dotted)
 
     def _tf_slim(self) -> str:
-        if self.tf_slim_name is None:
-            names = self.bindings.local_names_for(TF_SLIM)
-            if names:
-                self.tf_slim_name = "slim" if "slim" in names else names[0]
-            else:
-                AddImportsVisitor.add_needed_import(self.context, TF_SLIM)
-                self.tf_slim_name = TF_SLIM
-        return self.tf_slim_name
+        """The name that reaches tf_slim here: a slim alias bound by now, or an import."""
+        existing = self.alias_here(lambda target: target == TF_SLIM, prefer="slim")
+        if existing is not None:
+            return existing
+        if TF_SLIM not in self._imported:
+            AddImportsVisitor.add_needed_import(self.context, TF_SLIM)
+            self._imported[TF_SLIM] = TF_SLIM
+        return self._imported[TF_SLIM]
 
     def _compat_v1(self) -> str:
-        """The dotted prefix that reaches tf.compat.v1 in this file (adding an import)."""
-        if self.compat_prefix is None:
-            self.compat_prefix = self._existing_compat_prefix()
-        if self.compat_prefix is None:
-            if "tf" not in self.bindings.names:
+        """The dotted prefix that reaches tf.compat.v1 here (adding an import if needed)."""
+        for target, suffix in ((COMPAT_V1, ""), ("tensorflow", ".compat.v1")):
+            existing = self.alias_here(lambda bound, target=target: bound == target,
+                                       prefer="tf")
+            if existing is not None:
+                return existing + suffix
+        if COMPAT_V1 not in self._imported:
+            if self._taken is None:
+                self._taken = variable_names(self._tree, include_bindings=True)
+            if "tf" not in self._taken:
                 AddImportsVisitor.add_needed_import(self.context, COMPAT_V1, asname="tf")
-                self.compat_prefix = "tf"
+                self._imported[COMPAT_V1] = "tf"
             else:
                 AddImportsVisitor.add_needed_import(self.context, "tensorflow")
-                self.compat_prefix = COMPAT_V1
-        return self.compat_prefix
-
-    def _existing_compat_prefix(self) -> Optional[str]:
-        for target, suffix in ((COMPAT_V1, ""), ("tensorflow", ".compat.v1")):
-            names = self.bindings.local_names_for(target)
-            if names:
-                return ("tf" if "tf" in names else names[0]) + suffix
-        return None
+                self._imported[COMPAT_V1] = COMPAT_V1
+        return self._imported[COMPAT_V1]
 
     def _import_from_home(self, home: Home, local: str, original: cst.ImportFrom,
                           key: str) -> cst.ImportFrom:

@@ -8,17 +8,38 @@ contrib_slim, rewrites binding statements where they stand (``flags = tf.app.fla
 -> ``from absl import flags``) and other uses through the module-level ``flags`` /
 ``app`` name, importing one when the file has none.
 
-What does not carry over is reported instead: TF1's private ``FLAGS.__flags`` /
-``FLAGS._parse_flags()``, a flag defined twice, a ``tf.app.run()`` with no ``main``.
+absl differs from TF1 in three behaviours, which the port keeps:
+
+- TF1's ``FLAGS`` parsed ``sys.argv`` on the first read of a flag (a module-level
+  ``BATCH = FLAGS.batch`` worked); absl raises until something parses. Before the
+  first module-level statement that reads a flag the port puts that parse::
+
+      if not flags.FLAGS.is_parsed():
+        flags.FLAGS(sys.argv, known_only=True)
+
+  and a ``__main__`` block that calls no ``app.run`` starts with it (TF1 scripts
+  often call ``main()`` there). ``known_only``: flags the script does not define, which
+  training platforms add, are left for later parsers, as ``tf.app.run`` left them.
+- ``tf.app.run()`` handed flags it did not know on to ``main``'s argv; absl stops with
+  an error. ``app.run(main, flags_parser=lambda argv: flags.FLAGS(argv,
+  known_only=True))`` is TF1's parsing in plain absl.
+- ``tf.app.run(argv=[...])`` (no main) ran ``__main__.main``: the port passes ``main``.
+
+TF 1.4's private ``FLAGS.__flags`` (name -> value) reads become
+``FLAGS.flag_values_dict()`` and ``FLAGS._parse_flags()`` becomes the parse above;
+what cannot be kept is reported: a write into ``FLAGS.__flags``, a flag defined twice
+on one path (a definition in each branch of an ``if`` is fine), a ``tf.app.run()``
+with no ``main`` to run.
 """
 from __future__ import annotations
 
 import ast
-from typing import Dict, List, Optional, Sequence
+from typing import Dict, List, Optional, Sequence, Set, Tuple, Union
 
 import libcst as cst
 
 from slimport.codemods._base import StatementFilter, chain_filter, code_of
+from slimport.codemods._entry_script import main_block
 from slimport.codemods._module_move import ModuleMoveCodemod, small_statement
 from slimport.contract import ABSL_APP, ABSL_FLAGS, TF_APP_MODULES, TF_FLAG_MODULES
 from slimport.codemods._names import (
@@ -32,17 +53,16 @@ from slimport.codemods._names import (
 # TF 1.x's DEFINE_* wrappers still accepted gflags' old keyword names; absl does not.
 _RENAMED_KEYWORDS = {"flag_name": "name", "default_value": "default", "docstring": "help"}
 _FLAGS_OBJECT = ABSL_FLAGS + ".FLAGS"
-_PRIVATE_FLAGS_ATTRIBUTES = {
-    "__flags": "FLAGS.__flags is TF1's private flag dict; absl has no such attribute",
-    "__dict__": "FLAGS.__dict__['__flags'] reads TF1's private flag dict; absl has none",
-    "_parse_flags": "FLAGS._parse_flags() is TF1-only; absl FlagValues has no such method",
-}
-_PRIVATE_FLAGS_FIXES = {
-    "__flags": "use FLAGS.flag_values_dict() for {name: value}, or FLAGS[name] for a Flag",
-    "__dict__": "use FLAGS.flag_values_dict() for {name: value}, or FLAGS[name] for a Flag",
-    "_parse_flags": "delete the call: app.run(main) parses the command line before main "
-    "runs (outside app.run, call FLAGS(sys.argv))",
-}
+_TF_INTERNALS = "tensorflow.python"
+# FlagValues' own attributes: reading them never parsed the command line in TF1.
+_FLAG_VALUES_MEMBERS = frozenset({
+    "is_parsed", "mark_as_parsed", "unparse_flags", "flag_values_dict", "get_flag_value",
+    "set_default", "append_flag_values", "remove_flag_values", "get_help",
+    "main_module_help", "module_help", "find_module_defining_flag", "get_key_flags_for_module",
+    "key_flags_by_module_dict", "flags_by_module_dict", "read_flags_from_files",
+    "register_flag_by_module", "validate_all_flags", "write_help_in_xml_format",
+    "sys_argv", "_parse_flags", "__flags", "__dict__",
+})
 
 
 def _under(qualified: str, prefix: str) -> bool:
@@ -60,6 +80,10 @@ def absl_equivalent(qualified: str) -> Optional[str]:
     """
     if _under(qualified, ABSL_FLAGS) or _under(qualified, ABSL_APP):
         return qualified
+    if _under(qualified, _TF_INTERNALS):
+        # TensorFlow's own modules (tensorflow.python.platform.flags/app) still exist
+        # and behave as they did: code reaching for them keeps working as it is.
+        return None
     # Flags first: tensorflow.app.flags is also under tensorflow.app.
     for modules, absl_module in ((TF_FLAG_MODULES, ABSL_FLAGS), (TF_APP_MODULES, ABSL_APP)):
         for module in modules:
@@ -72,19 +96,28 @@ def _is_tf_name(qualified: Optional[str]) -> bool:
     return qualified is not None and _under(qualified, "tensorflow")
 
 
-def _through_alias(bindings: Bindings, root: str, absl_name: str) -> bool:
-    """True if ``root`` is (after this rewrite) bound to absl_name or a prefix of it."""
-    target = bindings.names.get(root)
+def _through_alias(target: Optional[str], absl_name: str) -> bool:
+    """True if a chain's first name, bound to ``target``, is (after this rewrite) bound
+    to absl_name or a prefix of it."""
     root_absl = absl_equivalent(target) if target else None
     return root_absl is not None and _under(absl_name, root_absl)
 
 
-def _private_flags_attribute(absl_name: str) -> Optional[str]:
-    """``__flags`` for ``absl.flags.FLAGS.__flags``: TF1 internals absl lacks; else None."""
+def _flags_attribute(absl_name: str) -> Optional[str]:
+    """``batch`` for ``absl.flags.FLAGS.batch.x``: the attribute read off FLAGS, or None."""
     if not absl_name.startswith(_FLAGS_OBJECT + "."):
         return None
-    attribute = absl_name[len(_FLAGS_OBJECT) + 1 :].split(".")[0]
-    return attribute if attribute in _PRIVATE_FLAGS_ATTRIBUTES else None
+    return absl_name[len(_FLAGS_OBJECT) + 1 :].split(".")[0]
+
+
+def _parse_call(flags_object: cst.BaseExpression, argv: str) -> cst.Call:
+    """``<flags_object>(<argv>, known_only=True)``: TF1's parsing of the command line."""
+    return cst.Call(func=flags_object, args=[
+        cst.Arg(dotted_expression(argv)),
+        cst.Arg(cst.Name("True"), keyword=cst.Name("known_only"),
+                equal=cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""),
+                                      whitespace_after=cst.SimpleWhitespace(""))),
+    ])
 
 
 def _touched(bindings: Bindings, parts: List[str]) -> bool:
@@ -100,9 +133,9 @@ def _touched(bindings: Bindings, parts: List[str]) -> bool:
         return False
     if absl_name == ABSL_APP + ".run" or absl_name.startswith(ABSL_FLAGS + ".DEFINE"):
         return True
-    if _private_flags_attribute(absl_name) is not None:
+    if _flags_attribute(absl_name) in ("__flags", "_parse_flags"):
         return True
-    return _is_tf_name(qualified) and not _through_alias(bindings, parts[0], absl_name)
+    return _is_tf_name(qualified) and not _through_alias(bindings.names.get(parts[0]), absl_name)
 
 
 def _from_absl(names: Sequence[tuple]) -> cst.BaseSmallStatement:
@@ -165,9 +198,21 @@ class FlagsToAbslCommand(ModuleMoveCodemod):
     def start_file(self, tree: cst.Module) -> bool:
         super().start_file(tree)
         self._tree = tree
-        self._locals: Dict[str, str] = {}
+        # absl modules this pass imports: module -> the name it is imported as.
+        self._imported: Dict[str, str] = {}
         self._call_args: Dict[cst.Call, List[cst.Arg]] = {}
-        self._defined: Dict[str, cst.Call] = {}
+        self._replaced_calls: Dict[cst.Call, cst.Call] = {}
+        self._defined: Dict[str, List[Tuple[cst.Call, Tuple[Tuple[int, int], ...]]]] = {}
+        self._written: Set[int] = set()
+        # Where the parse goes: before the first module-level statement reading a flag.
+        self._first_read: Optional[cst.CSTNode] = None
+        self._parse_guard: Optional[cst.If] = None
+        self._main = main_block(tree)
+        self._tf_flags_used = False
+        self._runs = False
+        # The if/try branches the visit is in: (statement id, branch number) each.
+        self._branches: Dict[int, Tuple[int, int]] = {}
+        self._path: List[Tuple[int, int]] = []
         return any(
             absl_equivalent(target) is not None or _under(target, "tensorflow")
             for target in self.bindings.names.values()
@@ -176,22 +221,17 @@ class FlagsToAbslCommand(ModuleMoveCodemod):
     # --- which local name reaches absl.flags / absl.app
 
     def _local_for(self, absl_module: str) -> str:
-        """The module-level name for ``absl_module``, importing it if the file has none."""
-        if absl_module in self._locals:
-            return self._locals[absl_module]
+        """A module-level name for ``absl_module`` usable here, importing one if needed."""
         name = absl_module.rpartition(".")[2]
-        existing = [
-            local
-            for local, target in self.module_bindings.names.items()
-            if absl_equivalent(target) == absl_module
-        ]
-        if existing:
-            local = name if name in existing else existing[0]
-        else:
+        existing = self.alias_here(lambda target: absl_equivalent(target) == absl_module,
+                                   prefer=name)
+        if existing is not None:
+            return existing
+        if absl_module not in self._imported:
             local = f"absl_{name}" if self._name_taken(name) else name
             self.add_needed_import("absl", name, None if local == name else local)
-        self._locals[absl_module] = local
-        return local
+            self._imported[absl_module] = local
+        return self._imported[absl_module]
 
     def _name_taken(self, name: str) -> bool:
         return name in variable_names(self._tree, include_bindings=True)
@@ -233,7 +273,7 @@ class FlagsToAbslCommand(ModuleMoveCodemod):
         if len(node.targets) != 1 or not isinstance(node.targets[0].target, cst.Name):
             return True
         parts = dotted_parts(node.value)
-        qualified = self.bindings.resolve(node.value)
+        qualified = self.resolve_name(node.value)
         if parts is None or not _is_tf_name(qualified):
             return True
         target = absl_equivalent(qualified or "")
@@ -248,72 +288,236 @@ class FlagsToAbslCommand(ModuleMoveCodemod):
 
     # --- uses
 
+    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+        self._note_written(node.target)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        self._note_written(node.target)
+
+    def visit_Del(self, node: cst.Del) -> None:
+        self._note_written(node.target)
+
+    def _note_written(self, target: cst.BaseExpression) -> None:
+        """Attribute chains written to (``FLAGS.__flags['x'] = 1``), as opposed to read."""
+        while isinstance(target, (cst.Attribute, cst.Subscript)):
+            self._written.add(id(target))
+            target = target.value
+
     def visit_Attribute(self, node: cst.Attribute) -> bool:
         parts = dotted_parts(node)
         if parts is None:
             # ``f(x).y``: the chain is broken by a call; look inside it.
             return True
-        qualified = self.bindings.resolve(node)
+        qualified = self.resolve_name(node)
         absl_name = absl_equivalent(qualified) if qualified else None
         if absl_name is None:
             self.used_names.add(parts[0])
             return False
-        self._check_private_flags_use(node, absl_name)
-        if not _is_tf_name(qualified) or _through_alias(self.bindings, parts[0], absl_name):
+        self._tf_flags_used |= _is_tf_name(qualified)
+        attribute = _flags_attribute(absl_name)
+        if attribute == "__flags":
+            return self._port_private_flags(node, parts)
+        if attribute is not None and attribute not in _FLAG_VALUES_MEMBERS \
+                and _is_tf_name(qualified) and id(node) not in self._written:
+            self._note_read()
+        if not _is_tf_name(qualified) or _through_alias(self.target_of(parts[0]), absl_name):
             self.used_names.add(parts[0])
             return False
-        module = ABSL_FLAGS if _under(absl_name, ABSL_FLAGS) else ABSL_APP
-        text = self._local_for(module) + absl_name[len(module) :]
+        text = self._absl_text(absl_name)
         self.replace(node, dotted_expression(text).with_changes(lpar=node.lpar, rpar=node.rpar))
         self.record_edit(node, f"{'.'.join(parts)} -> {text}")
         self.rewritten_roots.add(parts[0])
         return False
 
-    def _check_private_flags_use(self, node: cst.Attribute, absl_name: str) -> None:
-        attribute = _private_flags_attribute(absl_name)
-        if attribute is not None:
+    def _absl_text(self, absl_name: str) -> str:
+        """``absl.flags.FLAGS`` as this file reaches it here: ``flags.FLAGS``."""
+        module = ABSL_FLAGS if _under(absl_name, ABSL_FLAGS) else ABSL_APP
+        return self._local_for(module) + absl_name[len(module) :]
+
+    def _receiver_text(self, parts: List[str], length: int) -> str:
+        """The first ``length`` parts of a chain reaching FLAGS, in absl spelling."""
+        receiver = parts[:length]
+        qualified = self.resolve_parts(receiver) or ""
+        if _is_tf_name(qualified) and not _through_alias(self.target_of(parts[0]),
+                                                          absl_equivalent(qualified) or ""):
+            self.rewritten_roots.add(parts[0])
+            return self._absl_text(absl_equivalent(qualified) or "")
+        self.used_names.add(parts[0])
+        return ".".join(receiver)
+
+    def _port_private_flags(self, node: cst.Attribute, parts: List[str]) -> bool:
+        """TF 1.4's ``FLAGS.__flags`` (name -> value): read through flag_values_dict()."""
+        index = parts.index("__flags")
+        written = any(id(inner) in self._written for inner in _chain_nodes(node))
+        if written:
+            self.used_names.add(parts[0])
             self.needs_attention(
-                node, _PRIVATE_FLAGS_ATTRIBUTES[attribute], _PRIVATE_FLAGS_FIXES[attribute]
-            )
+                node, "writes into FLAGS.__flags, TF 1.4's private flag dict; absl has none",
+                "set the flag itself: FLAGS.<name> = value")
+            return False
+        text = f"{self._receiver_text(parts, index)}.flag_values_dict()"
+        text += "".join(f".{part}" for part in parts[index + 1:])
+        self.replace(node, cst.parse_expression(text).with_changes(lpar=node.lpar,
+                                                                   rpar=node.rpar))
+        self.record_edit(node, f"{'.'.join(parts)} -> {text}")
+        return False
+
+    def _note_read(self) -> None:
+        """A flag read: if it runs at import time, the parse goes before its statement."""
+        if self.in_deferred_code or self._first_read is not None:
+            return
+        self._first_read = self.scopes.top_statement
+        self._parse_guard = self._guard_statement()
+
+    def _guard_statement(self) -> Optional[cst.If]:
+        """``if not flags.FLAGS.is_parsed(): flags.FLAGS(sys.argv, known_only=True)``."""
+        sys_name = self._sys_name()
+        if sys_name is None:
+            self.needs_attention(
+                self.scopes.top_statement, "this statement reads a flag at import time, "
+                "which TF1 allowed (it parsed sys.argv on the first read) and absl does not; "
+                "the name `sys` is taken, so the parse was not added",
+                "parse first: flags.FLAGS(sys.argv, known_only=True)")
+            return None
+        flags_object = f"{self._local_for(ABSL_FLAGS)}.FLAGS"
+        statement = cst.parse_statement(
+            f"if not {flags_object}.is_parsed():\n"
+            f"    {flags_object}({sys_name}.argv, known_only=True)\n",
+            config=self._tree.config_for_parsing)
+        assert isinstance(statement, cst.If)
+        return statement
+
+    def _sys_name(self) -> Optional[str]:
+        existing = self.alias_here(lambda target: target == "sys", prefer="sys")
+        if existing is not None:
+            return existing
+        if self._name_taken("sys"):
+            return None
+        self.add_needed_import("sys")
+        return "sys"
+
+    def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode
+                 ) -> Union[cst.CSTNode, cst.RemovalSentinel, cst.FlattenSentinel]:
+        result = super().on_leave(original_node, updated_node)
+        if self._path and self._branches.get(id(original_node)) == self._path[-1]:
+            self._path.pop()
+        if original_node is self._first_read and self._parse_guard is not None:
+            self.record_edit(original_node, "this statement reads a flag at import time: "
+                             "sys.argv is parsed before it, as TF1's FLAGS did on a first read")
+            rest = list(result) if isinstance(result, cst.FlattenSentinel) else [result]
+            guard = self._parse_guard.with_changes(
+                leading_lines=getattr(rest[0], "leading_lines", ()))
+            rest[0] = rest[0].with_changes(leading_lines=())
+            return cst.FlattenSentinel([guard, *rest])
+        if original_node is self._main and self._needs_main_parse():
+            return self._parse_first_in_main(result)
+        return result
+
+    def _needs_main_parse(self) -> bool:
+        """A ``__main__`` block that runs without app.run in a file using TF1's flags:
+        its functions' flag reads parsed sys.argv in TF1."""
+        return self._tf_flags_used and not self._runs
+
+    def _parse_first_in_main(self, block: cst.If) -> cst.If:
+        guard = self._guard_statement()
+        if guard is None or not isinstance(block.body, cst.IndentedBlock):
+            return block
+        self.record_edit(self._main, "__main__ block without app.run: sys.argv is parsed "
+                                     "first, as TF1's FLAGS did on the first read")
+        return block.with_changes(body=block.body.with_changes(
+            body=[guard, *block.body.body]))
+
+    def visit_If(self, node: cst.If) -> None:
+        self._branches[id(node.body)] = (id(node), 0)
+        if node.orelse is not None:
+            self._branches[id(node.orelse)] = (id(node), 1)
+
+    def visit_Try(self, node: cst.Try) -> None:
+        # A definition in ``try`` and another in its ``except`` are alternatives.
+        self._branches[id(node.body)] = (id(node), 0)
+        for index, handler in enumerate(node.handlers, start=1):
+            self._branches[id(handler)] = (id(node), index)
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        branch = self._branches.get(id(node))
+        if branch is not None:
+            self._path.append(branch)
+        return super().on_visit(node)
 
     def visit_Call(self, node: cst.Call) -> bool:
-        qualified = self.bindings.resolve(node.func)
+        qualified = self.resolve_name(node.func)
         absl_name = absl_equivalent(qualified) if qualified else None
         if absl_name is None:
             return True
         if absl_name == ABSL_APP + ".run":
+            self._runs = True
             return self._plan_run(node, qualified or "")
+        if absl_name == _FLAGS_OBJECT + "._parse_flags":
+            return self._port_parse_flags(node)
         if absl_name.startswith(ABSL_FLAGS + ".DEFINE"):
+            self._tf_flags_used |= _is_tf_name(qualified)
             self._check_defined_once(node)
             if _is_tf_name(qualified):
                 self._plan_keyword_renames(node)
         return True
 
-    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.Call:
+    def _port_parse_flags(self, node: cst.Call) -> bool:
+        """TF 1.4's ``FLAGS._parse_flags()`` parsed the known flags of sys.argv."""
+        parts = dotted_parts(node.func) or []
+        sys_name = self._sys_name() if not node.args else None
+        if sys_name is None:
+            self.used_names.add(parts[0])
+            self.needs_attention(
+                node, "FLAGS._parse_flags(...) is TF 1.4's private parser; absl has none",
+                "parse with FLAGS(argv, known_only=True), argv starting with the program name")
+            return False
+        receiver = self._receiver_text(parts, len(parts) - 1)
+        new = _parse_call(dotted_expression(receiver), f"{sys_name}.argv")
+        self._replaced_calls[node] = new
+        self.record_edit(node, f"{'.'.join(parts)}() -> {code_of(new)}")
+        return False
+
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
+        replaced = self._replaced_calls.pop(original_node, None)
+        if replaced is not None:
+            return replaced.with_changes(lpar=updated_node.lpar, rpar=updated_node.rpar)
         args = self._call_args.pop(original_node, None)
         return updated_node if args is None else updated_node.with_changes(args=args)
 
     def _plan_run(self, node: cst.Call, qualified: str) -> bool:
-        """``run()`` / ``run(main=main)`` -> ``run(main)``: absl's main is required."""
-        if _is_tf_name(qualified) and not node.args:
+        """``tf.app.run(...)`` -> ``app.run(main, ..., flags_parser=<TF1's parsing>)``."""
+        if not _is_tf_name(qualified):
+            return True
+        args = list(node.args)
+        main_index = next((index for index, arg in enumerate(args)
+                           if (arg.keyword is None and index == 0)
+                           or (arg.keyword is not None and arg.keyword.value == "main")), None)
+        if main_index is None:
             if not _defines_main(self._tree, self.module_bindings):
                 self.needs_attention(
                     node,
-                    "tf.app.run() without arguments runs __main__.main, and this file "
+                    "tf.app.run() without a main runs __main__.main, and this file "
                     "defines no module-level main",
                     "define main(argv) here and call app.run(main), or pass the "
                     "function to run: app.run(my_main)",
                 )
                 self.used_names.update((dotted_parts(node.func) or [])[:1])
                 return False
-            self._call_args[node] = [cst.Arg(value=cst.Name("main"))]
-            self.record_edit(node, "tf.app.run() -> app.run(main)")
+            main = cst.Arg(value=cst.Name("main"))
+        else:
+            main = args.pop(main_index).with_changes(keyword=None,
+                                                     equal=cst.MaybeSentinel.DEFAULT)
+        if any(arg.keyword is not None and arg.keyword.value == "flags_parser" for arg in args):
             return True
-        first = node.args[0] if node.args else None
-        if first is not None and first.keyword is not None and first.keyword.value == "main":
-            positional = first.with_changes(keyword=None, equal=cst.MaybeSentinel.DEFAULT)
-            self._call_args[node] = [positional, *node.args[1:]]
-            self.record_edit(node, "app.run(main=...) -> app.run(...)")
+        flags_object = f"{self._local_for(ABSL_FLAGS)}.FLAGS"
+        parser = cst.parse_expression(
+            f"lambda argv: {flags_object}(argv, known_only=True)")
+        keyword = cst.Arg(parser, keyword=cst.Name("flags_parser"),
+                          equal=cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""),
+                                                whitespace_after=cst.SimpleWhitespace("")))
+        self._call_args[node] = [*_with_commas([main, *args]), keyword]
+        self.record_edit(node, "tf.app.run -> app.run(main, ..., flags_parser=...): flags the "
+                               "script does not define still reach main, as in TF1")
         return True
 
     def _plan_keyword_renames(self, node: cst.Call) -> None:
@@ -337,10 +541,29 @@ class FlagsToAbslCommand(ModuleMoveCodemod):
                 break
         if not isinstance(name, str):
             return
-        first = self._defined.setdefault(name, node)
-        if first is not node:
+        path = tuple(self._path)
+        earlier = self._defined.setdefault(name, [])
+        # Only a second definition on the very same path is sure to run after the
+        # first; one under another ``if`` may be guarded (``if 'x' not in FLAGS``).
+        first = next((call for call, where in earlier if where == path), None)
+        earlier.append((node, path))
+        if first is not None:
             self.needs_attention(
                 node,
                 f"flag {name!r} is defined twice (first at line {self.source_line_of(first)})",
                 "delete one definition: absl raises DuplicateFlagError on the second",
             )
+
+
+def _chain_nodes(node: cst.BaseExpression) -> List[cst.BaseExpression]:
+    nodes = []
+    while isinstance(node, (cst.Attribute, cst.Subscript)):
+        nodes.append(node)
+        node = node.value
+    return nodes
+
+
+def _with_commas(args: List[cst.Arg]) -> List[cst.Arg]:
+    """``args`` each followed by ``, `` (they get another argument after them)."""
+    return [arg.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+            if arg.comma is cst.MaybeSentinel.DEFAULT else arg for arg in args]

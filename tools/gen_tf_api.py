@@ -1,0 +1,137 @@
+"""Write slimport/codemods/tf_api.txt: the public names of tf.compat.v1 and of TF2's tf.
+
+The compat_v1 codemod decides without importing TensorFlow whether a file needs the
+TF1 API (it uses a name TF2's ``tf`` lacks, or a keyword TF2's version of a function
+lacks) and which ``tf.X.Y`` names exist under ``tensorflow.compat.v1``; so both API
+trees are generated once per supported TensorFlow release and committed. Run it with
+the TensorFlow the ported code will run on:
+
+    .tox/unit/bin/python tools/gen_tf_api.py
+
+Each line is ``name<TAB>apis`` and, for a function or class in both APIs whose
+parameters differ, ``<TAB>v1 only<TAB>v2 only<TAB>position``: ``name`` is dotted
+relative to ``tf`` (``train.Saver``, ``nn.dropout``); ``apis`` is ``1`` (tf.compat.v1
+only), ``2`` (TF2's tf only) or ``12``; "v1 only" and "v2 only" are the parameter names
+one version has and the other lacks (comma-separated, may be empty); ``position`` is
+``index:name`` for the first position at which the two signatures name different
+parameters, ``name`` being TF1's (``1:keep_prob`` for ``nn.dropout``), or ``-``. A submodule is listed before its members.
+Lazily loaded modules (keras and the Keras-backed parts of other modules) are listed by
+name only: loading them here would pick whichever Keras happens to be installed.
+"""
+from __future__ import annotations
+
+import inspect
+import os
+import sys
+import types
+from collections import deque
+from pathlib import Path
+from typing import Dict, Iterator, List, Optional, Set, Tuple
+
+OUTPUT = Path(__file__).resolve().parent.parent / "slimport" / "codemods" / "tf_api.txt"
+
+# compat.v1/compat.v2 are whole API roots again, which code reaches as tf.compat.v1:
+# listed by name, not walked.
+UNWALKED = {"compat.v1", "compat.v2"}
+API_PACKAGE = "tensorflow._api."
+# tf.compat.v1.flags is TensorFlow's wrapper around absl.flags, not a generated module.
+NON_API_WALKED = {"flags"}
+
+
+def _is_lazy(module: types.ModuleType, name: str) -> bool:
+    """True for a member that loads another package on first touch (not walked)."""
+    from tensorflow.python.util import lazy_loader
+
+    member = module.__dict__.get(name)
+    return isinstance(member, lazy_loader.LazyLoader) or name == "keras"
+
+
+def walk(root: types.ModuleType) -> Iterator[Tuple[str, object]]:
+    """Yield (dotted name, member) for every public member, breadth first.
+
+    Breadth first so that a module reachable by several paths is listed under its
+    shortest one (tf.compat.v1.train, not tf.compat.v1.compat.v1.train).
+    """
+    seen: Set[str] = set()
+    queue = deque([(root, "")])
+    while queue:
+        module, prefix = queue.popleft()
+        for name in sorted(dir(module)):
+            if name.startswith("_"):
+                continue
+            dotted = prefix + name
+            if _is_lazy(module, name):
+                yield dotted, None
+                continue
+            try:
+                member = getattr(module, name)
+            except (AttributeError, ImportError):
+                # A deprecated lazy attribute that fails to load does not exist for users.
+                continue
+            yield dotted, member
+            module_name = getattr(member, "__name__", None)
+            if not isinstance(member, types.ModuleType) or dotted in UNWALKED:
+                continue
+            if not str(module_name).startswith(API_PACKAGE) and dotted not in NON_API_WALKED:
+                # A plain Python module re-exported by the API (tf.test.mock is
+                # unittest.mock): its members are not TensorFlow names.
+                continue
+            if module_name in seen:
+                continue
+            seen.add(module_name)
+            queue.append((member, dotted + "."))
+
+
+def _parameters(member: object) -> Optional[List[str]]:
+    """The parameter names of a function or class constructor, or None."""
+    from tensorflow.python.util import tf_inspect
+
+    target = member.__init__ if inspect.isclass(member) else member  # type: ignore[misc]
+    if not callable(target):
+        return None
+    try:
+        spec = tf_inspect.getfullargspec(target)
+    except TypeError:
+        return None
+    names = list(spec.args) + list(spec.kwonlyargs)
+    if inspect.isclass(member) and names[:1] == ["self"]:
+        names = names[1:]
+    return names
+
+
+def _difference(v1: object, v2: object) -> str:
+    """``<TAB>keywords<TAB>position`` when the two signatures differ, else ''."""
+    if v1 is v2:
+        return ""
+    first, second = _parameters(v1), _parameters(v2)
+    if first is None or second is None or first == second:
+        return ""
+    only_v1 = [name for name in first if name not in second]
+    only_v2 = [name for name in second if name not in first]
+    position = next((f"{index}:{a}" for index, (a, b) in enumerate(zip(first, second))
+                     if a != b), "-")
+    return f"\t{','.join(only_v1)}\t{','.join(only_v2)}\t{position}"
+
+
+def main() -> int:
+    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+    import tensorflow as tf
+
+    v1: Dict[str, object] = dict(walk(tf.compat.v1))
+    v2: Dict[str, object] = dict(walk(tf))
+    lines = []
+    for name in list(v1) + [name for name in v2 if name not in v1]:
+        apis = ("1" if name in v1 else "") + ("2" if name in v2 else "")
+        extra = ""
+        if apis == "12" and not isinstance(v1[name], types.ModuleType):
+            extra = _difference(v1[name], v2[name])
+        lines.append(f"{name}\t{apis}{extra}")
+    header = (f"# tf.compat.v1 and tf public names, TensorFlow {tf.__version__}; "
+              "generated by tools/gen_tf_api.py\n")
+    OUTPUT.write_text(header + "\n".join(lines) + "\n", encoding="utf-8")
+    print(f"{len(lines)} names -> {OUTPUT}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
