@@ -39,7 +39,12 @@ from libcst.codemod import CodemodContext, SkipFile
 
 from slimport import skeleton
 from slimport.codemods._base import AST_KEY, SOURCE_LINE_KEY
-from slimport.codemods._names import Bindings, collect_bindings
+from slimport.codemods._names import (
+    Bindings,
+    collect_bindings,
+    parse_source,
+    with_source_facts,
+)
 from slimport.report import (
     ATTENTION,
     CHANGED,
@@ -435,7 +440,7 @@ def _run_group(codemods: Sequence[type], start: int, text: str, tree: ast.Module
     except Exception as error:  # ParserSyntaxError, and anything else libcst raises
         reason, line = _libcst_error(error)
         raise _LibcstCannotParse(reason, cut.source_line(line or 0) or line) from error
-    module_ast = tree if cut.is_whole else ast.parse(cut.text)
+    module_ast = tree if cut.is_whole else parse_source(cut.text)
     code, full = cut.text, text
     # Lines of ``code`` -> lines of the skeleton before this run's edits.
     origin: Optional[List[int]] = None
@@ -476,7 +481,7 @@ def _run_group(codemods: Sequence[type], start: int, text: str, tree: ast.Module
             if expanded is None:
                 raise _ReachedIntoElidedCode
             origin = _compose_origins(origin, _line_origins(code, new_code))
-            code, full, module_ast = new_code, expanded, ast.parse(new_code)
+            code, full, module_ast = new_code, expanded, parse_source(new_code)
         module = new_module
     return _GroupRun(full, findings, applied, index)
 
@@ -519,6 +524,7 @@ def port_source(data: bytes, filename: str, codemods: Sequence[type],
     tree, syntax_error = _python_parse(data, filename)
     if syntax_error is not None:
         return Ported(data, error=syntax_error[0], error_line=syntax_error[1])
+    with_source_facts(tree, text)
 
     applied: List[str] = []
     findings: List[Finding] = []
@@ -529,7 +535,7 @@ def port_source(data: bytes, filename: str, codemods: Sequence[type],
     index = 0
     while index < len(codemods):
         if tree is None:
-            tree = ast.parse(current)
+            tree = parse_source(current)
         try:
             run = _run_group(codemods, index, current, tree, filename, options, sparse,
                              to_source=lambda line, done=origin: _original_line(done, line))

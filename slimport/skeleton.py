@@ -35,7 +35,12 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Optional, Sequence, Set
 
-from slimport.codemods._names import Bindings, is_binding_statement, statement_blocks
+from slimport.codemods._names import (
+    Bindings,
+    is_binding_statement,
+    statement_blocks,
+    uses_walrus,
+)
 
 PLACEHOLDER_PREFIX = "__slimport_elided_"
 PLACEHOLDER = PLACEHOLDER_PREFIX + "{}__"
@@ -114,8 +119,10 @@ class _Run:
 
 
 class _Builder:
-    def __init__(self, lines: List[str], bindings: Bindings, needed: StatementFilter) -> None:
+    def __init__(self, lines: List[str], bindings: Bindings, needed: StatementFilter,
+                 walrus: bool) -> None:
         self.lines = lines
+        self.walrus = walrus
         self.encoded: Dict[int, bytes] = {}
         self.bindings = bindings
         self.needed = needed
@@ -162,7 +169,7 @@ class _Builder:
     def kept(self, statement: ast.stmt) -> bool:
         own = (
             isinstance(statement, _ALWAYS_KEPT)
-            or is_binding_statement(statement, self.bindings)
+            or is_binding_statement(statement, self.bindings, self.walrus)
             or not self.owns_its_lines(statement)
             or self.needed(statement)
         )
@@ -232,7 +239,7 @@ def build(text: str, tree: ast.Module, bindings: Bindings,
         body, and True keeps the header, not the body.
     """
     lines = source_lines(text)
-    builder = _Builder(lines, bindings, needed)
+    builder = _Builder(lines, bindings, needed, uses_walrus(tree))
     builder.block(tree.body, module_level=True)
     if not builder.runs:
         return Skeleton(text, list(range(1, len(lines) + 1)))

@@ -21,7 +21,13 @@ from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
 from libcst.metadata import MetadataWrapper
 
 from slimport.codemods._lines import lines_of
-from slimport.codemods._names import Bindings, collect_bindings, dotted_parts, statement_chains
+from slimport.codemods._names import (
+    Bindings,
+    collect_bindings,
+    dotted_parts,
+    parse_source,
+    statement_chains,
+)
 from slimport.codemods._scopes import ScopeStack, resolve_in
 
 
@@ -265,7 +271,7 @@ class SlimportCodemod(VisitorBasedCodemodCommand):
         given = self.context.scratch.get(AST_KEY)
         if given is not None and given[0] is tree:
             return given[1]
-        return ast.parse(tree.code)
+        return parse_source(tree.code)
 
     def transform_module(self, tree: cst.Module) -> cst.Module:
         parsed = self.file_ast(tree)

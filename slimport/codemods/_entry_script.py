@@ -18,7 +18,7 @@ import libcst as cst
 from libcst import matchers as m
 
 from slimport.codemods._base import SlimportCodemod, StatementFilter
-from slimport.contract import APP_RUN, FLAG_MODULES
+from slimport.contract import ABSL_APP, APP_RUN, FLAG_MODULES, TF_FLAG_MODULES
 from slimport.codemods._names import Bindings
 
 _AST_DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
@@ -152,8 +152,26 @@ def _flags_object(bindings: Bindings, module_level: Set[str]) -> Optional[str]:
     return names[0] if names else None
 
 
+def _is_tf1_program(bindings: Bindings, flags: Dict[str, cst.Call], run_call: cst.Call) -> bool:
+    """True for a TF1 training script: it uses TF-Slim, TF1's flags, or TF1's app.run
+    (also as flags_to_absl ports it: an absl ``app.run`` with TF1's ``flags_parser``).
+
+    The platform contract and cluster start-up are for those; an absl script of TF2
+    code does not get slim_ext put into it.
+    """
+    if any(target.startswith(("tf_slim", "tensorflow.contrib.slim"))
+           for target in bindings.names.values()):
+        return True
+    if any((bindings.resolve(call.func) or "").rpartition(".")[0] in TF_FLAG_MODULES
+           for call in flags.values()):
+        return True
+    return bindings.resolve(run_call.func) != f"{ABSL_APP}.run" or any(
+        arg.keyword is not None and arg.keyword.value == "flags_parser" for arg in run_call.args)
+
+
 def analyse(module: cst.Module, bindings: Bindings) -> Optional[EntryScript]:
-    """Read ``module`` as an entry script; None if it defines no flag or never runs.
+    """Read ``module`` as an entry script; None if it defines no flag, never runs or is
+    no TF1 program.
 
     Args:
       module: the parsed source file.
@@ -181,7 +199,7 @@ def analyse(module: cst.Module, bindings: Bindings) -> Optional[EntryScript]:
                 flags.setdefault(name, call)
         elif bindings.resolve(call.func) in APP_RUN:
             run_call = call
-    if not flags or run_call is None:
+    if not flags or run_call is None or not _is_tf1_program(bindings, flags, run_call):
         return None
     main_name = _main_name(run_call)
     main = None

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, field
-from typing import Dict, FrozenSet, Iterator, List, Optional, Sequence, Set, Union
+from typing import Dict, FrozenSet, Iterator, List, Optional, Sequence, Set, Tuple, Union
 
 import libcst as cst
 
@@ -30,15 +30,19 @@ def dotted_parts(node: Union[cst.CSTNode, ast.AST]) -> Optional[List[str]]:
     ``node`` is a libcst node or a stdlib ``ast`` node: the codemods read the former,
     the statement filters the latter.
     """
+    # Exact type checks: libcst's node classes are ABCs, whose isinstance is slow, and
+    # this runs for every chain of every pass.
     parts = []
-    while isinstance(node, (cst.Attribute, ast.Attribute)):
-        attr = node.attr
-        parts.append(attr if isinstance(attr, str) else attr.value)
-        node = node.value
-    if isinstance(node, cst.Name):
-        parts.append(node.value)
-    elif isinstance(node, ast.Name):
-        parts.append(node.id)
+    kind = type(node)
+    while kind is cst.Attribute or kind is ast.Attribute:
+        attr = node.attr  # type: ignore[union-attr]
+        parts.append(attr if type(attr) is str else attr.value)
+        node = node.value  # type: ignore[union-attr]
+        kind = type(node)
+    if kind is cst.Name:
+        parts.append(node.value)  # type: ignore[union-attr]
+    elif kind is ast.Name:
+        parts.append(node.id)  # type: ignore[union-attr]
     else:
         return None
     parts.reverse()
@@ -227,13 +231,37 @@ def _walrus_names(node: ast.AST) -> Iterator[str]:
         yield from _walrus_names(child)
 
 
-def bound_names(statement: ast.stmt) -> Iterator[str]:
+_WALRUS = "slimport_uses_walrus"
+
+
+def parse_source(text: str) -> ast.Module:
+    """``ast.parse(text)``, knowing (from the text, cheaply) whether it uses ``:=``."""
+    return with_source_facts(ast.parse(text), text)
+
+
+def with_source_facts(tree: ast.Module, text: str) -> ast.Module:
+    """``tree`` (parsed from ``text``) told what is cheaper to learn from the text."""
+    setattr(tree, _WALRUS, ":=" in text)
+    return tree
+
+
+def uses_walrus(tree: ast.Module) -> bool:
+    """Whether ``tree`` may have an ``:=`` (a tree from ``parse_source`` knows already)."""
+    known = getattr(tree, _WALRUS, None)
+    if known is None:
+        known = any(isinstance(node, ast.NamedExpr) for node in ast.walk(tree))
+        setattr(tree, _WALRUS, known)
+    return known
+
+
+def bound_names(statement: ast.stmt, walrus: bool = True) -> Iterator[str]:
     """Every name ``statement``'s own parts bind in the scope the statement stands in.
 
     That is assignment, ``for`` and ``with ... as`` targets, ``except ... as`` names,
-    ``del``, ``def``/``class`` names, imports, ``case`` captures and ``:=``; not the
-    statements nested in its blocks (they are statements of their own), and not
-    ``global``/``nonlocal`` (they say where a name lives, see ``Scope``).
+    ``del``, ``def``/``class`` names, imports, ``case`` captures and ``:=`` (looked for
+    only when ``walrus``: ``uses_walrus`` of the file); not the statements nested in its
+    blocks (they are statements of their own), and not ``global``/``nonlocal`` (they say
+    where a name lives, see ``Scope``).
     """
     if isinstance(statement, (ast.Import, ast.ImportFrom)):
         for alias in statement.names:
@@ -260,6 +288,8 @@ def bound_names(statement: ast.stmt) -> Iterator[str]:
     for handler in getattr(statement, "handlers", ()):
         if handler.name:
             yield handler.name
+    if not walrus:
+        return
     for name, value in ast.iter_fields(statement):
         if name not in _BLOCK_FIELDS:
             for node in value if isinstance(value, list) else [value]:
@@ -297,7 +327,7 @@ def _alias_value(bindings: Bindings, node: ast.Assign) -> Optional[str]:
     return bindings.resolve_parts(parts) if parts is not None else None
 
 
-def is_binding_statement(statement: ast.stmt, bindings: Bindings) -> bool:
+def is_binding_statement(statement: ast.stmt, bindings: Bindings, walrus: bool = True) -> bool:
     """True if ``statement`` binds a name ``bindings`` knows, or is an import.
 
     Such statements decide what names stand for, in the module and in each function,
@@ -305,26 +335,29 @@ def is_binding_statement(statement: ast.stmt, bindings: Bindings) -> bool:
     """
     if isinstance(statement, (ast.Import, ast.ImportFrom)):
         return True
-    return any(name in bindings.names for name in bound_names(statement))
+    return any(name in bindings.names for name in bound_names(statement, walrus))
 
 
 def _globals_rebound_in_functions(tree: ast.Module) -> Set[str]:
     """Names a function declares ``global`` and binds: the module cannot tell what they
     stand for when its other code runs."""
     rebound: Set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            declared: Set[str] = set()
-            bound: Set[str] = set()
-            for statement in _nested_statements(node.body):
-                if isinstance(statement, ast.Global):
-                    declared.update(statement.names)
-                else:
-                    bound.update(bound_names(statement))
-            rebound |= declared & bound
+    walrus = uses_walrus(tree)
+    for function in _nested_statements(tree.body):
+        if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        declared: Set[str] = set()
+        bound: Set[str] = set()
+        for statement in _nested_statements(function.body, into_definitions=False):
+            if isinstance(statement, ast.Global):
+                declared.update(statement.names)
+            else:
+                bound.update(bound_names(statement, walrus))
+        rebound |= declared & bound
     return rebound
 
 
+_BINDINGS_CACHE: Dict[Tuple[int, bool], Tuple[ast.Module, Bindings]] = {}
 _IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "BaseException"})
 
 
@@ -336,7 +369,7 @@ def _catches_import_errors(handler: ast.ExceptHandler) -> bool:
 
 
 def _bind_module_block(bindings: Bindings, body: Sequence[ast.stmt],
-                       fallbacks: FrozenSet[str]) -> None:
+                       fallbacks: FrozenSet[str], walrus: bool) -> None:
     """Module-level ``collect_bindings`` of one block.
 
     ``fallbacks``: names an enclosing ``try`` imported, whose ``except ImportError``
@@ -355,24 +388,24 @@ def _bind_module_block(bindings: Bindings, body: Sequence[ast.stmt],
         else:
             value = _alias_value(bindings, statement) \
                 if isinstance(statement, ast.Assign) else None
-            for name in bound_names(statement):
+            for name in bound_names(statement, walrus):
                 if value is not None:
                     bindings.names[name] = value
                 elif name not in fallbacks:
                     bindings.names.pop(name, None)
         if isinstance(statement, (ast.Try, getattr(ast, "TryStar", ast.Try))):
-            _bind_module_block(bindings, statement.body, fallbacks)
+            _bind_module_block(bindings, statement.body, fallbacks, walrus)
             imported = {name for inner in statement.body
                         if isinstance(inner, (ast.Import, ast.ImportFrom))
-                        for name in bound_names(inner)}
+                        for name in bound_names(inner, walrus=False)}
             for handler in statement.handlers:
                 caught = fallbacks | imported if _catches_import_errors(handler) else fallbacks
-                _bind_module_block(bindings, handler.body, frozenset(caught))
-            _bind_module_block(bindings, statement.orelse, fallbacks)
-            _bind_module_block(bindings, statement.finalbody, fallbacks)
+                _bind_module_block(bindings, handler.body, frozenset(caught), walrus)
+            _bind_module_block(bindings, statement.orelse, fallbacks, walrus)
+            _bind_module_block(bindings, statement.finalbody, fallbacks, walrus)
         else:
             for block in statement_blocks(statement):
-                _bind_module_block(bindings, block, fallbacks)
+                _bind_module_block(bindings, block, fallbacks, walrus)
 
 
 def collect_bindings(tree: ast.Module, module_level_only: bool = False) -> Bindings:
@@ -394,12 +427,25 @@ def collect_bindings(tree: ast.Module, module_level_only: bool = False) -> Bindi
     Returns:
       The bindings.
     """
+    key = (id(tree), module_level_only)
+    cached = _BINDINGS_CACHE.get(key)
+    if cached is not None and cached[0] is tree:
+        return Bindings(dict(cached[1].names))
     bindings = Bindings()
     if module_level_only:
-        _bind_module_block(bindings, tree.body, frozenset())
+        _bind_module_block(bindings, tree.body, frozenset(), uses_walrus(tree))
         for name in _globals_rebound_in_functions(tree):
             bindings.names.pop(name, None)
-        return bindings
+    else:
+        _bind_all(bindings, tree)
+    if len(_BINDINGS_CACHE) > 16:
+        _BINDINGS_CACHE.clear()
+    # Each codemod of a file's run asks again about the same tree.
+    _BINDINGS_CACHE[key] = (tree, bindings)
+    return Bindings(dict(bindings.names))
+
+
+def _bind_all(bindings: Bindings, tree: ast.Module) -> None:
     for statement in _nested_statements(tree.body):
         if isinstance(statement, ast.Import):
             _bind_import(bindings, statement)
@@ -408,5 +454,4 @@ def collect_bindings(tree: ast.Module, module_level_only: bool = False) -> Bindi
         elif isinstance(statement, ast.Assign):
             value = _alias_value(bindings, statement)
             if value is not None:
-                bindings.names[statement.targets[0].id] = value
-    return bindings
+                bindings.names[statement.targets[0].id] = value  # type: ignore[attr-defined]

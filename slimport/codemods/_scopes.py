@@ -36,6 +36,8 @@ _UNKNOWN = ""
 ScopeNode = Union[cst.FunctionDef, cst.Lambda, cst.ClassDef, cst.ListComp, cst.SetComp,
                   cst.DictComp, cst.GeneratorExp]
 COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
+_COMPREHENSION_TYPES = frozenset(COMPREHENSIONS)
+_DEFINITIONS = frozenset({cst.FunctionDef, cst.ClassDef, cst.Lambda})
 
 
 def _target_names(target: cst.BaseExpression) -> Iterator[str]:
@@ -209,6 +211,7 @@ class _Reader:
                 for name in _pattern_names(case.pattern):
                     self._add(name)
                 self._block(case.body)
+            return
         self._block(statement.body)
         orelse = getattr(statement, "orelse", None)
         while orelse is not None:
@@ -327,19 +330,23 @@ class ScopeStack:
             self._walrus = self._walrus_check()
         return self._walrus
 
+    # Called for every node of every pass: type lookups, not isinstance (libcst's node
+    # classes are ABCs, and their isinstance checks were a tenth of a pass).
     def visit(self, node: cst.CSTNode) -> None:
-        if isinstance(node, cst.Module):
-            self._top = {id(statement) for statement in node.body}
-        elif id(node) in self._top:
+        key = id(node)
+        kind = type(node)
+        if kind is cst.Module:
+            self._top = {id(statement) for statement in node.body}  # type: ignore[attr-defined]
+        elif key in self._top:
             self.top_statement = node
         if self._bodies:
-            owner = self._bodies.pop(id(node), None)
+            owner = self._bodies.pop(key, None)
             if owner is not None:
                 self._enter(owner)
-        if isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
-            self._bodies[id(node.body)] = node
-        elif isinstance(node, COMPREHENSIONS):
-            self._enter(node)
+        if kind in _DEFINITIONS:
+            self._bodies[id(node.body)] = node  # type: ignore[attr-defined]
+        elif kind in _COMPREHENSION_TYPES:
+            self._enter(node)  # type: ignore[arg-type]
 
     def leave(self, node: cst.CSTNode) -> None:
         if id(node) in self._top:

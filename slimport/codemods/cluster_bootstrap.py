@@ -9,16 +9,44 @@ this codemod only has to find the scripts that carry slim's replica flags.
 """
 from __future__ import annotations
 
-from typing import ClassVar, Tuple
+import ast
+from typing import ClassVar, Optional, Tuple
 
 import libcst as cst
 
 from slimport.codemods import _entry_script
-from slimport.codemods._names import collect_bindings
+from slimport.codemods._base import StatementFilter, chain_filter
+from slimport.codemods._names import Bindings, collect_bindings
 from slimport.contract import MASTER_FLAG, PS_TASKS_FLAGS, TASK_FLAGS
 
 
 _BOOTSTRAP = "slim_ext.cluster.bootstrap"
+
+
+# Calls that start a TensorFlow server: a script making one runs its own cluster.
+_SERVER_STARTS = frozenset({
+    "tensorflow.train.Server", "tensorflow.compat.v1.train.Server", "tensorflow.distribute.Server",
+    "tensorflow.compat.v1.distribute.Server",
+})
+
+
+class _ServerStarts(cst.CSTVisitor):
+    def __init__(self, script: _entry_script.EntryScript) -> None:
+        super().__init__()
+        self.script = script
+        self.found: Optional[cst.Call] = None
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if self.found is None and self.script.bindings.resolve(node.func) in _SERVER_STARTS:
+            self.found = node
+
+
+def _own_server_start(tree: cst.Module, script: _entry_script.EntryScript
+                      ) -> Optional[cst.Call]:
+    """The call with which the script starts a server of its own, if it does."""
+    finder = _ServerStarts(script)
+    tree.visit(finder)
+    return finder.found
 
 
 def missing_replica_flags(defined: "set[str]") -> list:
@@ -43,6 +71,13 @@ class ClusterBootstrapCommand(_entry_script.MainTopCodemod):
     )
     TRIGGERS: ClassVar[Tuple[str, ...]] = ("ps_tasks",)
 
+    @classmethod
+    def statement_filter(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:
+        # Besides main: wherever the script starts a server of its own.
+        in_main = super().statement_filter(tree, bindings)
+        starts = chain_filter(lambda parts: bindings.resolve_parts(parts) in _SERVER_STARTS)
+        return lambda statement: in_main(statement) or starts(statement)
+
     def transform_module_impl(self, tree: cst.Module) -> cst.Module:
         script = _entry_script.analyse(tree, collect_bindings(self.file_ast(tree)))
         if script is None:
@@ -63,6 +98,14 @@ class ClusterBootstrapCommand(_entry_script.MainTopCodemod):
                 )
             return tree
         not_done = "cluster.bootstrap was not added"
+        starter = _own_server_start(tree, script)
+        if starter is not None:
+            self.needs_attention(
+                starter, "the script starts its own server; a second one from "
+                "cluster.bootstrap could not bind the same address, so it was not added",
+                "keep the script's own cluster set-up, or replace it with "
+                "cluster.bootstrap(FLAGS) at the top of main")
+            return tree
         main = self.main_to_edit(script, _BOOTSTRAP, "cluster.bootstrap(FLAGS)", not_done)
         if main is None:
             return tree

@@ -28,7 +28,7 @@ reported in TF1 files. Names reached through TensorFlow's own packages
 from __future__ import annotations
 
 import ast
-from typing import Dict, List, Optional, Sequence, Set, Tuple, Union
+from typing import Dict, FrozenSet, List, Optional, Sequence, Set, Tuple, Union
 
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
@@ -37,11 +37,13 @@ from slimport.codemods._base import SlimportCodemod, StatementFilter
 from slimport.codemods._entry_script import main_block
 from slimport.codemods._names import (
     Bindings,
+    bound_names,
     collect_bindings,
     dotted_expression,
     dotted_parts,
     local_name,
-    statement_chains,
+    statement_blocks,
+    uses_walrus,
     variable_names,
 )
 from slimport.codemods._tf_api import TF1, TF2, Api, tf_api
@@ -58,6 +60,11 @@ SCRIPT_CALLS = frozenset({"Session", "InteractiveSession", "placeholder",
                           "placeholder_with_default", "app.run"})
 # ``from tensorflow import keras`` is the same lazily loaded Keras under compat.v1.
 SAME_UNDER_V1 = frozenset({"keras"})
+_BLOCK_FIELDS = frozenset({"body", "orelse", "finalbody", "handlers", "cases"})
+_SCOPE_EXPRESSIONS = frozenset({ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp,
+                                ast.GeneratorExp})
+# Uses the codemods before compat_v1 rewrite: no statement to classify a skeleton by.
+_REWRITTEN_EARLIER = frozenset({"contrib", "app", "flags"})
 # absl's app.run with this keyword is flags_to_absl's port of tf.app.run.
 _TF1_RUN_KEYWORD = "flags_parser"
 _REMOVED_FIXES = {
@@ -138,6 +145,109 @@ def _last_name(parts: Optional[List[str]]) -> Optional[str]:
     return parts[-1] if parts else None
 
 
+class _SignalScan:
+    """What the skeleton of a file must keep for compat_v1, found on the stdlib ast.
+
+    Every statement the codemod edits or reports on, and enough of the statements that
+    tell TF1 from TF2 for the codemod to classify the skeleton as it would the whole
+    file: the first of each kind whose first name no function, lambda, class body or
+    comprehension around it rebinds (so scopes cannot make the codemod read it
+    differently), and not a tf.contrib, app or flags use (earlier codemods rewrite
+    those). All of them only in a file that mixes TF1 and TF2, whose every TF1 use is
+    rewritten.
+    """
+
+    def __init__(self, tree: ast.Module, bindings: Bindings) -> None:
+        self.api = tf_api()
+        self.bindings = bindings
+        self.module = collect_bindings(tree, module_level_only=True)
+        self.walrus = uses_walrus(tree)
+        self.heads = {local for local, target in bindings.names.items()
+                      if target == TF or target.startswith(TF + ".")}
+        self.edits: Set[int] = set()
+        self.signal_statements: Dict[str, List[int]] = {TF1: [], TF2: []}
+        self.first_clean: Dict[str, int] = {}
+        self._walk(tree.body, frozenset())
+
+    def statements_to_keep(self) -> Set[int]:
+        keep = set(self.edits) | set(self.first_clean.values())
+        if all(self.signal_statements.values()):
+            for ids in self.signal_statements.values():
+                keep.update(ids)
+        return keep
+
+    def _walk(self, body: Sequence[ast.stmt], local: FrozenSet[str]) -> None:
+        for statement in body:
+            self._judge(statement, local)
+            if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                inner = _locally_bound(statement, self.walrus)
+                for block in statement_blocks(statement):
+                    self._walk(block, local | inner)
+            else:
+                for block in statement_blocks(statement):
+                    self._walk(block, local)
+
+    def _judge(self, statement: ast.stmt, local: FrozenSet[str]) -> None:
+        found: List[Tuple[str, bool]] = []
+        scopes_inside = False
+        # One walk over the statement's own expressions: chains are judged whole,
+        # calls by their arguments too.
+        pending: List[ast.AST] = [node for name, value in ast.iter_fields(statement)
+                                  if name not in _BLOCK_FIELDS
+                                  for node in (value if isinstance(value, list) else [value])
+                                  if isinstance(node, ast.AST)]
+        while pending:
+            node = pending.pop()
+            kind = type(node)
+            if kind is ast.Attribute or kind is ast.Name:
+                parts = dotted_parts(node)
+                if parts is not None:
+                    if parts[0] in self.heads:
+                        signal = self._chain(statement, parts)
+                        if signal is not None:
+                            stable = len(parts) > 1 and parts[1] not in _REWRITTEN_EARLIER
+                            found.append((signal, stable and parts[0] not in local))
+                    continue
+            elif kind is ast.Call:
+                signal = self._call(node)  # type: ignore[arg-type]
+                if signal is not None:
+                    head = (dotted_parts(node.func) or [""])[0]  # type: ignore[attr-defined]
+                    found.append((signal, head not in local))
+            elif kind in _SCOPE_EXPRESSIONS:
+                scopes_inside = True
+            pending.extend(ast.iter_child_nodes(node))
+        for signal, clean in found:
+            ids = self.signal_statements[signal]
+            if not ids or ids[-1] != id(statement):
+                ids.append(id(statement))
+            if clean and not scopes_inside:
+                self.first_clean.setdefault(signal, id(statement))
+
+    def _chain(self, statement: ast.stmt, parts: List[str]) -> Optional[str]:
+        use = api_use(self.bindings.resolve_parts(parts), self.bindings.names.get(parts[0]))
+        if use is None:
+            return None
+        root, relative = use
+        if (parts[0] == TF and self.bindings.names.get(parts[0]) == TF) \
+                or relative.split(".")[-1] in MODE_SWITCHES \
+                or self.api.missing_from_v1(relative) is not None:
+            self.edits.add(id(statement))
+        if root == TF and parts[1:3] == ["compat", "v1"]:
+            self.edits.add(id(statement))
+        return name_signal(self.api, relative) if root == TF else None
+
+    def _call(self, call: ast.Call) -> Optional[str]:
+        parts = dotted_parts(call.func)
+        if parts is None or parts[0] not in self.heads:
+            return None
+        use = api_use(self.bindings.resolve_parts(parts), self.bindings.names.get(parts[0]))
+        if use is None or use[0] != TF:
+            return None
+        keywords = [keyword.arg for keyword in call.keywords if keyword.arg]
+        positional = [_last_name(dotted_parts(arg)) for arg in call.args]
+        return call_signal(self.api, use[1], keywords, positional)
+
+
 class _Usage:
     """What one file's TensorFlow uses say, gathered during the visit."""
 
@@ -170,39 +280,8 @@ class CompatV1Command(SlimportCodemod):
 
     @classmethod
     def statement_filter(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:
-        api = tf_api()
-        heads = {local for local, target in bindings.names.items()
-                 if target == TF or target.startswith(TF + ".")}
-
-        def chain_matters(parts: List[str]) -> bool:
-            use = api_use(bindings.resolve_parts(parts), bindings.names.get(parts[0]))
-            if use is None:
-                return False
-            root, relative = use
-            if root == TF and bindings.names.get(parts[0]) == TF:
-                return True  # a tf.X use: converted, collapsed or rewritten per use
-            return (name_signal(api, relative) is not None
-                    or relative.split(".")[-1] in MODE_SWITCHES
-                    or api.missing_from_v1(relative) is not None)
-
-        def call_matters(call: ast.Call) -> bool:
-            parts = dotted_parts(call.func)
-            if parts is None or parts[0] not in heads:
-                return False
-            use = api_use(bindings.resolve_parts(parts), bindings.names.get(parts[0]))
-            if use is None:
-                return False
-            keywords = [keyword.arg for keyword in call.keywords if keyword.arg]
-            positional = [_last_name(dotted_parts(arg)) for arg in call.args]
-            return call_signal(api, use[1], keywords, positional) is not None
-
-        def needed(statement: ast.stmt) -> bool:
-            if any(parts[0] in heads and chain_matters(parts)
-                   for parts in statement_chains(statement)):
-                return True
-            return any(isinstance(node, ast.Call) and call_matters(node)
-                       for node in _own_nodes(statement))
-        return needed
+        keep = _SignalScan(tree, bindings).statements_to_keep()
+        return lambda statement: id(statement) in keep
 
     def start_file(self, tree: cst.Module) -> bool:
         self.api = tf_api()
@@ -240,27 +319,26 @@ class CompatV1Command(SlimportCodemod):
             self.checked.add(id(inner))
             inner = inner.value
         head_target = self.target_of(parts[0])
+        top = self.scopes.top_statement or node
+        usage = self.usage
+        if head_target == TF and parts[1:3] == ["compat", "v1"]:
+            if parts[0] != TF:
+                usage.collapsible.append((node, top))
+            return
         use = api_use(self.resolve_name(node), head_target)
         if use is None:
             return
         root, relative = use
-        usage = self.usage
-        top = self.scopes.top_statement or node
         signal = name_signal(self.api, relative) if root == TF else None
         if signal is not None:
             usage.signals.add(signal)
             if signal == TF1 and head_target == TF:
                 usage.tf1_uses.append((node, relative, top))
-        if root == TF and head_target == TF:
-            if relative.startswith("compat.v1.") or relative == "compat.v1":
-                if parts[0] != TF:
-                    usage.collapsible.append((node, top))
-            elif parts[0] == TF:
-                usage.package_uses.append((node, relative, top))
+        if root == TF and parts[0] == TF and head_target == TF:
+            usage.package_uses.append((node, relative, top))
         missing = self.api.missing_from_v1(relative)
         if missing is not None and not _reported_by_contrib_symbols(relative):
             usage.missing.append((node, ".".join(parts), missing))
-        self._note_immediate(relative)
 
     def visit_Call(self, node: cst.Call) -> None:
         parts = dotted_parts(node.func)
@@ -280,6 +358,11 @@ class CompatV1Command(SlimportCodemod):
         if relative.split(".")[-1] in MODE_SWITCHES:
             self.usage.sets_mode = True
         if root == TF:
+            if isinstance(node.func, cst.Name):
+                # ``placeholder(...)`` after ``from tensorflow import placeholder``.
+                named = name_signal(self.api, relative)
+                if named is not None:
+                    self.usage.signals.add(named)
             keywords = [arg.keyword.value for arg in node.args if arg.keyword is not None]
             positional = [_last_name(dotted_parts(arg.value)) for arg in node.args
                           if arg.keyword is None and not arg.star]
@@ -524,6 +607,29 @@ def _own_nodes(statement: ast.stmt):  # type: ignore[no-untyped-def]
         for node in value if isinstance(value, list) else [value]:
             if isinstance(node, ast.AST):
                 yield from ast.walk(node)
+
+
+def _locally_bound(definition: Union[ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef],
+                   walrus: bool) -> FrozenSet[str]:
+    """Every name a definition's body (or a function's parameters) binds or declares
+    global/nonlocal: a chain starting with one may not mean what it does at module level."""
+    names: Set[str] = set()
+    if not isinstance(definition, ast.ClassDef):
+        arguments = definition.args
+        for argument in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs,
+                         arguments.vararg, arguments.kwarg]:
+            if argument is not None:
+                names.add(argument.arg)
+    pending = list(definition.body)
+    while pending:
+        statement = pending.pop()
+        names.update(bound_names(statement, walrus))
+        if isinstance(statement, (ast.Global, ast.Nonlocal)):
+            names.update(statement.names)
+        if not isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            for block in statement_blocks(statement):
+                pending.extend(block)
+    return frozenset(names)
 
 
 def _reported_by_contrib_symbols(relative: str) -> bool:

@@ -405,9 +405,12 @@ class FlagsToAbslCommand(ModuleMoveCodemod):
             self.record_edit(original_node, "this statement reads a flag at import time: "
                              "sys.argv is parsed before it, as TF1's FLAGS did on a first read")
             rest = list(result) if isinstance(result, cst.FlattenSentinel) else [result]
-            guard = self._parse_guard.with_changes(
-                leading_lines=getattr(rest[0], "leading_lines", ()))
-            rest[0] = rest[0].with_changes(leading_lines=())
+            # Blank lines above the statement go above the parse; its comments stay on it.
+            lines = list(getattr(rest[0], "leading_lines", ()))
+            blank = next((index for index, line in enumerate(lines)
+                          if line.comment is not None), len(lines))
+            guard = self._parse_guard.with_changes(leading_lines=lines[:blank])
+            rest[0] = rest[0].with_changes(leading_lines=lines[blank:])
             return cst.FlattenSentinel([guard, *rest])
         if original_node is self._main and self._needs_main_parse():
             return self._parse_first_in_main(result)

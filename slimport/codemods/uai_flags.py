@@ -87,7 +87,18 @@ class UaiFlagsCommand(_entry_script.MainTopCodemod):
         if script is None:
             return tree
         mapping = {**default_mapping(script.flags), **self.mapping}
-        kept = {source: target for source, target in mapping.items() if target in script.flags}
+        # A script that defines a platform flag itself gives it its own meaning (an eval
+        # script's --output_dir for its results): the platform's is not mapped over it.
+        own = {source: target for source, target in mapping.items() if source in script.flags}
+        for source, target in own.items():
+            self.needs_attention(
+                script.flags[source],
+                f"the script defines --{source} itself, so the platform flag --{source} "
+                f"was not mapped onto --{target}",
+                f"if the script's --{source} means the platform's, map it by hand: "
+                f"FLAGS.{target} = FLAGS.{target} or FLAGS.{source}")
+        kept = {source: target for source, target in mapping.items()
+                if target in script.flags and source not in own}
         if not kept:
             return tree
         call_hint = f"uflag.apply(FLAGS, {kept!r})"

@@ -267,7 +267,7 @@ def test_end_to_end_tf1_script(slimport_cli, tmp_path: Path, make_tree) -> None:
     assert "import tf_slim as slim" in ported
     assert "import tensorflow.compat.v1 as tf" in ported
     assert "flags.DEFINE_string('dataset_dir', None, 'Where the data is.')" in ported
-    assert "app.run(main)" in ported
+    assert "app.run(main, flags_parser=" in ported
     # Untouched parts stay byte-identical: comments, quoting, two-space indents.
     assert "  # Build the model.\n" in ported
     assert "  with slim.arg_scope([slim.conv2d], padding='SAME'):\n" in ported

@@ -328,7 +328,7 @@ def test_findings_of_later_codemods_name_lines_of_the_original_file():
         b"\n"
         b"tf.app.flags.DEFINE_string('name', '', 'help')\n"
         b"FLAGS = tf.app.flags.FLAGS\n"
-        b"value = tf.no_such_name_in_compat_v1\n"
+        b"value = tf.logging.info(tf.no_such_name_in_compat_v1)\n"
     )
     ported = engine.port_source(source, "sample.py", CODEMODS, {})
     # flags_to_absl adds an import line first; compat_v1 then reports line 5, not 6.

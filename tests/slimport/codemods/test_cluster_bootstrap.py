@@ -63,7 +63,7 @@ class TestClusterBootstrap(CodemodTest):
 
     def test_goes_after_uflag_apply(self) -> None:
         before = """
-            from absl import app, flags
+            from tensorflow.compat.v1 import app, flags
             from slim_ext import uflag
 
             flags.DEFINE_string('master', '', '')
@@ -78,7 +78,7 @@ class TestClusterBootstrap(CodemodTest):
             app.run(main)
         """
         after = """
-            from absl import app, flags
+            from tensorflow.compat.v1 import app, flags
             from slim_ext import cluster, uflag
 
             flags.DEFINE_string('master', '', '')
@@ -97,7 +97,7 @@ class TestClusterBootstrap(CodemodTest):
 
     def test_local_cluster_variable_moves_import_to_alias(self) -> None:
         before = """
-            from absl import app, flags
+            from tensorflow.compat.v1 import app, flags
 
             flags.DEFINE_string('master', '', '')
             flags.DEFINE_integer('task', 0, '')
@@ -111,7 +111,7 @@ class TestClusterBootstrap(CodemodTest):
             app.run(main)
         """
         after = """
-            from absl import app, flags
+            from tensorflow.compat.v1 import app, flags
             from slim_ext import cluster as slim_ext_cluster
 
             flags.DEFINE_string('master', '', '')
@@ -130,8 +130,8 @@ class TestClusterBootstrap(CodemodTest):
 
 
 TRAIN_SCRIPT = """
-    from absl import app
-    from absl import flags
+    from tensorflow.compat.v1 import app
+    from tensorflow.compat.v1 import flags
     flags.DEFINE_string('master', '', 'Session target.')
     flags.DEFINE_string('train_dir', None, 'Out.')
     flags.DEFINE_integer('task', 0, 'Task.')
@@ -154,7 +154,7 @@ TRAIN_SCRIPT = """
     [
         pytest.param(
             """
-            from absl import app, flags
+            from tensorflow.compat.v1 import app, flags
             flags.DEFINE_string('master', '', '')
             flags.DEFINE_string('eval_dir', '', '')
             FLAGS = flags.FLAGS
@@ -166,7 +166,7 @@ TRAIN_SCRIPT = """
         ),
         pytest.param(
             """
-            from absl import flags
+            from tensorflow.compat.v1 import flags
             flags.DEFINE_string('master', '', '')
             flags.DEFINE_integer('task', 0, '')
             flags.DEFINE_integer('num_ps_tasks', 0, '')
@@ -178,7 +178,7 @@ TRAIN_SCRIPT = """
         ),
         pytest.param(
             """
-            from absl import app, flags
+            from tensorflow.compat.v1 import app, flags
             flags.DEFINE_integer('task', 0, 'Which task to run.')
             FLAGS = flags.FLAGS
             def main(_):
@@ -189,7 +189,7 @@ TRAIN_SCRIPT = """
         ),
         pytest.param(
             """
-            from absl import app, flags
+            from tensorflow.compat.v1 import app, flags
             from slim_ext import cluster
             flags.DEFINE_string('master', '', '')
             flags.DEFINE_integer('task', 0, '')
@@ -227,7 +227,7 @@ def test_after_uai_flags_in_registry_order() -> None:
 
 def test_ps_tasks_without_master_needs_attention() -> None:
     source = """
-        from absl import app, flags
+        from tensorflow.compat.v1 import app, flags
         flags.DEFINE_integer('task', 0, '')
         flags.DEFINE_integer('num_ps_tasks', 0, '')
         FLAGS = flags.FLAGS
@@ -245,7 +245,7 @@ def test_ps_tasks_without_master_needs_attention() -> None:
 
 def test_main_defined_elsewhere_needs_attention() -> None:
     source = """
-        from absl import app, flags
+        from tensorflow.compat.v1 import app, flags
         from trainer import main
         flags.DEFINE_string('master', '', '')
         flags.DEFINE_integer('task', 0, '')
@@ -258,3 +258,30 @@ def test_main_defined_elsewhere_needs_attention() -> None:
     assert finding.kind == "attention"
     assert finding.line == 7
     assert "cluster.bootstrap(FLAGS)" in finding.fix
+
+
+def test_script_that_starts_its_own_server_is_left_alone() -> None:
+    source = textwrap.dedent("""\
+        import json
+        import os
+        from tensorflow.compat.v1 import app, flags
+        import tensorflow.compat.v1 as tf
+        flags.DEFINE_string('master', '', 'Master.')
+        flags.DEFINE_integer('task', 0, 'Task.')
+        flags.DEFINE_integer('num_ps_tasks', 0, 'PS tasks.')
+        FLAGS = flags.FLAGS
+
+        def start_server():
+            config = json.loads(os.environ['TF_CONFIG'])
+            return tf.train.Server(tf.train.ClusterSpec(config['cluster']))
+
+        def main(_):
+            server = start_server()
+
+        if __name__ == '__main__':
+            app.run(main)
+    """)
+    code, findings = run(source)
+    assert code == source
+    [attention] = findings
+    assert (attention.line, "starts its own server" in attention.message) == (12, True)

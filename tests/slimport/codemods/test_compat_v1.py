@@ -1,4 +1,4 @@
-"""compat_v1: TF1 files run on tensorflow.compat.v1; what compat.v1 lacks is reported."""
+"""compat_v1: TF1 files run on tensorflow.compat.v1; TF2 files are left exactly as they are."""
 from __future__ import annotations
 
 import functools
@@ -8,7 +8,8 @@ import libcst as cst
 import pytest
 from libcst.codemod import CodemodContext
 
-from slimport.codemods.compat_v1 import CompatV1Command, missing_prefix
+from slimport.codemods._tf_api import TF1, TF2, tf_api
+from slimport.codemods.compat_v1 import CompatV1Command, api_use, call_signal, name_signal
 from tests.slimport.codemods._helpers import IdempotentCodemodTest, run_codemod
 
 
@@ -18,7 +19,7 @@ run = functools.partial(run_codemod, CompatV1Command)
 class TestCompatV1(IdempotentCodemodTest):
     TRANSFORM = CompatV1Command
 
-    def test_import_tensorflow_as_tf(self) -> None:
+    def test_tf1_file_moves_to_compat_v1(self) -> None:
         before = """
             import tensorflow as tf  # the TF1 API
 
@@ -35,6 +36,43 @@ class TestCompatV1(IdempotentCodemodTest):
         """
         self.assertCodemod(before, after)
 
+    def test_a_tf1_keyword_makes_a_tf1_file(self) -> None:
+        before = """
+            import tensorflow as tf
+            total = tf.reduce_sum(x, axis=1, keep_dims=True)
+        """
+        after = """
+            import tensorflow.compat.v1 as tf
+            total = tf.reduce_sum(x, axis=1, keep_dims=True)
+        """
+        self.assertCodemod(before, after)
+
+    def test_a_positional_argument_named_for_tf1_makes_a_tf1_file(self) -> None:
+        before = """
+            import tensorflow as tf
+            def net(x, keep_prob):
+                return tf.nn.dropout(x, keep_prob)
+        """
+        after = """
+            import tensorflow.compat.v1 as tf
+            def net(x, keep_prob):
+                return tf.nn.dropout(x, keep_prob)
+        """
+        self.assertCodemod(before, after)
+
+    def test_tf_slim_makes_a_tf1_file(self) -> None:
+        before = """
+            import tensorflow as tf
+            import tf_slim as slim
+            net = slim.conv2d(tf.zeros([1, 4, 4, 1]), 2, 3)
+        """
+        after = """
+            import tensorflow.compat.v1 as tf
+            import tf_slim as slim
+            net = slim.conv2d(tf.zeros([1, 4, 4, 1]), 2, 3)
+        """
+        self.assertCodemod(before, after)
+
     def test_from_tensorflow_import(self) -> None:
         before = """
             from tensorflow import logging, gfile
@@ -48,60 +86,79 @@ class TestCompatV1(IdempotentCodemodTest):
         """
         self.assertCodemod(before, after)
 
-    def test_from_tensorflow_import_keras_is_the_same_keras(self) -> None:
+    def test_from_tensorflow_import_keeps_keras_on_its_own_line(self) -> None:
         before = """
-            from tensorflow import keras
             import tensorflow as tf
+            from tensorflow import keras, logging
+            saver = tf.train.Saver()
         """
         after = """
-            from tensorflow import keras
             import tensorflow.compat.v1 as tf
+            from tensorflow import keras
+            from tensorflow.compat.v1 import logging
+            saver = tf.train.Saver()
         """
         self.assertCodemod(before, after)
 
-    def test_plain_import_tensorflow_keeps_its_name(self) -> None:
+    def test_plain_import_tensorflow_keeps_the_package(self) -> None:
         before = """
             import tensorflow
+            from tensorflow.python.framework import ops
 
             saver = tensorflow.train.Saver()
             step = tensorflow.compat.v1.train.get_global_step()
+            graph = ops.get_default_graph()
+            model = tensorflow.keras.Sequential()
         """
         after = """
-            import tensorflow.compat.v1 as tensorflow
+            import tensorflow
+            from tensorflow.python.framework import ops
 
-            saver = tensorflow.train.Saver()
-            step = tensorflow.train.get_global_step()
+            saver = tensorflow.compat.v1.train.Saver()
+            step = tensorflow.compat.v1.train.get_global_step()
+            graph = ops.get_default_graph()
+            model = tensorflow.keras.Sequential()
         """
         self.assertCodemod(before, after)
-
-    def test_from_tensorflow_import_mixing_keras_is_reported_not_split(self) -> None:
-        before = """
-            from tensorflow import keras, logging
-        """
-        self.assertCodemod(before, before)
 
     def test_tf_compat_v1_prefix_collapses(self) -> None:
         before = """
             import tensorflow as tf
 
+            saver = tf.train.Saver()
             step = tf.compat.v1.train.get_or_create_global_step()
             v1 = tf.compat.v1
         """
         after = """
             import tensorflow.compat.v1 as tf
 
+            saver = tf.train.Saver()
             step = tf.train.get_or_create_global_step()
             v1 = tf
         """
         self.assertCodemod(before, after)
 
-    def test_absl_entry_script_disables_v2_after_imports(self) -> None:
+    def test_mixed_tf1_and_tf2_file_goes_through_compat_v1_per_use(self) -> None:
         before = """
-            \"\"\"Trains.\"\"\"
-            from absl import app
             import tensorflow as tf
 
-            FLAGS = None
+            def resize(images):
+                images = tf.image.resize(images, (8, 8), antialias=True)
+                return tf.image.resize_bilinear(images, (4, 4))
+        """
+        after = """
+            import tensorflow as tf
+
+            def resize(images):
+                images = tf.image.resize(images, (8, 8), antialias=True)
+                return tf.compat.v1.image.resize_bilinear(images, (4, 4))
+        """
+        self.assertCodemod(before, after)
+
+    def test_main_block_gets_graph_mode(self) -> None:
+        before = """
+            \"\"\"Trains.\"\"\"
+            import tensorflow as tf
 
 
             def main(_):
@@ -109,15 +166,11 @@ class TestCompatV1(IdempotentCodemodTest):
 
 
             if __name__ == '__main__':
-                app.run(main)
+                main(None)
         """
         after = """
             \"\"\"Trains.\"\"\"
-            from absl import app
             import tensorflow.compat.v1 as tf
-            tf.disable_v2_behavior()
-
-            FLAGS = None
 
 
             def main(_):
@@ -125,63 +178,92 @@ class TestCompatV1(IdempotentCodemodTest):
 
 
             if __name__ == '__main__':
-                app.run(main)
+                tf.disable_v2_behavior()
+                main(None)
         """
         self.assertCodemod(before, after)
 
-    def test_tf_app_run_entry_script(self) -> None:
+    def test_one_line_main_block_stays_one_line(self) -> None:
         before = """
             import tensorflow as tf
-
-            def main(_):
-                pass
-
-            if __name__ == '__main__':
-                tf.app.run()
-        """
-        after = """
-            import tensorflow as tf
-            tf.disable_v2_behavior()
-
-            def main(_):
-                pass
-
-            if __name__ == '__main__':
-                tf.app.run()
-        """.replace("import tensorflow as tf", "import tensorflow.compat.v1 as tf")
-        self.assertCodemod(before, after)
-
-    def test_existing_disable_v2_is_not_duplicated(self) -> None:
-        before = """
-            import tensorflow as tf
-            from absl import app
-            tf.compat.v1.disable_v2_behavior()
-
-            app.run(lambda argv: None)
+            def main():
+                return tf.Session()
+            if __name__ == "__main__": main()
         """
         after = """
             import tensorflow.compat.v1 as tf
-            from absl import app
-            tf.disable_v2_behavior()
-
-            app.run(lambda argv: None)
+            def main():
+                return tf.Session()
+            if __name__ == "__main__": tf.disable_v2_behavior(); main()
         """
         self.assertCodemod(before, after)
 
-    def test_entry_script_without_a_tf_name_gets_one(self) -> None:
+    def test_script_building_its_graph_at_module_level(self) -> None:
         before = """
-            from absl import app
-            from tensorflow import logging
+            import numpy as np
+            import tensorflow as tf
+            import time
 
-            app.run(lambda argv: logging.info(argv))
+            x = tf.placeholder(tf.float32, [None, 2])
+            with tf.Session() as sess:
+                print(sess.run(x, {x: np.zeros((1, 2))}))
         """
         after = """
-            from absl import app
-            from tensorflow.compat.v1 import logging
+            import numpy as np
             import tensorflow.compat.v1 as tf
             tf.disable_v2_behavior()
+            import time
 
-            app.run(lambda argv: logging.info(argv))
+            x = tf.placeholder(tf.float32, [None, 2])
+            with tf.Session() as sess:
+                print(sess.run(x, {x: np.zeros((1, 2))}))
+        """
+        self.assertCodemod(before, after)
+
+    def test_main_block_of_a_file_with_only_from_imports(self) -> None:
+        before = """
+            from tensorflow import placeholder, float32
+
+            def main():
+                return placeholder(float32)
+
+            if __name__ == '__main__':
+                main()
+        """
+        after = """
+            from tensorflow.compat.v1 import placeholder, float32
+
+            def main():
+                return placeholder(float32)
+
+            if __name__ == '__main__':
+                import tensorflow.compat.v1 as tf
+                tf.disable_v2_behavior()
+                main()
+        """
+        self.assertCodemod(before, after)
+
+    def test_absl_run_with_tf1_flag_parsing_is_a_tf1_entry_point(self) -> None:
+        before = """
+            from absl import app, flags
+            import tensorflow as tf
+
+            def main(argv):
+                return tf.zeros([1])
+
+            if __name__ == '__main__':
+                app.run(main, flags_parser=lambda argv: flags.FLAGS(argv, known_only=True))
+        """
+        after = """
+            from absl import app, flags
+            import tensorflow.compat.v1 as tf
+
+            def main(argv):
+                return tf.zeros([1])
+
+            if __name__ == '__main__':
+                tf.disable_v2_behavior()
+                app.run(main, flags_parser=lambda argv: flags.FLAGS(argv, known_only=True))
         """
         self.assertCodemod(before, after)
 
@@ -194,25 +276,63 @@ class TestCompatV1(IdempotentCodemodTest):
 
 
 NOOP = [
-    # Already ported.
+    # TF2 code: nothing TF1-only, or something TF2-only.
+    "import tensorflow as tf\nx = tf.constant([1.0])\ny = tf.nn.relu(x)\n",
+    "import tensorflow as tf\n\ndef resize(x):\n"
+    "    return tf.image.resize(x, (2, 2), antialias=True)\n",
+    "import tensorflow as tf\n\n@tf.function\ndef f(x):\n"
+    "    return tf.reduce_sum(x, axis=1, keepdims=True)\n",
+    "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(2)])\n",
+    # TF2 code that reaches TF1 API explicitly is already ported.
+    "import tensorflow as tf\ntf.compat.v1.disable_eager_execution()\n"
+    "x = tf.compat.v1.placeholder(tf.float32)\n",
     ("import tensorflow.compat.v1 as tf\ntf.disable_v2_behavior()\nfrom absl import app\n"
      "app.run(lambda argv: tf.train.Saver())\n"),
+    # A library module that runs app.run inside a function is no entry point, and a
+    # TF2 library stays TF2 (TensorFlow's own platform/app.py has this shape).
+    "import tensorflow as tf\nfrom absl import app\n\ndef run(main, argv=None):\n"
+    "    app.run(main, argv)\n",
     # Libraries whose names start with "tensorflow" or "tf" but are not TensorFlow.
     "import tensorflow_datasets as tfds\nds = tfds.load('mnist')\n",
     "import tfx as tf\ntf.dsl.Pipeline()\n",
     "tf = load_plugin('tf')\ntf.train.Saver()\n",
+    # A local variable, a parameter or a loop variable named tf is not TensorFlow.
+    "import tensorflow as tf\n\ndef f(tf):\n    return tf.placeholder()\n",
+    "import tensorflow as tf\n\ndef f():\n    tf = {}\n    return tf.train.Saver()\n",
+    "import tensorflow as tf\n\ndef f(items):\n    return [tf.Session() for tf in items]\n",
+    "import tensorflow as tf\nf = lambda tf: tf.placeholder\n",
     # A script that calls app.run but has no TensorFlow at all.
     "from absl import app\napp.run(lambda argv: None)\n",
-    # Private TF modules are left to their own users; ``tensorflow`` bound only by
-    # such an import is not the public API.
+    # TensorFlow's own modules are not the public API: no report, no edit.
     "from tensorflow.python.ops import array_ops\narray_ops.stack([])\n",
     "import tensorflow.python.ops.array_ops\ntensorflow.compat.v1.train.Saver()\n",
+    "import tensorflow as tf\nfrom tensorflow.core.protobuf import saver_pb2\n"
+    "version = saver_pb2.SaverDef.V1\nname = tf.__name__\n",
+    # TF1 eager code sets its own mode: it gets no graph mode on top.
+    "import tensorflow.compat.v1 as tf\ntf.enable_eager_execution()\n"
+    "if __name__ == '__main__':\n    print(tf.constant(1))\n",
 ]
 
 
 @pytest.mark.parametrize("source", NOOP)
 def test_noop_sources_stay_byte_identical(source: str) -> None:
     assert run(source) == (source, [])
+
+
+def test_a_tf1_library_never_switches_its_importers_to_graph_mode() -> None:
+    source = textwrap.dedent('''\
+        import tensorflow as tf
+        from absl import app
+
+        def run(main, argv=None):
+            app.run(main, argv, flags_parser=lambda argv: argv)
+
+        def build():
+            return tf.placeholder(tf.float32)
+    ''')
+    code, _ = run(source)
+    assert "import tensorflow.compat.v1 as tf" in code
+    assert "disable_v2_behavior" not in code
 
 
 def test_missing_names_are_reported_with_lines() -> None:
@@ -237,31 +357,32 @@ def test_missing_names_are_reported_with_lines() -> None:
     assert "tf.contrib" in fixes[5]
 
 
-def test_entry_script_whose_tf_is_imported_inside_main_is_reported() -> None:
-    source = textwrap.dedent('''\
-        from absl import app
+def test_tf2_files_get_no_findings_even_for_names_gone_in_2_21() -> None:
+    assert run("import tensorflow as tf\nest = tf.estimator.Estimator(fn)\n")[1] == []
 
-        def main(_):
-            import tensorflow as tf
-            return tf.train.Saver
 
-        app.run(main)
+def test_mixed_file_entry_point_is_reported_not_switched() -> None:
+    code, findings = run('''\
+        import tensorflow as tf
+
+        def main():
+            x = tf.placeholder(tf.float32)
+            return tf.image.resize(x, (2, 2), antialias=True)
+
+        if __name__ == '__main__':
+            main()
     ''')
-    code, findings = run(source)
-    assert "disable_v2_behavior" not in code
-    assert [(f.line, f.kind) for f in findings if "entry script" in f.message] == [
+    assert "disable_v2_behavior()" not in code
+    assert [(f.line, f.kind) for f in findings if "entry point" in f.message] == [
         (7, "attention")]
 
 
-def test_mixed_keras_import_is_reported() -> None:
-    _, findings = run("from tensorflow import keras, logging\n")
-    assert [(f.line, f.kind, "keras" in f.fix) for f in findings] == [(1, "attention", True)]
-
-
 def test_from_tensorflow_import_of_a_removed_name_is_reported_and_kept() -> None:
-    code, findings = run("from tensorflow import contrib\n")
-    assert code == "from tensorflow import contrib\n"
-    assert [(f.line, f.kind) for f in findings] == [(1, "attention")]
+    code, findings = run("import tensorflow as tf\nfrom tensorflow import contrib\n"
+                         "x = tf.placeholder(tf.float32)\n")
+    assert "from tensorflow import contrib\n" in code
+    assert [(f.line, f.kind) for f in findings if "contrib" in f.message] == [
+        (2, "attention")]
 
 
 @pytest.mark.parametrize("relative, missing", [
@@ -275,16 +396,60 @@ def test_from_tensorflow_import_of_a_removed_name_is_reported_and_kept() -> None
     ("train.NoSuchThing", "train.NoSuchThing"),
     ("estimator", "estimator"),
 ])
-def test_missing_prefix(relative: str, missing: str) -> None:
-    assert missing_prefix(relative) == missing
+def test_missing_from_v1(relative: str, missing: str) -> None:
+    assert tf_api().missing_from_v1(relative) == missing
 
 
-def test_after_contrib_symbols_the_compat_v1_detour_disappears() -> None:
-    """contrib_symbols writes tf.compat.v1.X through the file's tf; compat_v1 shortens it."""
+@pytest.mark.parametrize("relative, signal", [
+    ("placeholder", TF1), ("train.Saver", TF1), ("layers.dense", TF1), ("app.run", TF1),
+    ("contrib.layers.conv2d", TF1), ("nn.relu", None), ("keras.layers.Dense", None),
+    ("train.Checkpoint", None), ("autodiff.ForwardAccumulator", TF2), ("estimator", None),
+])
+def test_name_signal(relative: str, signal: str) -> None:
+    assert name_signal(tf_api(), relative) == signal
+
+
+@pytest.mark.parametrize("relative, keywords, positional, signal", [
+    ("reduce_sum", ["keep_dims"], [None], TF1),
+    ("reduce_sum", ["keepdims"], [None], None),
+    ("image.resize", ["antialias"], [None, None], TF2),
+    ("nn.dropout", [], ["x", "keep_prob"], TF1),
+    ("nn.dropout", [], ["x", "rate"], None),
+    ("nn.dropout", [], ["x", None], None),
+    ("nn.relu", ["name"], [None], None),
+])
+def test_call_signal(relative, keywords, positional, signal) -> None:  # type: ignore[no-untyped-def]
+    assert call_signal(tf_api(), relative, keywords, positional) == signal
+
+
+@pytest.mark.parametrize("qualified, head, expected", [
+    ("tensorflow.train.Saver", "tensorflow", ("tensorflow", "train.Saver")),
+    ("tensorflow.compat.v1.train.Saver", "tensorflow.compat.v1",
+     ("tensorflow.compat.v1", "train.Saver")),
+    ("tensorflow.logging.info", "tensorflow.logging", ("tensorflow", "logging.info")),
+    ("tensorflow.core.protobuf.saver_pb2.SaverDef", "tensorflow.core.protobuf.saver_pb2", None),
+    ("tensorflow.__version__", "tensorflow", None),
+    ("tensorflow.compat.v1.X", "tensorflow", None),
+    ("numpy.zeros", "numpy", None),
+])
+def test_api_use(qualified, head, expected) -> None:  # type: ignore[no-untyped-def]
+    assert api_use(qualified, head) == expected
+
+
+@pytest.mark.parametrize("source, expected", [
+    # The file is TF1 (tf.train.Saver): compat_v1 shortens the detour contrib_symbols wrote.
+    ("import tensorflow as tf\nsaver = tf.train.Saver()\n"
+     "step = tf.contrib.framework.get_global_step()\n",
+     "import tensorflow.compat.v1 as tf\nsaver = tf.train.Saver()\n"
+     "step = tf.train.get_global_step()\n"),
+    # Nothing else is TF1: the explicit tf.compat.v1 use already runs on TF2.
+    ("import tensorflow as tf\nstep = tf.contrib.framework.get_global_step()\n",
+     "import tensorflow as tf\nstep = tf.compat.v1.train.get_global_step()\n"),
+])
+def test_after_contrib_symbols(source: str, expected: str) -> None:
     from slimport.codemods.contrib_symbols import ContribSymbolsCommand
 
-    source = "import tensorflow as tf\nstep = tf.contrib.framework.get_global_step()\n"
     tree = cst.parse_module(source)
     for command in (ContribSymbolsCommand, CompatV1Command):
         tree = command(CodemodContext()).transform_module(tree)
-    assert tree.code == "import tensorflow.compat.v1 as tf\nstep = tf.train.get_global_step()\n"
+    assert tree.code == expected

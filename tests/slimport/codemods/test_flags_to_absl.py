@@ -13,6 +13,10 @@ from tests.slimport.codemods._helpers import IdempotentCodemodTest, run_codemod
 run = functools.partial(run_codemod, FlagsToAbslCommand)
 
 
+# How the port spells tf.app.run's flag parsing in absl.
+TF1_PARSING = "flags_parser=lambda argv: flags.FLAGS(argv, known_only=True)"
+
+
 class FlagsToAbslTest(IdempotentCodemodTest):
     TRANSFORM = FlagsToAbslCommand
 
@@ -73,21 +77,6 @@ class FlagsToAbslTest(IdempotentCodemodTest):
 
             flags.DEFINE_string('master', '', 'Session target.')
             tf.logging.set_verbosity(tf.logging.INFO)
-        """
-        self.assertCodemod(before, after)
-
-    def test_from_tensorflow_python_platform_import_flags(self) -> None:
-        before = """
-            from tensorflow.python.platform import flags  # old style
-
-            flags.DEFINE_string('dataset_dir', None, 'Data.')
-            FLAGS = flags.FLAGS
-        """
-        after = """
-            from absl import flags  # old style
-
-            flags.DEFINE_string('dataset_dir', None, 'Data.')
-            FLAGS = flags.FLAGS
         """
         self.assertCodemod(before, after)
 
@@ -178,13 +167,13 @@ class FlagsToAbslTest(IdempotentCodemodTest):
                 tf.app.run()
         """
         after = """
-            from absl import app
+            from absl import app, flags
 
             def main(_):
                 pass
 
             if __name__ == '__main__':
-                app.run(main)
+                app.run(main, flags_parser=lambda argv: flags.FLAGS(argv, known_only=True))
         """
         self.assertCodemod(before, after)
 
@@ -198,12 +187,12 @@ class FlagsToAbslTest(IdempotentCodemodTest):
             tf.app.run(train)
         """
         after = """
-            from absl import app
+            from absl import app, flags
 
             def train(unused_argv):
                 pass
 
-            app.run(train)
+            app.run(train, flags_parser=lambda argv: flags.FLAGS(argv, known_only=True))
         """
         self.assertCodemod(before, after)
 
@@ -217,12 +206,12 @@ class FlagsToAbslTest(IdempotentCodemodTest):
             tf.app.run(main=main)
         """
         after = """
-            from absl import app
+            from absl import app, flags
 
             def main(_):
                 pass
 
-            app.run(main)
+            app.run(main, flags_parser=lambda argv: flags.FLAGS(argv, known_only=True))
         """
         self.assertCodemod(before, after)
 
@@ -238,31 +227,111 @@ class FlagsToAbslTest(IdempotentCodemodTest):
         """
         after = """
             import sys
-            from absl import app
+            from absl import app, flags
 
             def main(argv):
                 pass
 
-            app.run(main, argv=sys.argv)
+            app.run(main, argv=sys.argv, PARSING)
+        """.replace("PARSING", TF1_PARSING)
+        self.assertCodemod(before, after)
+
+    def test_run_with_argv_and_no_main_runs_main(self) -> None:
+        before = """
+            import tensorflow as tf
+
+            def main(argv):
+                print(argv)
+
+            tf.app.run(argv=['prog', '--x'])
+        """
+        after = """
+            from absl import app, flags
+
+            def main(argv):
+                print(argv)
+
+            app.run(main, argv=['prog', '--x'], PARSING)
+        """.replace("PARSING", TF1_PARSING)
+        self.assertCodemod(before, after)
+
+    def test_module_level_flag_read_parses_first(self) -> None:
+        before = """
+            import tensorflow as tf
+
+            tf.app.flags.DEFINE_integer('batch', 32, 'Batch size.')
+            FLAGS = tf.app.flags.FLAGS
+            # The batch size, read once.
+            BATCH = FLAGS.batch
+            STEPS = FLAGS.batch * 2
+        """
+        after = """
+            import sys
+            from absl import flags
+
+            flags.DEFINE_integer('batch', 32, 'Batch size.')
+            FLAGS = flags.FLAGS
+            if not flags.FLAGS.is_parsed():
+                flags.FLAGS(sys.argv, known_only=True)
+            # The batch size, read once.
+            BATCH = FLAGS.batch
+            STEPS = FLAGS.batch * 2
         """
         self.assertCodemod(before, after)
 
-    def test_from_tensorflow_python_platform_import_app(self) -> None:
+    def test_main_block_without_app_run_parses_first(self) -> None:
         before = """
-            from tensorflow.python.platform import app
+            import sys
+            import tensorflow as tf
 
-            def main(_):
-                pass
+            tf.flags.DEFINE_string('name', 'x', 'Name.')
+            FLAGS = tf.flags.FLAGS
 
-            app.run()
+            def main():
+                print(FLAGS.name)
+
+            if __name__ == '__main__':
+                main()
         """
         after = """
-            from absl import app
+            import sys
+            from absl import flags
+
+            flags.DEFINE_string('name', 'x', 'Name.')
+            FLAGS = flags.FLAGS
+
+            def main():
+                print(FLAGS.name)
+
+            if __name__ == '__main__':
+                if not flags.FLAGS.is_parsed():
+                    flags.FLAGS(sys.argv, known_only=True)
+                main()
+        """
+        self.assertCodemod(before, after)
+
+    def test_tf1_private_flag_internals(self) -> None:
+        before = """
+            import tensorflow as tf
+            FLAGS = tf.app.flags.FLAGS
 
             def main(_):
-                pass
+                FLAGS._parse_flags()
+                for name, value in FLAGS.__flags.items():
+                    print(name, value)
+                return FLAGS.__dict__['__flags'], tf.app.flags.FLAGS.__flags
+        """
+        after = """
+            import sys
+            from absl import flags
 
-            app.run(main)
+            FLAGS = flags.FLAGS
+
+            def main(_):
+                FLAGS(sys.argv, known_only=True)
+                for name, value in FLAGS.flag_values_dict().items():
+                    print(name, value)
+                return FLAGS.__dict__['__flags'], flags.FLAGS.flag_values_dict()
         """
         self.assertCodemod(before, after)
 
@@ -290,7 +359,7 @@ class FlagsToAbslTest(IdempotentCodemodTest):
                 tf.logging.info(FLAGS.train_dir)
 
             if __name__ == '__main__':
-                app.run(main)
+                app.run(main, flags_parser=lambda argv: flags.FLAGS(argv, known_only=True))
         """
         self.assertCodemod(before, after)
 
@@ -333,7 +402,7 @@ class FlagsToAbslTest(IdempotentCodemodTest):
             def main(_):
                 pass
 
-            absl_app.run(main)
+            absl_app.run(main, flags_parser=lambda argv: absl_flags.FLAGS(argv, known_only=True))
         """
         self.assertCodemod(before, after)
 
@@ -380,7 +449,8 @@ class FlagsToAbslTest(IdempotentCodemodTest):
         ("tensorflow.app.flags.DEFINE_string", "absl.flags.DEFINE_string"),
         ("tensorflow.flags.FLAGS", "absl.flags.FLAGS"),
         ("tensorflow.compat.v1.app.flags", "absl.flags"),
-        ("tensorflow.python.platform.flags.DEFINE_enum", "absl.flags.DEFINE_enum"),
+        # TensorFlow's own modules still work as they are.
+        ("tensorflow.python.platform.flags.DEFINE_enum", None),
         ("tensorflow.app.run", "absl.app.run"),
         ("tensorflow.compat.v1.app.run", "absl.app.run"),
         ("absl.flags.FLAGS", "absl.flags.FLAGS"),
@@ -416,6 +486,24 @@ NOOP = {
     ),
     "flags_in_comments_and_strings": "# tf.app.flags\nHELP = 'tf.app.run(main)'\n",
     "crlf": "import tensorflow as tf\r\nx = tf.zeros([1])  # flags\r\n",
+    # TensorFlow's own flags and app modules still exist and behave as they did.
+    "tensorflow_python_platform_flags": (
+        "from tensorflow.python.platform import flags  # old style\n\n"
+        "flags.DEFINE_string('dataset_dir', None, 'Data.')\nFLAGS = flags.FLAGS\n"
+    ),
+    "tensorflow_python_platform_app": (
+        "from tensorflow.python.platform import app\n\ndef main(_):\n    pass\n\napp.run()\n"
+    ),
+    # A parameter, a local variable or a loop variable named tf is not TensorFlow.
+    "parameter_named_tf": (
+        "import tensorflow as tf\n\ndef define(tf):\n    tf.app.flags.DEFINE_string('x', '', 'x')\n"
+    ),
+    "local_tf": (
+        "import tensorflow as tf\n\ndef other():\n    tf = {'app': None}\n    return tf.app.flags\n"
+    ),
+    "comprehension_tf": (
+        "import tensorflow as tf\nx = [tf.app.run for tf in plugins]\n"
+    ),
 }
 
 
@@ -446,27 +534,21 @@ def test_run_without_main_is_reported_at_its_line() -> None:
     assert "app.run(" in finding.fix
 
 
-def test_private_flags_internals_are_reported_with_a_fix() -> None:
+def test_what_cannot_be_kept_of_tf1_flag_internals_is_reported() -> None:
     source = (
         "import tensorflow as tf\n"
         "FLAGS = tf.app.flags.FLAGS\n"
         "\n"
-        "def main(_):\n"
-        "    FLAGS._parse_flags()\n"
-        "    for name, value in FLAGS.__flags.items():\n"
-        "        print(name, value)\n"
-        "    return FLAGS.__dict__['__flags']\n"
+        "def main(argv):\n"
+        "    FLAGS._parse_flags(argv[1:])\n"
+        "    FLAGS.__flags['steps'] = 3\n"
     )
     output, findings = run(source)
     attention = [(f.line, f.fix.split(":")[0]) for f in findings if f.kind == "attention"]
-    assert attention == [
-        (5, "delete the call"),
-        (6, "use FLAGS.flag_values_dict() for {name"),
-        (8, "use FLAGS.flag_values_dict() for {name"),
-    ]
-    # The internals are reported, not rewritten; FLAGS itself is ported.
-    assert "FLAGS = flags.FLAGS\n" in output
-    assert "FLAGS.__flags.items()" in output
+    assert attention == [(5, "parse with FLAGS(argv, known_only=True), argv starting with the "
+                             "program name"), (6, "set the flag itself")]
+    assert "FLAGS._parse_flags(argv[1:])" in output
+    assert "FLAGS.__flags['steps'] = 3" in output
 
 
 def test_flag_defined_twice_is_reported_with_both_lines() -> None:
@@ -480,6 +562,21 @@ def test_flag_defined_twice_is_reported_with_both_lines() -> None:
     [attention] = [f for f in findings if f.kind == "attention"]
     assert attention.line == 4
     assert attention.message == "flag 'train_dir' is defined twice (first at line 2)"
+
+
+@pytest.mark.parametrize("source", [
+    # One definition in each branch of an if, or of a try and its except.
+    "import tensorflow as tf\nif tf.__version__ > '1':\n"
+    "    tf.app.flags.DEFINE_string('x', '', 'x')\n"
+    "else:\n    tf.app.flags.DEFINE_string('x', 'a', 'x')\n",
+    "import tensorflow as tf\ntry:\n    tf.app.flags.DEFINE_string('x', '', 'x')\n"
+    "except Exception:\n    tf.app.flags.DEFINE_string('x', 'a', 'x')\n",
+    # A guarded second definition may never run.
+    "import tensorflow as tf\ntf.app.flags.DEFINE_string('x', '', 'x')\n"
+    "if 'x' not in tf.app.flags.FLAGS:\n    tf.app.flags.DEFINE_string('x', '', 'x')\n",
+])
+def test_alternative_definitions_are_not_duplicates(source: str) -> None:
+    assert [f for f in run(source)[1] if f.kind == "attention"] == []
 
 
 def test_every_edit_is_recorded_with_its_line() -> None:
@@ -606,7 +703,8 @@ def test_realistic_train_script_through_both_codemods() -> None:
     assert ported.count("flags.DEFINE_") == 8
     assert "FLAGS = flags.FLAGS\n" in ported
     assert "    with slim.arg_scope(resnet_v1.resnet_arg_scope()):\n" in ported
-    assert ported.endswith("if __name__ == '__main__':\n  app.run(main)\n")
+    assert ported.endswith("if __name__ == '__main__':\n  app.run(main, flags_parser=lambda argv: "
+                           "flags.FLAGS(argv, known_only=True))\n")
     assert all(f.kind == "edit" for f in findings)
     # Lines outside the edited statements are byte-identical.
     untouched = [line for line in TF1_TRAIN_SCRIPT.splitlines() if "tf.app" not in line

@@ -21,8 +21,8 @@ class TestUaiFlags(CodemodTest):
     def test_absl_train_script(self) -> None:
         before = '''
             """Trains a model."""
-            from absl import app
-            from absl import flags
+            from tensorflow.compat.v1 import app
+            from tensorflow.compat.v1 import flags
 
             flags.DEFINE_string('dataset_dir', None, 'Where the data is.')
             flags.DEFINE_string('train_dir', '/tmp/train', 'Where to write.')
@@ -44,8 +44,8 @@ class TestUaiFlags(CodemodTest):
         '''
         after = '''
             """Trains a model."""
-            from absl import app
-            from absl import flags
+            from tensorflow.compat.v1 import app
+            from tensorflow.compat.v1 import flags
             from slim_ext import uflag
 
             flags.DEFINE_string('dataset_dir', None, 'Where the data is.')
@@ -147,7 +147,7 @@ class TestUaiFlags(CodemodTest):
 
     def test_map_adds_and_overrides_entries(self) -> None:
         before = """
-            from absl import app, flags
+            from tensorflow.compat.v1 import app, flags
             flags.DEFINE_string('train_dir', None, '')
             flags.DEFINE_string('dataset_dir', None, '')
             FLAGS = flags.FLAGS
@@ -156,7 +156,7 @@ class TestUaiFlags(CodemodTest):
             app.run(main)
         """
         after = """
-            from absl import app, flags
+            from tensorflow.compat.v1 import app, flags
             from slim_ext import uflag
 
             flags.DEFINE_string('train_dir', None, '')
@@ -177,7 +177,7 @@ class TestUaiFlags(CodemodTest):
 
     def test_local_uflag_name_moves_import_to_alias(self) -> None:
         before = """
-            from absl import app, flags
+            from tensorflow.compat.v1 import app, flags
             flags.DEFINE_string('train_dir', None, '')
             FLAGS = flags.FLAGS
             def main(_):
@@ -185,7 +185,7 @@ class TestUaiFlags(CodemodTest):
             app.run(main)
         """
         after = """
-            from absl import app, flags
+            from tensorflow.compat.v1 import app, flags
             from slim_ext import uflag as slim_ext_uflag
 
             flags.DEFINE_string('train_dir', None, '')
@@ -201,8 +201,8 @@ class TestUaiFlags(CodemodTest):
 
 
 TRAIN_SCRIPT = """
-    from absl import app
-    from absl import flags
+    from tensorflow.compat.v1 import app
+    from tensorflow.compat.v1 import flags
     flags.DEFINE_string('train_dir', None, 'Out.')
     flags.DEFINE_integer('num_clones', 1, 'Clones.')
     FLAGS = flags.FLAGS
@@ -220,7 +220,7 @@ TRAIN_SCRIPT = """
     [
         pytest.param(
             """
-            from absl import flags
+            from tensorflow.compat.v1 import flags
             flags.DEFINE_string('train_dir', None, 'Out.')
             FLAGS = flags.FLAGS
             def main(_):
@@ -230,7 +230,7 @@ TRAIN_SCRIPT = """
         ),
         pytest.param(
             """
-            from absl import app
+            from tensorflow.compat.v1 import app
             def main(_):
               pass
             app.run(main)
@@ -239,7 +239,7 @@ TRAIN_SCRIPT = """
         ),
         pytest.param(
             """
-            from absl import app, flags
+            from tensorflow.compat.v1 import app, flags
             flags.DEFINE_integer('batch_size', 32, '')
             FLAGS = flags.FLAGS
             def main(_):
@@ -261,7 +261,7 @@ TRAIN_SCRIPT = """
         ),
         pytest.param(
             """
-            from absl import app, flags
+            from tensorflow.compat.v1 import app, flags
             from slim_ext import uflag
             flags.DEFINE_string('train_dir', None, 'Out.')
             FLAGS = flags.FLAGS
@@ -296,7 +296,7 @@ def test_edit_is_reported_with_skipped_defaults() -> None:
 
 def test_main_that_is_not_a_module_level_function_needs_attention() -> None:
     source = """
-        from absl import app, flags
+        from tensorflow.compat.v1 import app, flags
         flags.DEFINE_string('train_dir', None, '')
         FLAGS = flags.FLAGS
         class Trainer:
@@ -314,7 +314,7 @@ def test_main_that_is_not_a_module_level_function_needs_attention() -> None:
 
 def test_missing_flags_object_needs_attention() -> None:
     source = """
-        from absl import app, flags
+        from tensorflow.compat.v1 import app, flags
         flags.DEFINE_string('train_dir', None, '')
         def main(_):
           print(flags.FLAGS.train_dir)
@@ -330,8 +330,8 @@ def test_missing_flags_object_needs_attention() -> None:
 def test_bare_define_imported_from_flags_module() -> None:
     code, findings = run(
         """
-        from absl.app import run
-        from absl.flags import DEFINE_string, FLAGS
+        from tensorflow.compat.v1.app import run
+        from tensorflow.compat.v1.flags import DEFINE_string, FLAGS
         DEFINE_string('eval_dir', None, '')
         def main(_):
           pass
@@ -359,7 +359,7 @@ def test_mapping_is_a_declared_option() -> None:
 
 def test_flags_object_bound_only_inside_main_needs_attention() -> None:
     source = """
-        from absl import app, flags
+        from tensorflow.compat.v1 import app, flags
         flags.DEFINE_string('train_dir', None, '')
         def main(_):
           FLAGS = flags.FLAGS
@@ -378,3 +378,42 @@ def test_defaults_are_slim_ext_uflags_mappings() -> None:
 
     assert TRAIN_MAPPING == dict(uflag.TRAIN_MAPPING)
     assert EVAL_MAPPING == dict(uflag.EVAL_MAPPING)
+
+
+def test_a_platform_flag_the_script_defines_itself_is_not_mapped_over() -> None:
+    # An eval script whose --output_dir is where it writes its results: mapping the
+    # platform's --output_dir onto --checkpoint_path would change what it means.
+    source = textwrap.dedent("""\
+        from tensorflow.compat.v1 import app, flags
+        flags.DEFINE_string('checkpoint_path', None, 'Checkpoint.')
+        flags.DEFINE_string('output_dir', '/tmp/results', 'Where results go.')
+        flags.DEFINE_string('dataset_dir', None, 'Data.')
+        FLAGS = flags.FLAGS
+
+        def main(_):
+            pass
+
+        if __name__ == '__main__':
+            app.run(main)
+    """)
+    code, findings = run(source)
+    assert "'output_dir'" not in code.split("def main")[1]
+    assert "'data_dir': 'dataset_dir'" in code
+    [attention] = [f for f in findings if f.kind == "attention"]
+    assert (attention.line, "defines --output_dir itself" in attention.message) == (3, True)
+
+
+def test_an_absl_script_of_tf2_code_gets_no_slim_ext() -> None:
+    source = textwrap.dedent("""\
+        from absl import app, flags
+        import tensorflow as tf
+        flags.DEFINE_string('train_dir', None, 'Where to write.')
+        FLAGS = flags.FLAGS
+
+        def main(_):
+          tf.keras.Sequential().save(FLAGS.train_dir)
+
+        if __name__ == '__main__':
+          app.run(main)
+    """)
+    assert run(source) == (source, [])
