@@ -46,6 +46,13 @@ def _is_lazy(module: types.ModuleType, name: str) -> bool:
     return isinstance(member, lazy_loader.LazyLoader) or name == "keras"
 
 
+def _is_api_module(module: types.ModuleType) -> bool:
+    """A generated API module: ``tensorflow._api.v2.nn`` (TF2's root renames some of
+    them ``tensorflow.nn``; their files are still under ``_api``)."""
+    location = str(getattr(module, "__file__", "") or "").replace("\\", "/")
+    return str(module.__name__).startswith(API_PACKAGE) or "/tensorflow/_api/" in location
+
+
 def walk(root: types.ModuleType) -> Iterator[Tuple[str, object]]:
     """Yield (dotted name, member) for every public member, breadth first.
 
@@ -72,7 +79,7 @@ def walk(root: types.ModuleType) -> Iterator[Tuple[str, object]]:
             module_name = getattr(member, "__name__", None)
             if not isinstance(member, types.ModuleType) or dotted in UNWALKED:
                 continue
-            if not str(module_name).startswith(API_PACKAGE) and dotted not in NON_API_WALKED:
+            if not _is_api_module(member) and dotted not in NON_API_WALKED:
                 # A plain Python module re-exported by the API (tf.test.mock is
                 # unittest.mock): its members are not TensorFlow names.
                 continue

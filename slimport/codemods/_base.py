@@ -18,6 +18,12 @@ from typing import Callable, ClassVar, Iterator, List, Optional, Sequence, Tuple
 import libcst as cst
 from libcst.codemod import Codemod, CodemodContext, VisitorBasedCodemodCommand
 from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
+from libcst.matchers._decorators import (
+    CONSTRUCTED_LEAVE_MATCHER_ATTR,
+    CONSTRUCTED_VISIT_MATCHER_ATTR,
+    VISIT_NEGATIVE_MATCHER_ATTR,
+    VISIT_POSITIVE_MATCHER_ATTR,
+)
 from libcst.metadata import MetadataWrapper
 
 from slimport.codemods._lines import lines_of
@@ -27,6 +33,7 @@ from slimport.codemods._names import (
     dotted_parts,
     parse_source,
     statement_chains,
+    uses_walrus,
 )
 from slimport.codemods._scopes import ScopeStack, resolve_in
 
@@ -85,6 +92,9 @@ def _import_forms(local: str, qualified: str) -> Sequence[Tuple[str, Optional[st
 
 
 StatementFilter = Callable[[ast.stmt], bool]
+# The attributes libcst's matcher decorators (@m.visit, @m.call_if_inside, ...) set.
+_MATCHER_MARKERS = (VISIT_POSITIVE_MATCHER_ATTR, VISIT_NEGATIVE_MATCHER_ATTR,
+                    CONSTRUCTED_VISIT_MATCHER_ATTR, CONSTRUCTED_LEAVE_MATCHER_ATTR)
 
 
 def chain_filter(touches: Callable[[List[str]], bool]) -> StatementFilter:
@@ -122,10 +132,6 @@ def _add_imports(context: CodemodContext, tree: cst.Module) -> cst.Module:
     return head.with_changes(body=[*new_body, *body[end + 1:]], footer=tree.footer)
 
 
-def _uses_walrus(tree: ast.Module) -> bool:
-    return any(isinstance(node, ast.NamedExpr) for node in ast.walk(tree))
-
-
 class SlimportCodemod(VisitorBasedCodemodCommand):
     """Base for slimport codemods; subclasses set NAME, DESCRIPTION and TRIGGERS."""
 
@@ -136,6 +142,22 @@ class SlimportCodemod(VisitorBasedCodemodCommand):
     # Keyword arguments this codemod accepts; the engine passes only these
     # (e.g. uai_flags declares ("mapping",) for the CLI's --map).
     OPTIONS: ClassVar[Tuple[str, ...]] = ()
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        """Refuse, at import, a codemod the engine would silently never run or run wrong."""
+        super().__init_subclass__(**kwargs)
+        if cls.NAME and not cls.TRIGGERS and cls.applies_to.__func__ is \
+                SlimportCodemod.applies_to.__func__:  # type: ignore[attr-defined]
+            raise TypeError(f"codemod {cls.NAME}: no TRIGGERS, so the engine's text "
+                            "pre-check would never let it run; list the strings a file it "
+                            "can change must contain")
+        decorated = [name for name, member in vars(cls).items()
+                     if any(hasattr(member, marker) for marker in _MATCHER_MARKERS)]
+        if decorated:
+            raise TypeError(f"codemod {cls.NAME or cls.__name__}: matcher decorators on "
+                            f"{', '.join(decorated)} never fire in a SlimportCodemod (it skips "
+                            "MatcherDecoratableTransformer's set-up); use visit_/leave_ "
+                            "methods")
 
     def __init__(self, context, **kwargs) -> None:  # type: ignore[no-untyped-def]
         # Codemod's and CSTTransformer's set-up, not MatcherDecoratableTransformer's:
@@ -276,7 +298,7 @@ class SlimportCodemod(VisitorBasedCodemodCommand):
     def transform_module(self, tree: cst.Module) -> cst.Module:
         parsed = self.file_ast(tree)
         self.module_names = collect_bindings(parsed, module_level_only=True)
-        self.scopes = ScopeStack(lambda: _uses_walrus(parsed))
+        self.scopes = ScopeStack(lambda: uses_walrus(parsed))
         # Decide before libcst copies the tree and computes positions for it.
         if not self.start_file(tree):
             return tree

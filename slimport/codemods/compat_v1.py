@@ -261,6 +261,8 @@ class _Usage:
         self.collapsible: List[Tuple[cst.Attribute, cst.CSTNode]] = []
         self.package_uses: List[Tuple[cst.Attribute, str, cst.CSTNode]] = []
         self.sets_mode = False
+        # TF1's app.run (ported by flags_to_absl or not): the file is a TF1 program's start.
+        self.tf1_run = False
         self.script_call: Optional[cst.Call] = None
         self.run_in_main = False
 
@@ -284,6 +286,7 @@ class CompatV1Command(SlimportCodemod):
         return lambda statement: id(statement) in keep
 
     def start_file(self, tree: cst.Module) -> bool:
+        self.flat_names = collect_bindings(self.file_ast(tree)).names
         self.api = tf_api()
         self.usage = _Usage()
         self.checked: Set[int] = set()
@@ -294,7 +297,7 @@ class CompatV1Command(SlimportCodemod):
         return any(target == TF or target.startswith(TF + ".") or target.startswith("tf_slim")
                    for target in self.module_names.names.values()) or any(
             target == TF or target.startswith(TF + ".")
-            for target in collect_bindings(self.file_ast(tree)).names.values())
+            for target in self.flat_names.values())
 
     # -- the visit gathers ------------------------------------------------------------
 
@@ -349,6 +352,7 @@ class CompatV1Command(SlimportCodemod):
             if any(arg.keyword is not None and arg.keyword.value == _TF1_RUN_KEYWORD
                    for arg in node.args):
                 self.usage.signals.add(TF1)
+                self.usage.tf1_run = True
             self._note_immediate("app.run", node)
             return
         use = api_use(qualified, self.target_of(parts[0]))
@@ -357,6 +361,8 @@ class CompatV1Command(SlimportCodemod):
         root, relative = use
         if relative.split(".")[-1] in MODE_SWITCHES:
             self.usage.sets_mode = True
+        if relative == "app.run":
+            self.usage.tf1_run = True
         if root == TF:
             if isinstance(node.func, cst.Name):
                 # ``placeholder(...)`` after ``from tensorflow import placeholder``.
@@ -430,7 +436,10 @@ class CompatV1Command(SlimportCodemod):
             self.touched.add(id(top))
             self.record_edit(node, f"tensorflow.{relative} -> tensorflow.compat.v1.{relative}")
         tree = self._edit(tree, _Edit(self, replacements, convert_imports=True))
-        if not usage.sets_mode:
+        # A file that reaches TensorFlow only through tensorflow.compat.v1 (and tf_slim)
+        # was ported already: its mode is its own business, unless it starts a TF1 run.
+        binds_tf2_api = any(self._is_tf2_api(target) for target in self.flat_names.values())
+        if not usage.sets_mode and (binds_tf2_api or usage.tf1_run):
             tree = self._graph_mode(tree)
         return tree
 
@@ -447,6 +456,14 @@ class CompatV1Command(SlimportCodemod):
             elif not isinstance(result, cst.RemovalSentinel):
                 body.append(result)
         return tree.with_changes(body=body)
+
+    def _is_tf2_api(self, target: str) -> bool:
+        """``tensorflow`` or one of its public names (not compat, not its own packages)."""
+        if target == TF:
+            return True
+        first = target[len(TF) + 1:]
+        return (target.startswith(TF + ".") and "." not in first and first != "compat"
+                and first in self.api.apis)
 
     def _collapsed(self, node: cst.Attribute) -> cst.BaseExpression:
         """``tf.compat.v1.X`` -> ``tf.X``, ``tf.compat.v1`` -> ``tf`` (tf is compat.v1 now)."""

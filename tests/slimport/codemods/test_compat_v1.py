@@ -308,6 +308,16 @@ NOOP = [
     "import tensorflow.python.ops.array_ops\ntensorflow.compat.v1.train.Saver()\n",
     "import tensorflow as tf\nfrom tensorflow.core.protobuf import saver_pb2\n"
     "version = saver_pb2.SaverDef.V1\nname = tf.__name__\n",
+    # Shapes met in the installed tf_slim and keras packages (do-no-harm runs):
+    # already-ported tests that reach TF through compat.v1 or its own packages keep
+    # their mode; TF2 names under tf.experimental are TF2's.
+    "import tensorflow.compat.v1 as tf\nimport tf_slim\n\n\nclass T(tf.test.TestCase):\n"
+    "    def test(self):\n        tf.placeholder(tf.float32)\n\n\n"
+    "if __name__ == '__main__':\n    tf.test.main()\n",
+    "import tf_slim\nfrom tensorflow.python.client import session\nfrom tensorflow.python.platform "
+    "import test\n\nif __name__ == '__main__':\n    test.main()\n",
+    "import tensorflow as tf\n\ndef f(i):\n    if isinstance(i, tf.experimental.Optional):\n"
+    "        return tf.distribute.DistributedIterator\n",
     # TF1 eager code sets its own mode: it gets no graph mode on top.
     "import tensorflow.compat.v1 as tf\ntf.enable_eager_execution()\n"
     "if __name__ == '__main__':\n    print(tf.constant(1))\n",

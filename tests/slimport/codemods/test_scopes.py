@@ -19,6 +19,7 @@ class _Resolver(SlimportCodemod):
     """Records what every ``probe.<name>`` argument resolves to where it stands."""
 
     NAME = "resolver"
+    TRIGGERS = ("probe",)
 
     def start_file(self, tree: cst.Module) -> bool:
         self.seen: List[Optional[str]] = []

@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import ast
+
+import pytest
 import libcst as cst
 from libcst.codemod import CodemodContext
 
@@ -42,6 +44,7 @@ def test_variable_names_with_and_without_bindings() -> None:
 
 class _SeesItsInput(SlimportCodemod):
     NAME = "sees_its_input"
+    TRIGGERS = ("import",)
 
     def transform_module_impl(self, tree: cst.Module) -> cst.Module:
         self.given = tree
@@ -56,3 +59,22 @@ def test_the_pass_works_on_the_tree_it_is_handed_not_a_copy() -> None:
     assert command.given is tree
     # Positions are still computed for the uncopied tree.
     assert [f.line for f in command.findings] == [2]
+
+
+def test_a_codemod_without_triggers_is_refused_at_import() -> None:
+    with pytest.raises(TypeError, match="no TRIGGERS"):
+        class _NoTriggers(SlimportCodemod):  # noqa: F841
+            NAME = "no_triggers"
+
+
+def test_a_codemod_with_matcher_decorators_is_refused_at_import() -> None:
+    from libcst import matchers as m
+
+    with pytest.raises(TypeError, match="matcher decorators on visit_name_call"):
+        class _Decorated(SlimportCodemod):  # noqa: F841
+            NAME = "decorated"
+            TRIGGERS = ("x",)
+
+            @m.visit(m.Call())
+            def visit_name_call(self, node: cst.Call) -> None:
+                pass

@@ -1,0 +1,49 @@
+"""The private libcst parts slimport leans on are the ones it was written against.
+
+slimport overrides or reuses a few private pieces of libcst for speed (the skeleton
+speed-up, see slimport/codemods/_base.py and _lines.py); pyproject.toml pins libcst to
+the 1.9 series for that reason. A libcst release that changes one of them fails here,
+naming what to re-check, instead of changing what the rewrite does silently.
+"""
+from __future__ import annotations
+
+import hashlib
+import inspect
+
+import libcst
+import pytest
+from libcst._nodes.base import CSTNode
+from libcst._nodes.internal import CodegenState
+from libcst.codemod import Codemod
+from libcst.matchers import _decorators
+from libcst.matchers._visitors import MatcherDecoratableTransformer
+
+# (what, the object, sha256 of its source, first 16 hex digits; why slimport cares)
+PINNED = [
+    ("Codemod._handle_metadata_reference", Codemod._handle_metadata_reference,
+     "47b2294017a8e978", "SlimportCodemod overrides it to skip the tree's deep copy"),
+    ("MatcherDecoratableTransformer.__init__", MatcherDecoratableTransformer.__init__,
+     "6a55ea1fe2f036a5", "SlimportCodemod skips it and sets _extra_visit_funcs itself"),
+    ("MatcherDecoratableTransformer.on_visit", MatcherDecoratableTransformer.on_visit,
+     "839a8ed65aa1092a", "SlimportCodemod replaces it with CSTTransformer's"),
+    ("MatcherDecoratableTransformer.on_leave", MatcherDecoratableTransformer.on_leave,
+     "a39f66fe515f9c12", "SlimportCodemod replaces it with CSTTransformer's"),
+    ("CodegenState", CodegenState, "071347990aadf66a",
+     "_lines.lines_of subclasses it to find finding lines"),
+    ("CSTNode._codegen", CSTNode._codegen, "671900d832a8e7fa",
+     "_lines.lines_of drives it with that subclass"),
+]
+
+
+@pytest.mark.parametrize("what, obj, digest, why", PINNED, ids=[row[0] for row in PINNED])
+def test_private_libcst_piece_is_unchanged(what: str, obj: object, digest: str,
+                                           why: str) -> None:
+    got = hashlib.sha256(inspect.getsource(obj).encode()).hexdigest()[:16]  # type: ignore[arg-type]
+    assert got == digest, (
+        f"libcst {libcst.__version__ if hasattr(libcst, '__version__') else ''} changed "
+        f"{what} ({why}): re-check that use, then update the digest and the pin")
+
+
+def test_matcher_decorator_markers_are_the_ones_checked_for() -> None:
+    assert (_decorators.VISIT_POSITIVE_MATCHER_ATTR, _decorators.CONSTRUCTED_LEAVE_MATCHER_ATTR) \
+        == ("_call_if_inside_matcher", "_leave_matcher")
