@@ -187,8 +187,9 @@ def _inputs(input_fn: InputFn, run_mode: ModeKeys, batch_size: int) -> Any:
           f"{undefined[0].shape}; batching single examples (batch_size) "
           "needs every shape known: "
           "set_shape() them, or batch in input_fn and leave batch_size out.")
-    inputs = tf.nest.pack_sequence_as(inputs, tf.train.batch(
-        flat, batch_size, allow_smaller_final_batch=True))
+    batched = tf.train.batch(flat, batch_size, allow_smaller_final_batch=True)
+    # A list of one tensor comes back as the tensor.
+    inputs = tf.nest.pack_sequence_as(inputs, tf.nest.flatten(batched))
   return inputs
 
 

@@ -50,7 +50,10 @@ def _file_system_checked(function: _Function) -> _Function:
 
 
 def _join(directory: str, name: str) -> str:
-  return f"{directory.rstrip('/')}/{name}" if name else directory
+  """`directory`/`name`, either of which may be "" (nothing to join)."""
+  if not directory or not name:
+    return directory or name
+  return f"{directory.rstrip('/')}/{name}"
 
 
 def _make_parent(url: str) -> None:

@@ -142,10 +142,6 @@ class MoxingCommand(ModuleMoveCodemod):
                 names[name] = mox_path(target) or target
         return Bindings(names)
 
-    def start_file(self, tree: cst.Module) -> bool:
-        super().start_file(tree)
-        return any(_is_moxing(target) for target in self.bindings.names.values())
-
     def _report_missing(self, node: cst.CSTNode, spelled: str, path: str) -> bool:
         """Report ``spelled`` if slim_ext lacks what it names; True if reported."""
         missing = missing_name(path)
