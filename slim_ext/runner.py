@@ -111,7 +111,8 @@ def _console() -> pylogging.Logger:
     handler.setFormatter(pylogging.Formatter("%(asctime)s %(message)s",
                                              "%H:%M:%S"))
     logger.addHandler(handler)
-    logger.setLevel(pylogging.INFO)
+    if logger.level == pylogging.NOTSET:  # a level the user chose stays
+      logger.setLevel(pylogging.INFO)
     # absl's handler sits on the root logger; going there too would print
     # every line twice once absl logs at INFO.
     logger.propagate = False

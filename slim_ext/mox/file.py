@@ -41,11 +41,11 @@ def _file_system_checked(function: _Function) -> _Function:
       return function(*args, **kwargs)
     except tf.errors.UnimplementedError as error:
       raise ValueError(
-          f"mox.file.{function.__name__}{args!r}: TensorFlow has no file "
-          f"system for this path ({error.message}). slim_ext.mox.file runs on "
-          "tf.io.gfile: use a local path (copy OBS data down first, e.g. with "
-          "obsutil), or install the file system's TensorFlow plugin "
-          "(tensorflow-io for s3://).") from None
+          f"mox.file.{function.__name__}({', '.join(map(repr, args))}): "
+          f"TensorFlow has no file system for this path ({error.message}). "
+          "slim_ext.mox.file runs on tf.io.gfile: use a local path (copy OBS "
+          "data down first, e.g. with obsutil), or install the file system's "
+          "TensorFlow plugin (tensorflow-io for s3://).") from None
   return checked
 
 

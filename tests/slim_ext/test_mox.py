@@ -8,6 +8,7 @@ cluster) is in test_run_cluster.py.
 import logging
 import sys
 
+from absl import flags
 import numpy as np
 import pytest
 
@@ -144,7 +145,7 @@ def test_make_dirs_mk_dir_rename_remove(mox, tf, tmp_path, caplog):
 
 
 def test_a_path_tensorflow_cannot_open_says_what_to_do(mox):
-  with pytest.raises(ValueError, match=r"mox.file.exists\('obs://bucket/x',\): "
+  with pytest.raises(ValueError, match=r"mox.file.exists\('obs://bucket/x'\): "
                      r"TensorFlow has no file system for this path .* use a "
                      r"local path"):
     mox.file.exists("obs://bucket/x")
@@ -207,7 +208,7 @@ def test_get_and_set_flag(mox):
   try:
     assert mox.get_flag("num_gpus") == 2
   finally:
-    mox.set_flag("num_gpus", 0)
+    flags.FLAGS["num_gpus"].unparse()  # as if never set
   with pytest.raises(ValueError, match=r"mox.get_flag: no flag "
                      r"'checkpoint_exclude_patterns'. slim_ext.mox has "
                      r"--num_gpus, --ps_hosts"):
@@ -324,7 +325,7 @@ def test_run_batches_single_examples_per_clone(mox, tf, tmp_path,
                      run_mode=mox.ModeKeys.TRAIN, log_dir=str(tmp_path),
                      batch_size=3, log_every_n_steps=0)
   finally:
-    mox.set_flag("num_gpus", 0)
+    flags.FLAGS["num_gpus"].unparse()  # as if never set
   # Batches of 3 per clone, 6 per step: 10 examples give 6 + 4 (short last).
   assert len(shapes) == 2 and all(shape[1:] == [2] for shape in shapes)
   assert result["global_step"] == 2

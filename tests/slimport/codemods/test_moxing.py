@@ -227,7 +227,8 @@ def test_every_edit_and_report_has_its_line_and_fix() -> None:
         "data = moxing.tensorflow.get_dataset('mnist')\n"
         "moxing.tensorflow.file.set_auth(ak='x', sk='y')\n"
     )
-    attention = [(f.line, f.message.split(":")[0], f.fix) for f in findings if f.kind == "attention"]
+    attention = [(f.line, f.message.split(":")[0], f.fix)
+                 for f in findings if f.kind == "attention"]
     assert [line for line, _, _ in attention] == [2, 5, 6]
     assert attention[0][1] == "moxing.tensorflow.get_model_fn"
     assert "tf_slim.nets" in attention[0][2]
