@@ -84,7 +84,8 @@ def accuracy_of(output: str) -> float:
 def test_the_unported_script_fails_on_tensorflow_2(tmp_path):
     with ProcessSet() as procs:
         proc = procs.start_python([str(SOURCE / "train_mnist.py"), "--help"],
-                                  tmp_path / "tf1.log", cwd=SOURCE)
+                                  tmp_path / "tf1.log", cwd=SOURCE,
+                                  env={"PYTHONDONTWRITEBYTECODE": "1"})
         assert proc.wait(RUN_TIMEOUT_SECS) == 1
     # The first TF1-only line it reaches: TF 2 has no tensorflow.examples.
     assert "ModuleNotFoundError: No module named 'tensorflow.examples'" in proc.log()
