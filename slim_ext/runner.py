@@ -33,12 +33,24 @@ none of the Supervisor's background threads (those run outside the graph and
 would execute eagerly): checkpoints every ``save_model_secs`` and summaries
 every ``save_summaries_steps`` are written by the training step itself, on
 the training thread, in the same ``session.run`` as the step they describe.
+
+run() may be called at module level, with no ``absl.app.run`` (MoXing scripts
+are written that way): it reads ``--num_gpus`` and the cluster flags from
+``sys.argv`` itself whenever absl has not given them a value
+(``command_line_flags``). Progress (the loss and log_info every
+``log_every_n_steps``, the averaged metrics after evaluation) goes to the
+console through the Python logger ``slim_ext.run`` (CONSOLE_LOGGER), which has
+its own handler, so it is printed whatever absl's logging set-up is; silence
+it with ``logging.getLogger("slim_ext.run").setLevel(logging.WARNING)``.
 """
 from __future__ import annotations
 
+import dataclasses
+import logging as pylogging
 import os
+import sys
 import time
-from typing import Any, Callable, Dict, List, Optional, Union
+from typing import Any, Callable, Dict, List, Optional, Sequence, Union
 
 from absl import flags
 from absl import logging
@@ -47,13 +59,20 @@ import tf_slim as slim
 
 from slim_ext import cluster
 from slim_ext import model_deploy
-from slim_ext import uflag  # noqa: F401  (defines --num_gpus, read by run)
+from slim_ext import uflag
 from slim_ext.model_spec import ModelSpec
 from slim_ext.model_spec import ModeKeys
+from slimport import contract
 
-__all__ = ["ModeKeys", "ModelSpec", "run"]
+__all__ = ["ModeKeys", "ModelSpec", "command_line_flags", "run"]
 
 CHECKPOINT_BASENAME = "model.ckpt"
+# The flags run() reads: clones per worker and this task's place in a cluster.
+NUM_GPUS_FLAG = "num_gpus"
+RUN_FLAGS = (NUM_GPUS_FLAG,
+             *(name for name, _, _ in contract.CLUSTER_STRING_FLAGS),
+             contract.CLUSTER_TASK_INDEX_FLAG[0])
+CONSOLE_LOGGER = "slim_ext.run"
 
 InputFn = Callable[..., Any]
 ModelFn = Callable[..., ModelSpec]
@@ -68,32 +87,110 @@ def _check_count(value: Optional[int], name: str) -> int:
   return value
 
 
-def _num_clones_from_flags() -> int:
-  """--num_gpus (the platform flag) when given and positive, else 1."""
-  flag_values = flags.FLAGS
-  if not flag_values.is_parsed():
-    logging.warning("run: flags are not parsed yet, so --num_gpus and the "
-                    "cluster flags are ignored; call run() from a main "
-                    "started by absl.app.run, or pass num_clones=.")
-    return 1
-  if "num_gpus" in flag_values and flag_values["num_gpus"].value:
-    return int(flag_values["num_gpus"].value)
-  return 1
+class _ConsoleHandler(pylogging.StreamHandler):
+  """Writes to the sys.stderr of the moment (test runners and notebooks swap
+  it), never to one captured when the handler was made."""
+
+  def __init__(self):
+    super().__init__(sys.stderr)
+
+  @property
+  def stream(self):
+    return sys.stderr
+
+  @stream.setter
+  def stream(self, unused_stream):
+    pass
 
 
-def _inputs(input_fn: InputFn, run_mode: ModeKeys) -> Any:
-  """Calls input_fn and returns its tensors, checked."""
+def _console() -> pylogging.Logger:
+  """The logger run() reports progress on; printed whatever absl's set-up."""
+  logger = pylogging.getLogger(CONSOLE_LOGGER)
+  if not logger.handlers:
+    handler = _ConsoleHandler()
+    handler.setFormatter(pylogging.Formatter("%(asctime)s %(message)s",
+                                             "%H:%M:%S"))
+    logger.addHandler(handler)
+    if logger.level == pylogging.NOTSET:  # a level the user chose stays
+      logger.setLevel(pylogging.INFO)
+    # absl's handler sits on the root logger; going there too would print
+    # every line twice once absl logs at INFO.
+    logger.propagate = False
+  return logger
+
+
+def command_line_flags(argv: Optional[Sequence[str]] = None
+                       ) -> flags.FlagValues:
+  """--num_gpus and the cluster flags this process was started with.
+
+  A flag that already has a value in absl's FLAGS (parsed by ``app.run``,
+  or set by the script) keeps it. Any other is read from `argv` here: a
+  module-level script has no ``app.run``, and a script that read its own
+  flags before importing slim_ext had them parsed before these existed.
+
+  Args:
+    argv: the command line, program name first; ``sys.argv`` by default.
+      Flags other than these are ignored.
+
+  Returns:
+    A FlagValues with exactly RUN_FLAGS, parsed.
+
+  Raises:
+    absl.flags.IllegalFlagValueError: one of them has an invalid value
+      (e.g. ``--num_gpus=two``).
+  """
+  run_flags = flags.FlagValues()
+  uflag.define_flags(run_flags)
+  cluster.define_flags(run_flags)
+  for name in set(run_flags) - set(RUN_FLAGS):  # the other platform flags
+    delattr(run_flags, name)
+  run_flags(list(sys.argv if argv is None else argv), known_only=True)
+  given = flags.FLAGS
+  for name in RUN_FLAGS:
+    if name in given and not given[name].using_default_value:
+      setattr(run_flags, name, given[name].value)
+  return run_flags
+
+
+def _num_clones(run_flags: flags.FlagValues) -> int:
+  """--num_gpus when positive, else 1."""
+  return max(1, int(run_flags[NUM_GPUS_FLAG].value or 0))
+
+
+def _inputs(input_fn: InputFn, run_mode: ModeKeys, batch_size: int) -> Any:
+  """Calls input_fn and returns its tensors, checked, batched if asked to.
+
+  With `batch_size`, input_fn gives single examples: a Dataset is batched
+  with ``Dataset.batch``, tensors with ``tf.train.batch`` (a queue the
+  training and evaluation loops start the runners of). A last batch may be
+  short.
+  """
   inputs = input_fn(run_mode)
-  if isinstance(inputs, tf.data.Dataset):
+  from_dataset = isinstance(inputs, tf.data.Dataset)
+  if from_dataset:
+    if batch_size:
+      inputs = inputs.batch(batch_size)
     inputs = tf.data.make_one_shot_iterator(inputs).get_next()
-  for tensor in tf.nest.flatten(inputs):
+  flat = tf.nest.flatten(inputs)
+  for tensor in flat:
     if not isinstance(tensor, tf.Tensor):
       raise TypeError(
           f"input_fn returned a {type(tensor).__name__} among its outputs; "
           "return a tensor, a list of tensors (e.g. iterator.get_next()) or "
           "a tf.data.Dataset.")
-  if not tf.nest.flatten(inputs):
+  if not flat:
     raise ValueError("input_fn returned no tensors.")
+  if batch_size and not from_dataset:
+    undefined = [t for t in flat if not t.shape.is_fully_defined()]
+    if undefined:
+      raise ValueError(
+          f"input_fn output {undefined[0].name} has shape "
+          f"{undefined[0].shape}; batching single examples (batch_size) "
+          "needs every shape known: "
+          "set_shape() them, or batch in input_fn and leave batch_size out.")
+    batched = tf.train.batch(flat, batch_size, allow_smaller_final_batch=True)
+    # A list of one tensor comes back as the tensor.
+    inputs = tf.nest.pack_sequence_as(inputs, tf.nest.flatten(batched))
   return inputs
 
 
@@ -165,6 +262,33 @@ def _checkpoint_file(checkpoint_path: str) -> str:
   return checkpoint_path
 
 
+@dataclasses.dataclass(frozen=True)
+class _Schedule:
+  """When a training loop stops, logs, writes summaries and saves.
+
+  Attributes:
+    max_number_of_steps: the step to stop at; 0 until the data ends.
+    count_worker_steps: count this worker's own steps toward
+      max_number_of_steps instead of the global step.
+    log_every_n_steps: print loss and log_info every N steps; 0 never.
+    save_summaries_steps: write summaries every N steps; 0 never.
+    save_model_secs: save a checkpoint every N seconds; 0 only at the end.
+  """
+  max_number_of_steps: int
+  count_worker_steps: bool
+  log_every_n_steps: int
+  save_summaries_steps: int
+  save_model_secs: int
+
+  def due(self, every_n_steps: int, step: int) -> bool:
+    return bool(every_n_steps) and step % every_n_steps == 0
+
+  def done(self, global_step: int, worker_steps: int) -> bool:
+    counted = worker_steps if self.count_worker_steps else global_step
+    return bool(self.max_number_of_steps) and (
+        counted >= self.max_number_of_steps)
+
+
 class _TrainStep:
   """train_step_fn for tf_slim.learning.train that also logs and saves.
 
@@ -176,19 +300,14 @@ class _TrainStep:
   def __init__(self, log_values: Dict[str, tf.Tensor],
                global_step_after: tf.Tensor,
                summary_op: Optional[tf.Tensor], log_dir: str,
-               saver: tf.train.Saver, is_chief: bool,
-               max_number_of_steps: int, log_every_n_steps: int,
-               save_summaries_steps: int, save_model_secs: int):
+               saver: tf.train.Saver, is_chief: bool, schedule: _Schedule):
     self._log_values = log_values
     self._global_step_after = global_step_after
     self._summary_op = summary_op if is_chief else None
     self._log_dir = log_dir
     self._saver = saver
     self._is_chief = is_chief
-    self._max_number_of_steps = max_number_of_steps
-    self._log_every_n_steps = log_every_n_steps
-    self._save_summaries_steps = save_summaries_steps
-    self._save_model_secs = save_model_secs
+    self._schedule = schedule
     self._summary_writer = None
     self._last_save = time.monotonic()
     self.local_steps = 0
@@ -198,20 +317,21 @@ class _TrainStep:
   def __call__(self, sess: tf.Session, train_op: tf.Tensor,
                unused_global_step: tf.Variable,
                unused_train_step_kwargs: Dict[str, Any]):
+    schedule = self._schedule
     fetches = {"loss": train_op, "global_step": self._global_step_after}
     next_step = self.local_steps + 1
-    if self._log_every_n_steps and next_step % self._log_every_n_steps == 0:
+    if schedule.due(schedule.log_every_n_steps, next_step):
       fetches["log_info"] = self._log_values
-    if (self._summary_op is not None and self._save_summaries_steps
-        and next_step % self._save_summaries_steps == 0):
+    if (self._summary_op is not None
+        and schedule.due(schedule.save_summaries_steps, next_step)):
       fetches["summary"] = self._summary_op
     started = time.monotonic()
     try:
       results = sess.run(fetches)
     except tf.errors.OutOfRangeError:
-      logging.info("run: input_fn's data is exhausted after %d steps of this "
-                   "worker (global step %d); stopping.", self.local_steps,
-                   self.global_step)
+      _console().info("run: input_fn's data is exhausted after %d steps of "
+                      "this worker (global step %d); stopping.",
+                      self.local_steps, self.global_step)
       return self.loss, True
     self.local_steps = next_step
     self.loss = float(results["loss"])
@@ -219,19 +339,18 @@ class _TrainStep:
     if "log_info" in results:
       values = ", ".join(f"{name} = {value:.4f}" for name, value in
                          {"loss": self.loss, **results["log_info"]}.items())
-      logging.info("global step %d: %s (%.3f sec/step)", self.global_step,
-                   values, time.monotonic() - started)
+      _console().info("run: step %d (global step %d): %s (%.3f sec/step)",
+                      self.local_steps, self.global_step, values,
+                      time.monotonic() - started)
     if "summary" in results:
       self._writer(sess.graph).add_summary(results["summary"],
                                            self.global_step)
-    if (self._is_chief and self._save_model_secs
-        and time.monotonic() - self._last_save >= self._save_model_secs):
+    if (self._is_chief and schedule.save_model_secs
+        and time.monotonic() - self._last_save >= schedule.save_model_secs):
       self._saver.save(sess, os.path.join(self._log_dir, CHECKPOINT_BASENAME),
                        global_step=self.global_step)
       self._last_save = time.monotonic()
-    stop = bool(self._max_number_of_steps
-                and self.global_step >= self._max_number_of_steps)
-    return self.loss, stop
+    return self.loss, schedule.done(self.global_step, self.local_steps)
 
   def _writer(self, graph: tf.Graph) -> tf.summary.FileWriter:
     if self._summary_writer is None:
@@ -255,10 +374,10 @@ def _warm_start_fn(checkpoint_path: str) -> Optional[Callable[..., None]]:
 
 
 def _train(input_fn: InputFn, model_fn: ModelFn, optimizer_fn: OptimizerFn,
-           log_dir: str, max_number_of_steps: int, checkpoint_path: Optional[str],
-           log_every_n_steps: int, save_summaries_steps: int,
-           save_model_secs: int, num_clones: int) -> Dict[str, float]:
-  config = cluster.bootstrap(flags.FLAGS)  # a ps task never returns
+           log_dir: str, checkpoint_path: Optional[str], schedule: _Schedule,
+           num_clones: int, batch_size: int,
+           run_flags: flags.FlagValues) -> Dict[str, float]:
+  config = cluster.bootstrap(run_flags)  # a ps task never returns
   master, is_chief, session_config = "", True, None
   replica_id, num_replicas, num_ps_tasks = 0, 1, 0
   if config is not None:
@@ -274,17 +393,18 @@ def _train(input_fn: InputFn, model_fn: ModelFn, optimizer_fn: OptimizerFn,
   deploy_config = model_deploy.DeploymentConfig(
       num_clones=num_clones, clone_on_cpu=clone_on_cpu, replica_id=replica_id,
       num_replicas=num_replicas, num_ps_tasks=num_ps_tasks)
-  logging.info("run: TRAIN, %d clone(s) on %s, replica %d of %d, %d ps "
-               "task(s); log_dir %s.", num_clones,
-               "the CPU" if clone_on_cpu else "GPUs", replica_id, num_replicas,
-               num_ps_tasks, log_dir)
+  _console().info("run: TRAIN, %d clone(s) on %s, replica %d of %d, %d ps "
+                  "task(s); log_dir %s.", num_clones,
+                  "the CPU" if clone_on_cpu else "GPUs", replica_id,
+                  num_replicas, num_ps_tasks, log_dir)
 
   with tf.Graph().as_default() as graph:
     with tf.device(deploy_config.variables_device()):
       global_step = tf.train.get_or_create_global_step()
     with tf.device(deploy_config.inputs_device()):
-      clone_inputs = _split_batch(_inputs(input_fn, ModeKeys.TRAIN),
-                                  num_clones)
+      clone_inputs = _split_batch(
+          _inputs(input_fn, ModeKeys.TRAIN, batch_size * num_clones),
+          num_clones)
     with tf.device(deploy_config.optimizer_device()):
       optimizer = optimizer_fn()
     if not isinstance(optimizer, tf.train.Optimizer):
@@ -328,8 +448,7 @@ def _train(input_fn: InputFn, model_fn: ModelFn, optimizer_fn: OptimizerFn,
       global_step_after = tf.identity(global_step)
     saver = tf.train.Saver()
     step = _TrainStep(log_values, global_step_after, summary_op, log_dir,
-                      saver, is_chief, max_number_of_steps, log_every_n_steps,
-                      save_summaries_steps, save_model_secs)
+                      saver, is_chief, schedule)
     try:
       slim.learning.train(
           model.train_op, logdir=log_dir, train_step_fn=step,
@@ -341,15 +460,15 @@ def _train(input_fn: InputFn, model_fn: ModelFn, optimizer_fn: OptimizerFn,
           startup_delay_steps=0, log_every_n_steps=0)
     finally:
       step.close()
-  logging.info("run: TRAIN done at global step %d after %d steps of this "
-               "worker; loss %.4f.", step.global_step, step.local_steps,
-               step.loss)
+  _console().info("run: TRAIN done at global step %d after %d steps of this "
+                  "worker; loss %.4f.", step.global_step, step.local_steps,
+                  step.loss)
   return {"global_step": step.global_step, "loss": step.loss}
 
 
 def _evaluate(input_fn: InputFn, model_fn: ModelFn, log_dir: Optional[str],
-              max_number_of_steps: int, checkpoint_path: Optional[str]
-              ) -> Dict[str, float]:
+              max_number_of_steps: int, checkpoint_path: Optional[str],
+              batch_size: int) -> Dict[str, float]:
   if not checkpoint_path:
     raise ValueError("checkpoint_path: required in EVAL; pass the training "
                      "log_dir or a checkpoint prefix.")
@@ -357,15 +476,15 @@ def _evaluate(input_fn: InputFn, model_fn: ModelFn, log_dir: Optional[str],
   with tf.Graph().as_default() as graph:
     # Restored from the checkpoint, so summaries carry the training step.
     tf.train.get_or_create_global_step()
-    inputs = _inputs(input_fn, ModeKeys.EVAL)
+    inputs = _inputs(input_fn, ModeKeys.EVAL, batch_size)
     spec = _model_spec(model_fn, inputs, ModeKeys.EVAL, graph)
     values = dict(spec.log_info)
     if spec.loss is not None:
       values.setdefault("loss", spec.loss)
     # Weighting each batch by its size makes the streaming mean the mean over
     # examples, a short last batch included.
-    batch_size = tf.shape(tf.nest.flatten(inputs)[0])[:1]
-    weight = tf.cast(tf.reduce_prod(batch_size), tf.float32)
+    examples = tf.shape(tf.nest.flatten(inputs)[0])[:1]
+    weight = tf.cast(tf.reduce_prod(examples), tf.float32)
     means, updates = {}, []
     with tf.name_scope("eval_means"):
       for name, value in values.items():
@@ -377,12 +496,13 @@ def _evaluate(input_fn: InputFn, model_fn: ModelFn, log_dir: Optional[str],
       summary_op = tf.summary.merge(
           [tf.summary.scalar(name, mean, collections=[])
            for name, mean in means.items()])
+    _console().info("run: EVAL of %s.", checkpoint)
     results = slim.evaluation.evaluate_once(
         master="", checkpoint_path=checkpoint, logdir=log_dir,
         num_evals=max_number_of_steps or None, eval_op=updates,
         final_op=means, summary_op=summary_op)
   results = {name: float(value) for name, value in results.items()}
-  logging.info("run: EVAL of %s: %s", checkpoint, ", ".join(
+  _console().info("run: EVAL of %s: %s", checkpoint, ", ".join(
       f"{name} = {value:.4f}" for name, value in results.items()))
   return results
 
@@ -397,23 +517,29 @@ def run(input_fn: InputFn,
         log_every_n_steps: int = 10,
         save_summaries_steps: int = 100,
         save_model_secs: int = 600,
-        num_clones: Optional[int] = None) -> Dict[str, float]:
+        num_clones: Optional[int] = None,
+        batch_size: Optional[int] = None,
+        count_worker_steps: bool = False) -> Dict[str, float]:
   """Trains or evaluates the model that input_fn and model_fn describe.
 
   TRAIN joins the cluster given by TF_CONFIG or --ps_hosts/--worker_hosts/
   --job_name/--task_index, if any (a ps task serves until its workers exit
-  and then ends the process: run() does not return there), deploys
-  `num_clones` clones of model_fn on this replica with each clone given its
-  share of input_fn's batch, and trains with tf_slim.learning.train until the
-  global step reaches `max_number_of_steps` or input_fn's data is exhausted.
-  The chief saves checkpoints (every `save_model_secs` and at the end) and
-  summaries (log_info, losses) to `log_dir`; a log_dir that already has a
-  checkpoint is resumed.
+  and then ends the process with status 0: run() does not return there),
+  deploys `num_clones` clones of model_fn on this replica with each clone
+  given its share of input_fn's batch, and trains with
+  tf_slim.learning.train until the global step reaches `max_number_of_steps`
+  or input_fn's data is exhausted. The chief saves checkpoints (every
+  `save_model_secs` and at the end) and summaries (log_info, losses) to
+  `log_dir`; a log_dir that already has a checkpoint is resumed.
 
   EVAL restores `checkpoint_path` and runs model_fn over input_fn's data
   once (until exhausted, or `max_number_of_steps` batches), averaging
-  log_info (and the loss) over the examples; the averages are logged,
+  log_info (and the loss) over the examples; the averages are printed,
   written as summaries to `log_dir` when given, and returned.
+
+  The flags it reads (--num_gpus, the cluster flags) come from the command
+  line even when absl has not parsed it (``command_line_flags``); progress
+  is printed on the console (CONSOLE_LOGGER).
 
   Args:
     input_fn: ``input_fn(run_mode)`` -> a tensor, a (nested) list/tuple/dict
@@ -427,18 +553,23 @@ def run(input_fn: InputFn,
     log_dir: TRAIN: checkpoints and summaries (required). EVAL: where eval
       summaries go (optional).
     max_number_of_steps: TRAIN: stop at this global step; EVAL: at most this
-      many batches. None or 0: until the data is exhausted.
+      many batches. None or 0: until the data is exhausted (as does any
+      number the data runs out before, e.g. sys.maxsize).
     checkpoint_path: EVAL: checkpoint prefix or directory (its latest) to
       evaluate (required). TRAIN: start the model variables from it (those it
       has) when log_dir has no checkpoint yet.
-    log_every_n_steps: log loss and log_info every N steps of this worker;
+    log_every_n_steps: print loss and log_info every N steps of this worker;
       0 never.
     save_summaries_steps: chief writes summaries every N steps; 0 never.
     save_model_secs: chief saves a checkpoint every N seconds; 0 only at
       the end.
-    num_clones: clones per replica; None takes --num_gpus when it is given
-      and positive, else 1. Clones go on GPUs when there are enough, else all
+    num_clones: clones per replica; None takes --num_gpus when it is
+      positive, else 1. Clones go on GPUs when there are enough, else all
       on the CPU.
+    batch_size: None or 0: input_fn gives batches. Otherwise input_fn gives
+      single examples and run() batches them, `batch_size` per clone.
+    count_worker_steps: TRAIN: `max_number_of_steps` counts this worker's
+      own steps rather than the global step (how MoXing counts them).
 
   Returns:
     TRAIN: {"global_step": the last global step, "loss": the last loss}.
@@ -448,27 +579,35 @@ def run(input_fn: InputFn,
     ValueError, TypeError: an argument, input_fn's result, model_fn's
       ModelSpec or optimizer_fn's result is invalid (the message names it),
       or the cluster description is invalid.
+    absl.flags.IllegalFlagValueError: --num_gpus or a cluster flag on the
+      command line is invalid.
   """
   mode = ModeKeys.parse(run_mode)
   max_number_of_steps = _check_count(max_number_of_steps,
                                      "max_number_of_steps")
+  batch_size = _check_count(batch_size, "batch_size")
   if mode == ModeKeys.EVAL:
     return _evaluate(input_fn, model_fn, log_dir, max_number_of_steps,
-                     checkpoint_path)
+                     checkpoint_path, batch_size)
   if not callable(optimizer_fn):
     raise TypeError(f"optimizer_fn: got {optimizer_fn!r}, but TRAIN needs a "
                      "function returning a tf.compat.v1.train optimizer.")
   if not log_dir:
     raise ValueError("log_dir: required in TRAIN, for checkpoints and "
                      "summaries.")
+  schedule = _Schedule(
+      max_number_of_steps=max_number_of_steps,
+      count_worker_steps=bool(count_worker_steps),
+      log_every_n_steps=_check_count(log_every_n_steps, "log_every_n_steps"),
+      save_summaries_steps=_check_count(save_summaries_steps,
+                                        "save_summaries_steps"),
+      save_model_secs=_check_count(save_model_secs, "save_model_secs"))
+  run_flags = command_line_flags()
   if num_clones is None:
-    num_clones = _num_clones_from_flags()
+    num_clones = _num_clones(run_flags)
   if isinstance(num_clones, bool) or not isinstance(num_clones, int) or (
       num_clones < 1):
     raise ValueError(f"num_clones: expected a whole number >= 1, got "
                      f"{num_clones!r}.")
-  return _train(input_fn, model_fn, optimizer_fn, log_dir,
-                max_number_of_steps, checkpoint_path,
-                _check_count(log_every_n_steps, "log_every_n_steps"),
-                _check_count(save_summaries_steps, "save_summaries_steps"),
-                _check_count(save_model_secs, "save_model_secs"), num_clones)
+  return _train(input_fn, model_fn, optimizer_fn, log_dir, checkpoint_path,
+                schedule, num_clones, batch_size, run_flags)

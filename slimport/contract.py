@@ -70,3 +70,17 @@ ABSL_FLAGS = "absl.flags"
 ABSL_APP = "absl.app"
 FLAG_MODULES = TF_FLAG_MODULES | {ABSL_FLAGS}
 APP_RUN = frozenset(f"{module}.run" for module in TF_APP_MODULES | {ABSL_APP})
+
+# -- MoXing ---------------------------------------------------------------------------
+# slim_ext's stand-in for ``moxing.tensorflow`` and what it provides of MoXing's API:
+# the moxing codemod ports imports onto it and reports every other name it finds, and
+# slim_ext/mox defines exactly these (tests/slim_ext/test_mox.py checks both ways).
+MOX_MODULE = "slim_ext.mox"
+MOX_NAMES = frozenset({
+    "ModeKeys", "ModelSpec", "file", "get_flag", "get_optimizer_fn", "run", "set_flag",
+})
+MOX_FILE_NAMES = frozenset({
+    "File", "append", "copy", "copy_parallel", "exists", "get_size", "glob",
+    "is_directory", "list_directory", "make_dirs", "mk_dir", "read", "remove",
+    "rename", "walk", "write",
+})

@@ -17,12 +17,14 @@ from slimport.codemods.contrib_slim import ContribSlimCommand
 from slimport.codemods.contrib_symbols import ContribSymbolsCommand
 from slimport.codemods.cluster_bootstrap import ClusterBootstrapCommand
 from slimport.codemods.flags_to_absl import FlagsToAbslCommand
+from slimport.codemods.moxing import MoxingCommand
 from slimport.codemods.replica_device import ReplicaDeviceCommand
 from slimport.codemods.uai_flags import UaiFlagsCommand
 
 CODEMODS: List[Type[SlimportCodemod]] = [
     ContribSlimCommand,
     ContribSymbolsCommand,
+    MoxingCommand,
     FlagsToAbslCommand,
     UaiFlagsCommand,
     ClusterBootstrapCommand,

@@ -1,11 +1,13 @@
 """slim_ext.run / ModelSpec / ModeKeys: the MoXing-style entry point.
 
 Validation is checked in this process; training and evaluation run in this
-process too (run() builds its own graph and leaves eager mode alone), on the
-MNIST-shaped set of examples/moxing_mnist. The ps/worker cluster, where
-separate processes are the point, is in test_run_cluster.py.
+process too (run() builds its own graph and leaves eager mode alone), with
+softmax regression on the synthetic MNIST of examples/moxing_tf1, read by
+slim_ext.mnist_input_data. Module-level scripts and the ps/worker cluster,
+where separate processes are the point, are in test_run_cluster.py.
 """
 import importlib.util
+import sys
 import time
 from pathlib import Path
 
@@ -14,19 +16,13 @@ import pytest
 
 pytestmark = pytest.mark.tf
 
-EXAMPLE_DIR = Path(__file__).resolve().parents[2] / "examples" / "moxing_mnist"
+GENERATOR = (Path(__file__).resolve().parents[2] / "examples" / "moxing_tf1"
+             / "make_mnist_data.py")
 BATCH_SIZE = 100
-EVAL_BATCH_SIZE = 128  # 1000 test examples: 7 full batches and one of 104
-# Chance is 0.1; softmax regression passes 0.95 within about 100 steps.
+TRAIN_EXAMPLES = 5000  # read_data_sets sets the other 5000 aside
+EVAL_BATCH_SIZE = 128  # 2000 test examples: 15 full batches and one of 80
+# Chance is 0.1; softmax regression passes 0.9 within about 200 steps.
 TRAINED_ACCURACY = 0.8
-
-
-def _load_example_module(name):
-  spec = importlib.util.spec_from_file_location(f"moxing_mnist_{name}",
-                                                EXAMPLE_DIR / f"{name}.py")
-  module = importlib.util.module_from_spec(spec)
-  spec.loader.exec_module(module)
-  return module
 
 
 @pytest.fixture(scope="module")
@@ -35,16 +31,57 @@ def runner(tf):  # pylint: disable=unused-argument
   return runner_module
 
 
-@pytest.fixture(scope="module")
-def mnist(runner):  # pylint: disable=redefined-outer-name,unused-argument
-  return _load_example_module("mnist_model")
+class SoftmaxMnist:
+  """input_fn / model_fn / optimizer_fn of softmax regression on MNIST."""
+
+  def __init__(self, tf, runner, datasets):
+    self._tf = tf
+    self._runner = runner
+    self.datasets = datasets
+
+  def make_input_fn(self, split, batch_size, num_epochs=None):
+    """Batches of (images in [0, 1], one-hot labels); train is shuffled."""
+    tf, split_data = self._tf, getattr(self.datasets, split)
+
+    def input_fn(run_mode):
+      dataset = tf.data.Dataset.from_tensor_slices(
+          (split_data.images, split_data.labels))
+      if run_mode == self._runner.ModeKeys.TRAIN:
+        dataset = dataset.shuffle(split_data.num_examples, seed=0)
+      dataset = dataset.repeat(num_epochs).batch(batch_size)
+      return dataset.map(lambda x, y: (tf.cast(x, tf.float32) / 255.0,
+                                       tf.cast(y, tf.float32)))
+    return input_fn
+
+  def model_fn(self, inputs, unused_run_mode):
+    tf = self._tf
+    images, labels = inputs
+    weights = tf.get_variable("W", initializer=tf.zeros([784, 10]))
+    biases = tf.get_variable("b", initializer=tf.zeros([10]))
+    logits = tf.matmul(images, weights) + biases
+    loss = tf.reduce_mean(tf.nn.softmax_cross_entropy_with_logits(
+        labels=labels, logits=logits))
+    correct = tf.equal(tf.argmax(logits, 1), tf.argmax(labels, 1))
+    accuracy = tf.reduce_mean(tf.cast(correct, tf.float32))
+    return self._runner.ModelSpec(loss=loss, log_info={"loss": loss,
+                                                       "accuracy": accuracy})
+
+  def make_optimizer_fn(self, learning_rate):
+    return lambda: self._tf.train.GradientDescentOptimizer(learning_rate)
 
 
 @pytest.fixture(scope="module")
-def data_dir(tmp_path_factory):
-  data_dir = tmp_path_factory.mktemp("moxing_mnist_data")
-  _load_example_module("make_data").write_dataset(str(data_dir))
-  return data_dir
+def mnist(tf, runner, tmp_path_factory):
+  data_dir = tmp_path_factory.mktemp("mnist_data")
+  spec = importlib.util.spec_from_file_location("make_mnist_data", GENERATOR)
+  generator = importlib.util.module_from_spec(spec)
+  spec.loader.exec_module(generator)
+  generator.write_dataset(str(data_dir))
+  from slim_ext import mnist_input_data  # pylint: disable=g-import-not-at-top
+  # uint8 pixels keep the constants in the graph (and graph.pbtxt) small.
+  datasets = mnist_input_data.read_data_sets(str(data_dir), one_hot=True,
+                                             dtype=tf.uint8)
+  return SoftmaxMnist(tf, runner, datasets)
 
 
 # --- ModeKeys and ModelSpec -------------------------------------------------
@@ -218,11 +255,11 @@ def _summary_tags(tf, log_dir):
 
 
 @pytest.fixture(scope="module")
-def trained_until_data_ends(tmp_path_factory, runner, mnist, data_dir):
+def trained_until_data_ends(tmp_path_factory, runner, mnist):
   """Two epochs, no step limit: training stops when the data runs out."""
   log_dir = tmp_path_factory.mktemp("train_two_epochs")
   result = runner.run(
-      input_fn=mnist.make_input_fn(str(data_dir), "train", BATCH_SIZE,
+      input_fn=mnist.make_input_fn("train", BATCH_SIZE,
                                    num_epochs=2),
       model_fn=mnist.model_fn,
       optimizer_fn=mnist.make_optimizer_fn(0.1),
@@ -234,7 +271,7 @@ def trained_until_data_ends(tmp_path_factory, runner, mnist, data_dir):
 def test_train_stops_cleanly_when_data_is_exhausted(tf,
                                                      trained_until_data_ends):
   log_dir, result = trained_until_data_ends
-  steps = 2 * 6000 // BATCH_SIZE
+  steps = 2 * TRAIN_EXAMPLES // BATCH_SIZE
   assert result["global_step"] == steps
   assert np.isfinite(result["loss"])
   checkpoint = tf.train.latest_checkpoint(str(log_dir))
@@ -247,7 +284,7 @@ def test_train_writes_log_info_and_loss_summaries(tf, trained_until_data_ends):
 
 
 def test_eval_averages_log_info_over_exactly_one_pass(
-    tf, runner, mnist, data_dir, trained_until_data_ends, tmp_path):
+    tf, runner, mnist, trained_until_data_ends, tmp_path):
   log_dir, _ = trained_until_data_ends
 
   def model_fn(inputs, run_mode):
@@ -257,12 +294,11 @@ def test_eval_averages_log_info_over_exactly_one_pass(
         **spec.log_info, "label_mean": label_mean})
 
   metrics = runner.run(
-      input_fn=mnist.make_input_fn(str(data_dir), "test", EVAL_BATCH_SIZE,
+      input_fn=mnist.make_input_fn("test", EVAL_BATCH_SIZE,
                                    num_epochs=1),
       model_fn=model_fn, run_mode="EVAL", checkpoint_path=str(log_dir),
       log_dir=str(tmp_path / "eval"))
-  with np.load(data_dir / "test.npz") as arrays:
-    expected_label_mean = arrays["labels"].astype(np.float64).mean()
+  expected_label_mean = mnist.datasets.test.labels.argmax(1).mean()
   assert sorted(metrics) == ["accuracy", "label_mean", "loss"]
   # Weighted by batch size over one pass, the short last batch included.
   assert metrics["label_mean"] == pytest.approx(expected_label_mean, abs=1e-5)
@@ -272,25 +308,25 @@ def test_eval_averages_log_info_over_exactly_one_pass(
 
 
 @pytest.fixture(scope="module")
-def trained_with_two_clones(tmp_path_factory, runner, mnist, data_dir):
+def trained_with_two_clones(tmp_path_factory, runner, mnist):
   log_dir = tmp_path_factory.mktemp("train_two_clones")
   result = runner.run(
-      input_fn=mnist.make_input_fn(str(data_dir), "train", BATCH_SIZE),
+      input_fn=mnist.make_input_fn("train", BATCH_SIZE),
       model_fn=mnist.model_fn, optimizer_fn=mnist.make_optimizer_fn(0.1),
       log_dir=str(log_dir), max_number_of_steps=80, log_every_n_steps=0,
       num_clones=2)
   return log_dir, result
 
 
-def _evaluate(runner, mnist, data_dir, checkpoint_path):
+def _evaluate(runner, mnist, checkpoint_path):
   return runner.run(
-      input_fn=mnist.make_input_fn(str(data_dir), "test", EVAL_BATCH_SIZE,
+      input_fn=mnist.make_input_fn("test", EVAL_BATCH_SIZE,
                                    num_epochs=1),
       model_fn=mnist.model_fn, run_mode=runner.ModeKeys.EVAL,
       checkpoint_path=str(checkpoint_path))
 
 
-def test_two_clones_on_cpu_train_to_max_steps(tf, runner, mnist, data_dir,
+def test_two_clones_on_cpu_train_to_max_steps(tf, runner, mnist,
                                               trained_with_two_clones):
   log_dir, result = trained_with_two_clones
   assert result["global_step"] == 80
@@ -300,22 +336,22 @@ def test_two_clones_on_cpu_train_to_max_steps(tf, runner, mnist, data_dir,
     assert f'name: "{clone}/MatMul"' in graph
   for index in range(2):  # each clone's share of the batch
     assert f'name: "split_for_clone_{index}/strided_slice"' in graph
-  metrics = _evaluate(runner, mnist, data_dir, log_dir)
+  metrics = _evaluate(runner, mnist, log_dir)
   assert metrics["accuracy"] > TRAINED_ACCURACY
 
 
-def test_train_starts_from_checkpoint_path(tf, runner, mnist, data_dir,
+def test_train_starts_from_checkpoint_path(tf, runner, mnist,
                                           trained_with_two_clones, tmp_path):
   source_dir, _ = trained_with_two_clones
-  source_metrics = _evaluate(runner, mnist, data_dir, source_dir)
+  source_metrics = _evaluate(runner, mnist, source_dir)
   # A learning rate of 0 keeps the variables where they started.
   runner.run(
-      input_fn=mnist.make_input_fn(str(data_dir), "train", BATCH_SIZE),
+      input_fn=mnist.make_input_fn("train", BATCH_SIZE),
       model_fn=mnist.model_fn, optimizer_fn=mnist.make_optimizer_fn(0.0),
       log_dir=str(tmp_path), max_number_of_steps=1,
       checkpoint_path=str(source_dir), num_clones=1)
   assert tf.train.latest_checkpoint(str(tmp_path)).endswith("model.ckpt-1")
-  metrics = _evaluate(runner, mnist, data_dir, tmp_path)
+  metrics = _evaluate(runner, mnist, tmp_path)
   assert metrics["accuracy"] == pytest.approx(source_metrics["accuracy"])
 
 
@@ -336,3 +372,74 @@ def test_train_saves_every_save_model_secs_and_leaves_eager_mode_on(
   assert saved_steps[-1] == 30
   assert any(step < 30 for step in saved_steps), saved_steps
   assert tf.executing_eagerly()
+
+
+# --- module-level use: flags from the command line, progress on the console ----
+
+def test_command_line_flags_are_read_from_argv(runner):
+  run_flags = runner.command_line_flags(
+      ["train.py", "--data_url=/data", "-v", "3", "--num_gpus", "2",
+       "--ps_hosts=127.0.0.1:1,127.0.0.1:2", "--job_name=ps", "positional"])
+  assert sorted(run_flags) == sorted(runner.RUN_FLAGS)
+  assert (run_flags.num_gpus, run_flags.ps_hosts, run_flags.job_name,
+          run_flags.task_index, run_flags.worker_hosts) == (
+              2, "127.0.0.1:1,127.0.0.1:2", "ps", 0, "")
+
+
+def test_command_line_flags_keep_values_absl_already_has(runner):
+  from absl import flags  # pylint: disable=g-import-not-at-top
+  flags.FLAGS.task_index = 1  # as app.run, or the script, would set it
+  try:
+    run_flags = runner.command_line_flags(["train.py", "--task_index=0",
+                                           "--num_gpus=3"])
+  finally:
+    flags.FLAGS["task_index"].unparse()
+  assert (run_flags.task_index, run_flags.num_gpus) == (1, 3)
+
+
+def test_command_line_flags_reject_a_bad_value(runner):
+  from absl import flags  # pylint: disable=g-import-not-at-top
+  with pytest.raises(flags.IllegalFlagValueError, match=r"--num_gpus=two"):
+    runner.command_line_flags(["train.py", "--num_gpus=two"])
+
+
+def test_sys_maxsize_steps_run_until_the_data_ends_and_print_progress(
+    tf, runner, mnist, tmp_path, capsys):
+  from absl import logging  # pylint: disable=g-import-not-at-top
+  verbosity = logging.get_verbosity()
+  logging.set_verbosity(logging.FATAL)  # progress shows whatever absl says
+  try:
+    result = runner.run(
+        input_fn=mnist.make_input_fn("train", 1000, num_epochs=1),
+        model_fn=mnist.model_fn, optimizer_fn=mnist.make_optimizer_fn(0.1),
+        log_dir=str(tmp_path / "train"), max_number_of_steps=sys.maxsize,
+        log_every_n_steps=2, num_clones=1)
+    metrics = runner.run(
+        input_fn=mnist.make_input_fn("test", 500, num_epochs=1),
+        model_fn=mnist.model_fn, run_mode=runner.ModeKeys.EVAL,
+        checkpoint_path=str(tmp_path / "train"),
+        max_number_of_steps=sys.maxsize)
+  finally:
+    logging.set_verbosity(verbosity)
+  assert result["global_step"] == TRAIN_EXAMPLES // 1000
+  printed = capsys.readouterr().err
+  assert "run: TRAIN, 1 clone(s) on the CPU, replica 0 of 1, 0 ps task(s)" in (
+      printed)
+  for step in (2, 4):
+    assert f"run: step {step} (global step {step}): loss = " in printed
+  assert "run: input_fn's data is exhausted after 5 steps" in printed
+  assert "run: TRAIN done at global step 5 after 5 steps of this worker" in (
+      printed)
+  assert f"loss = {metrics['loss']:.4f}, accuracy = {metrics['accuracy']:.4f}" in (
+      printed)
+
+
+def test_batch_size_needs_known_example_shapes(tf, runner, tmp_path):
+  def input_fn(unused_run_mode):
+    return tf.placeholder_with_default(tf.zeros([3]), [None])
+
+  with pytest.raises(ValueError, match=r"input_fn output PlaceholderWithDefault"
+                     r":0 has shape \(None,\); batching single examples "
+                     r"\(batch_size\) needs every shape known"):
+    runner.run(input_fn, _linear_model_fn(tf, runner), _sgd(tf),
+               log_dir=str(tmp_path), batch_size=4, num_clones=1)

@@ -1,0 +1,232 @@
+"""``moxing.tensorflow`` (MoXing, ModelArts' TF1 library) becomes ``slim_ext.mox``.
+
+``slim_ext.mox`` provides what MoXing training scripts are built on: ``run``,
+``ModelSpec``, ``ModeKeys``, ``get_optimizer_fn``, ``get_flag``/``set_flag`` and the
+``file`` API (``slimport.contract.MOX_NAMES`` / ``MOX_FILE_NAMES``). So, as in
+contrib_slim, statements that bind a name to MoXing are rewritten where they stand,
+keeping the name:
+
+- ``import moxing.tensorflow as mox`` -> ``import slim_ext.mox as mox`` (also
+  ``import moxing as mox``, whose ``mox.tensorflow.run`` becomes ``mox.run``);
+- ``from moxing import tensorflow as mox`` -> ``from slim_ext import mox``;
+- ``from moxing.tensorflow import run, ModelSpec`` -> ``from slim_ext.mox import ...``;
+- ``import moxing.tensorflow`` -> ``import slim_ext.mox``, its uses
+  ``moxing.tensorflow.run`` -> ``slim_ext.mox.run``.
+
+A MoXing name slim_ext does not provide (its model zoo, datasets, export, hooks) is
+left as it is and reported with what to use instead; an import of one stays a
+``moxing`` import, so the file still names what it needs.
+"""
+from __future__ import annotations
+
+import ast
+from typing import List, Optional
+
+import libcst as cst
+
+from slimport.codemods._base import StatementFilter, chain_filter, code_of
+from slimport.codemods._module_move import ModuleMoveCodemod, small_statement
+from slimport.codemods._names import Bindings, dotted_expression, dotted_parts, local_name
+from slimport.contract import MOX_FILE_NAMES, MOX_MODULE, MOX_NAMES
+
+MOXING = "moxing"
+_MOX_FILE = MOX_MODULE + ".file"
+# MoXing module -> its slim_ext home, most specific first. ``moxing.file`` (what
+# ``import moxing as mox; mox.file`` reaches) falls under the last line.
+_HOMES = (
+    ("moxing.tensorflow", MOX_MODULE),
+    ("moxing.framework.file", _MOX_FILE),
+    (MOXING, MOX_MODULE),
+)
+
+# What to use instead of the MoXing names slim_ext.mox does not provide.
+_FIXES = {
+    **dict.fromkeys(
+        ("ExportSpec", "ExportKeys"),
+        "drop the export from the training job; afterwards restore the checkpoint and "
+        "save it with tf.compat.v1.saved_model (also remove ModelSpec(export_spec=...) "
+        "and run(export_model=...))",
+    ),
+    **dict.fromkeys(
+        ("get_model_fn", "get_model_meta", "NetworkKeys"),
+        "build the network with tf_slim.nets (e.g. tf_slim.nets.resnet_v1.resnet_v1_50) "
+        "or your own code inside model_fn",
+    ),
+    **dict.fromkeys(
+        ("get_dataset", "get_dataset_meta", "ImageClassificationRawMetadata",
+         "ImageClassificationRawDataset", "ImageClassificationTFRecordMetadata",
+         "ImageClassificationTFRecordDataset", "MultilabelClassificationRawMetadata",
+         "MultilabelClassificationRawDataset"),
+        "read the data with tf.data inside input_fn (tf.data.TFRecordDataset, or "
+        "Dataset.list_files with tf.io.decode_image)",
+    ),
+    **dict.fromkeys(
+        ("get_data_augmentation_fn", "PreprocessingKeys"),
+        "preprocess with research/slim's preprocessing_factory or tf.image inside input_fn",
+    ),
+    **dict.fromkeys(
+        ("AggregativeSessionRunHook", "EarlyStoppingHook", "LogEvaluationMetricHook"),
+        "slim_ext.mox.run takes no session hooks; compute what the hook did inside "
+        "input_fn / model_fn, or stop training with max_number_of_steps",
+    ),
+    "get_collection": "use tf.compat.v1.get_collection(key) inside model_fn",
+    "var_scope": "create the variable in the dtype it is stored in and tf.cast its value",
+    "set_auth": "local and tf.io.gfile paths need no OBS credentials: delete the call",
+    "stat": "use tf.io.gfile.stat(url) (length, mtime_nsec, is_directory)",
+    "scan_dir": "use mox.file.list_directory(url) or tf.io.gfile.listdir(url)",
+}
+
+
+def mox_path(qualified: str) -> Optional[str]:
+    """Where a MoXing name lives in slim_ext.
+
+    Args:
+      qualified: a dotted name, e.g. ``moxing.tensorflow.run``.
+
+    Returns:
+      Its slim_ext path (``slim_ext.mox.run``), whether or not slim_ext provides it
+      (see ``missing_name``); None when ``qualified`` is not MoXing.
+    """
+    for module, home in _HOMES:
+        if qualified == module or qualified.startswith(module + "."):
+            return home + qualified[len(module):]
+    return None
+
+
+def missing_name(path: str) -> Optional[str]:
+    """The part of a slim_ext.mox path that slim_ext does not provide, or None.
+
+    ``slim_ext.mox.ExportSpec`` -> ``ExportSpec``; ``slim_ext.mox.file.stat`` ->
+    ``file.stat``; ``slim_ext.mox.run`` -> None.
+    """
+    parts = path[len(MOX_MODULE):].lstrip(".").split(".")
+    if parts == [""]:
+        return None
+    if parts[0] not in MOX_NAMES:
+        return parts[0]
+    if parts[0] == "file" and len(parts) > 1 and parts[1] not in MOX_FILE_NAMES:
+        return f"file.{parts[1]}"
+    return None
+
+
+def _is_moxing(qualified: Optional[str]) -> bool:
+    return qualified is not None and mox_path(qualified) is not None
+
+
+def _import_statement(path: str, local: str) -> cst.BaseSmallStatement:
+    """``from slim_ext import mox as tensorflow``: the import binding ``local`` to ``path``."""
+    package, _, name = path.rpartition(".")
+    alias = "" if name == local else f" as {local}"
+    return small_statement(f"from {package} import {name}{alias}")
+
+
+class MoxingCommand(ModuleMoveCodemod):
+    """Rewrites imports and uses of ``moxing.tensorflow`` to ``slim_ext.mox``."""
+
+    NAME = "moxing"
+    DESCRIPTION = "moxing.tensorflow (MoXing) -> slim_ext.mox; MoXing names it lacks are reported"
+    TRIGGERS = (MOXING,)
+
+    @classmethod
+    def statement_filter(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:
+        return chain_filter(lambda parts: _is_moxing(bindings.resolve_parts(parts)))
+
+    @classmethod
+    def rebound(cls, bindings: Bindings) -> Bindings:
+        # Aliases are rewritten in place; ``import moxing`` becomes ``import slim_ext.mox``.
+        names = {}
+        for name, target in bindings.names.items():
+            if name == target == MOXING:
+                names["slim_ext"] = "slim_ext"
+            else:
+                names[name] = mox_path(target) or target
+        return Bindings(names)
+
+    def _report_missing(self, node: cst.CSTNode, spelled: str, path: str) -> bool:
+        """Report ``spelled`` if slim_ext lacks what it names; True if reported."""
+        missing = missing_name(path)
+        if missing is None:
+            return False
+        provided = (f"slim_ext.mox.file provides {', '.join(sorted(MOX_FILE_NAMES))}"
+                    if missing.startswith("file.") else
+                    f"slim_ext.mox provides {', '.join(sorted(MOX_NAMES))}")
+        fix = _FIXES.get(missing.rpartition(".")[2],
+                         "write this part with TensorFlow (tf.compat.v1) directly")
+        self.needs_attention(
+            node, f"{spelled}: MoXing's {missing} has no slim_ext counterpart ({provided})",
+            fix)
+        return True
+
+    # --- statements that bind a name to MoXing: rewritten where they stand.
+
+    def leave_Import(self, original_node: cst.Import, updated_node: cst.Import) -> cst.Import:
+        def new_path(alias: cst.ImportAlias) -> Optional[str]:
+            path = mox_path(alias.evaluated_name)
+            if path is None or self._report_missing(original_node, alias.evaluated_name, path):
+                return None
+            # ``import moxing.tensorflow`` binds ``moxing``; the new import binds
+            # ``slim_ext`` and the uses are rewritten to full paths (visit_Attribute).
+            return path if alias.asname is not None else MOX_MODULE
+        return self.move_import(original_node, updated_node, new_path)
+
+    def leave_ImportFrom(
+        self, original_node: cst.ImportFrom, updated_node: cst.ImportFrom
+    ) -> cst.BaseSmallStatement:
+        if updated_node.relative or updated_node.module is None:
+            return updated_node
+        module = ".".join(dotted_parts(updated_node.module) or [])
+        home = mox_path(module)
+        if home is None:
+            return updated_node
+        if isinstance(updated_node.names, cst.ImportStar):
+            if self._report_missing(original_node, module, home):
+                return updated_node
+            return self.move_import_from(original_node, updated_node, home)
+        kept: List[cst.ImportAlias] = []
+        moved: List[cst.BaseSmallStatement] = []
+        paths = []
+        for alias in updated_node.names:
+            name = f"{module}.{alias.evaluated_name}"
+            path = mox_path(name) or ""
+            if self._report_missing(original_node, name, path):
+                kept.append(alias)
+            else:
+                moved.append(_import_statement(path, local_name(alias)))
+                paths.append(path)
+        if not moved:
+            return updated_node
+        if not kept and all(path.rpartition(".")[0] == home for path in paths):
+            # Every name keeps its name in one module: only the module changes.
+            return self.move_import_from(original_node, updated_node, home)
+        self.record_edit(
+            original_node, f"{code_of(original_node)} -> {'; '.join(code_of(s) for s in moved)}")
+        return self.split_import(updated_node, kept, moved)
+
+    # --- uses: ``mox.run``, ``moxing.tensorflow.ModeKeys.TRAIN`` anywhere in an expression.
+
+    def visit_Attribute(self, node: cst.Attribute) -> bool:
+        parts = dotted_parts(node)
+        if parts is None:
+            # ``f(x).y``: the chain is broken by a call; look inside it.
+            return True
+        qualified = self.bindings.resolve(node)
+        path = mox_path(qualified) if qualified else None
+        if path is None:
+            return False
+        spelled = ".".join(parts)
+        if self._report_missing(node, spelled, path):
+            return False
+        root, root_target = parts[0], self.bindings.names[parts[0]]
+        root_home = mox_path(root_target) or ""
+        if root == root_target:
+            # ``import moxing.tensorflow`` binds ``moxing``, which the import's
+            # rewrite drops: spell the whole new path.
+            text = path
+        elif path.startswith(root_home):
+            text = root + path[len(root_home):]
+        else:
+            return False
+        if text != spelled:
+            self.replace(node, dotted_expression(text).with_changes(lpar=node.lpar, rpar=node.rpar))
+            self.record_edit(node, f"{spelled} -> {text}")
+        return False
