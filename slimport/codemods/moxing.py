@@ -209,14 +209,14 @@ class MoxingCommand(ModuleMoveCodemod):
         if parts is None:
             # ``f(x).y``: the chain is broken by a call; look inside it.
             return True
-        qualified = self.bindings.resolve(node)
+        qualified = self.resolve_name(node)
         path = mox_path(qualified) if qualified else None
         if path is None:
             return False
         spelled = ".".join(parts)
         if self._report_missing(node, spelled, path):
             return False
-        root, root_target = parts[0], self.bindings.names[parts[0]]
+        root, root_target = parts[0], self.target_of(parts[0]) or ""
         root_home = mox_path(root_target) or ""
         if root == root_target:
             # ``import moxing.tensorflow`` binds ``moxing``, which the import's

@@ -127,3 +127,11 @@ def test_no_codemod_touches_shadowed_names(codemod, source: str) -> None:  # typ
     code, findings = run_codemod(codemod, source)
     assert code == source
     assert [f for f in findings if f.kind == "attention"] == []
+
+
+def test_a_local_named_mox_is_not_moxing() -> None:
+    from slimport.codemods.moxing import MoxingCommand
+
+    source = ("import moxing.tensorflow as mox\n\ndef f(mox):\n    return mox.run\n")
+    code, _ = run_codemod(MoxingCommand, source)
+    assert code == "import slim_ext.mox as mox\n\ndef f(mox):\n    return mox.run\n"
