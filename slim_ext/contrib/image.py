@@ -195,6 +195,18 @@ def translate(images: Any, translations: Any, interpolation: str = "NEAREST",
                      interpolation=interpolation)
 
 
+def _of_rank(values: Any, name: str, ranks: Tuple[int, int]) -> tf.Tensor:
+  """``values`` as a tensor, checked to have one of two ranks.
+
+  Raises:
+    ValueError: another rank.
+  """
+  tensor = tf.convert_to_tensor(values, name=name)
+  if tensor.shape.ndims not in ranks:
+    raise ValueError(f"{name} should be {ranks[0]}D or {ranks[1]}D, got: {tensor}")
+  return tensor
+
+
 def flat_transforms_to_matrices(transforms: Any) -> tf.Tensor:
   """N x 8 transforms (or one of 8) as N x 3 x 3 matrices (output -> input points).
 
@@ -202,10 +214,7 @@ def flat_transforms_to_matrices(transforms: Any) -> tf.Tensor:
     ValueError: transforms is not 1-D or 2-D.
   """
   with tf.compat.v1.name_scope("flat_transforms_to_matrices"):
-    transforms = tf.convert_to_tensor(transforms, name="transforms")
-    if transforms.shape.ndims not in (1, 2):
-      raise ValueError(f"Transforms should be 1D or 2D, got: {transforms}")
-    transforms = tf.reshape(transforms, [-1, 8])
+    transforms = tf.reshape(_of_rank(transforms, "transforms", (1, 2)), [-1, 8])
     # The ninth entry, implicit in the flat form, is 1.
     ones = tf.ones_like(transforms[:, :1])
     return tf.reshape(tf.concat([transforms, ones], axis=1), [-1, 3, 3])
@@ -218,10 +227,7 @@ def matrices_to_flat_transforms(transform_matrices: Any) -> tf.Tensor:
     ValueError: transform_matrices is not 2-D or 3-D.
   """
   with tf.compat.v1.name_scope("matrices_to_flat_transforms"):
-    transform_matrices = tf.convert_to_tensor(transform_matrices, name="transform_matrices")
-    if transform_matrices.shape.ndims not in (2, 3):
-      raise ValueError(f"Matrices should be 2D or 3D, got: {transform_matrices}")
-    flat = tf.reshape(transform_matrices, [-1, 9])
+    flat = tf.reshape(_of_rank(transform_matrices, "transform_matrices", (2, 3)), [-1, 9])
     return (flat / flat[:, 8:9])[:, :8]
 
 

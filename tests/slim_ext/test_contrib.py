@@ -10,7 +10,7 @@ import pytest
 
 from slimport.codemods.contrib_table import MODULE_HOMES, SLIM_EXT_CONTRIB, TABLE
 
-CONTRIB_PY = Path(__file__).resolve().parents[2] / "slim_ext" / "contrib" / "__init__.py"
+CONTRIB_DIR = Path(__file__).resolve().parents[2] / "slim_ext" / "contrib"
 
 def _stand_ins() -> list:
     """(stand-in name, the first contrib symbol the table maps to it)."""
@@ -31,19 +31,25 @@ def contrib():
     return module
 
 
-def test_module_itself_does_not_import_tensorflow() -> None:
-    # A fresh interpreter is the point: this process may have TensorFlow loaded already.
+def _run(probe: str) -> str:
+    """The stdout of ``probe`` run in a fresh interpreter (this one has TensorFlow loaded)."""
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                            timeout=120, check=True)
+    return result.stdout.strip()
+
+
+@pytest.mark.parametrize("module", ["__init__.py", "quantize/graph_matcher.py"])
+def test_module_itself_does_not_import_tensorflow(module: str) -> None:
     probe = (
         "import importlib.util, sys\n"
-        f"spec = importlib.util.spec_from_file_location('contrib_probe', {str(CONTRIB_PY)!r})\n"
+        "spec = importlib.util.spec_from_file_location("
+        f"'contrib_probe', {str(CONTRIB_DIR / module)!r})\n"
         "module = importlib.util.module_from_spec(spec)\n"
         "spec.loader.exec_module(module)\n"
         "print(sorted(name for name in sys.modules if name.split('.')[0] in "
         "('tensorflow', 'tf_slim', 'tf_keras', 'keras')))\n"
     )
-    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
-                            timeout=60, check=True)
-    assert result.stdout.strip() == "[]"
+    assert _run(probe) == "[]"
 
 
 @pytest.mark.tf
@@ -114,9 +120,7 @@ def test_submodules_load_on_first_attribute_use() -> None:
         "rotate = slim_ext.contrib.image.rotate\n"
         "print(sorted(m for m in sys.modules if m.startswith('slim_ext.contrib.')))\n"
     )
-    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
-                            timeout=120, check=True)
-    assert result.stdout.strip() == "['slim_ext.contrib.image']"
+    assert _run(probe) == "['slim_ext.contrib.image']"
 
 
 @pytest.mark.tf
