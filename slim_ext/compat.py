@@ -1,13 +1,16 @@
-"""Makes tf_slim 1.1.0 (the last release, 2020) run on TensorFlow 2.15-2.21.
+"""Makes tf_slim 1.1.0 (the last release, 2020) and TF1 code run on TensorFlow 2.15-2.21.
 
 tf_slim reaches into TensorFlow-private modules (``tensorflow.python.*``) for
 names that later TensorFlow releases moved to new modules, and TensorFlow's
 own ``tensorflow/python/layers/normalization.py`` lazily imports
 ``tf_keras.legacy_tf_layers``, which tf_keras keeps under ``tf_keras.src``.
-Every name below is missing on both TF 2.15 and TF 2.21 (checked against
-tensorflow 2.15.1 / tf_keras 2.15.1 and 2.21.0 / 2.21.0). Each shim states
-the cause it fixes and acts only when its name is missing, so on a release
-that still has the name it does nothing.
+Every such name below is missing on both TF 2.15 and TF 2.21 (checked against
+tensorflow 2.15.1 / tf_keras 2.15.1 and 2.21.0 / 2.21.0). On TF >= 2.16 with
+Keras 3 installed, ``tf.compat.v1.layers`` and ``tf.compat.v1.nn.rnn_cell``
+lead to Keras 3, which has no TF1 layers; two shims send them to tf_keras'
+legacy layers instead. Each shim states the cause it fixes and acts only
+when its name is missing or broken, so on a release that still has it (TF
+2.15 with Keras 2) it does nothing.
 """
 from __future__ import annotations
 
@@ -15,13 +18,16 @@ import dataclasses
 import importlib
 import importlib.abc
 import importlib.machinery
+import importlib.metadata
 import importlib.util
+import os
 import sys
 import types
-from typing import List, Optional
+from typing import List, Optional, Tuple
 
 ATTRIBUTE = "attribute"
 MODULE_ALIAS = "module alias"
+LEGACY_KERAS_ROUTE = "legacy Keras route"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -33,8 +39,10 @@ class Shim:
       ``tensorflow.python.framework.ops.Tensor``.
     source: dotted name of the object that now provides it.
     cause: why the target is missing (which release moved it, who uses it).
-    kind: ATTRIBUTE (set a missing attribute on a module) or MODULE_ALIAS
-      (make a missing module importable under its old name).
+    kind: ATTRIBUTE (set a missing attribute on a module), MODULE_ALIAS
+      (make a missing module importable under its old name) or
+      LEGACY_KERAS_ROUTE (point a tf.compat.v1 name that TensorFlow routes to
+      Keras 3 at the tf_keras module it names when TF_USE_LEGACY_KERAS is set).
   """
   target: str
   source: str
@@ -90,6 +98,20 @@ SHIMS = (
          "tf_keras.legacy_tf_layers.normalization, which tf_keras >= 2.15 "
          "keeps under tf_keras.src; slim.batch_norm builds on it",
          kind=MODULE_ALIAS),
+    Shim("tensorflow.compat.v1.layers",
+         "tf_keras.api._v1.keras.__internal__.legacy.layers",
+         "TF >= 2.16 routes tf.compat.v1.layers to Keras 3 when it is installed "
+         "(KerasLazyLoader in tensorflow/python/util/lazy_loader.py) unless "
+         "TF_USE_LEGACY_KERAS is set, and Keras 3 has no TF1 layers: "
+         "'`dense` is not available with Keras 3'; TF1 code builds with "
+         "tf.layers.dense/conv2d/batch_normalization and subclasses tf.layers.Layer",
+         kind=LEGACY_KERAS_ROUTE),
+    Shim("tensorflow.compat.v1.nn.rnn_cell",
+         "tf_keras.api._v1.keras.__internal__.legacy.rnn_cell",
+         "the same Keras 3 routing as tf.compat.v1.layers: "
+         "'`LSTMCell` is not available with Keras 3'; TF1 sequence models build "
+         "on tf.nn.rnn_cell.LSTMCell/GRUCell/MultiRNNCell",
+         kind=LEGACY_KERAS_ROUTE),
 )
 
 _applied: List[Shim] = []
@@ -183,6 +205,68 @@ def _apply_module_alias(shim: Shim) -> bool:
   return True
 
 
+def _owner_and_name(dotted: str) -> Tuple[object, str]:
+  """The object holding a public TF name (``tf.compat.v1.nn``) and the name.
+
+  Walked by attribute from ``tensorflow``: importing ``tensorflow.compat.v1.nn``
+  as a module would load a second copy of the API package.
+  """
+  parts = dotted.split(".")
+  owner = importlib.import_module(parts[0])
+  for part in parts[1:-1]:
+    owner = getattr(owner, part)
+  return owner, parts[-1]
+
+
+def _routes_to_keras_3(loader_state: dict) -> bool:
+  """Tells whether a KerasLazyLoader, from its state, serves Keras 3 (or nothing).
+
+  The same decision KerasLazyLoader makes on first use, taken without making
+  it (which would import Keras 3 just to look).
+  """
+  if loader_state.get("_tfll_initialized"):
+    # Initialized: the version it chose, or none when Keras failed to import.
+    return loader_state.get("_tfll_keras_version") in ("keras_3", None)
+  if os.environ.get("TF_USE_LEGACY_KERAS") in ("true", "True", "1"):
+    return False
+  try:
+    return importlib.metadata.version("keras").startswith("3.")
+  except importlib.metadata.PackageNotFoundError:
+    return True  # TensorFlow would raise "Keras cannot be imported".
+
+
+def _apply_legacy_keras_route(shim: Shim) -> bool:
+  """Makes the loader at shim.target serve shim.source, as TF_USE_LEGACY_KERAS would.
+
+  The loader object is changed in place rather than replaced, so references
+  taken before slim_ext was imported (``from tensorflow.compat.v1 import
+  layers``) work too. It stays lazy: tf_keras' API module is imported on
+  first use.
+  """
+  lazy_loader = importlib.import_module("tensorflow.python.util.lazy_loader")
+  keras_loader_class = getattr(lazy_loader, "KerasLazyLoader", None)
+  owner, name = _owner_and_name(shim.target)
+  loader = getattr(owner, name, None)
+  if keras_loader_class is None or not isinstance(loader, keras_loader_class):
+    return False
+  state = vars(loader)
+  if "_tfll_parent_module_globals" not in state or not _routes_to_keras_3(state):
+    return False
+  if not _module_exists(shim.source):
+    return False
+  lazy_loader.LazyLoader.__init__(
+      loader, state.get("_tfll_name", name), state["_tfll_parent_module_globals"],
+      shim.source)
+  loader._tfll_keras_version = "tf_keras"  # pylint: disable=protected-access
+  loader._tfll_initialized = True  # pylint: disable=protected-access
+  # ``from tensorflow.compat.v1.layers import dense`` imports by path: search
+  # tf_keras' directory first, as TensorFlow's own __init__ does for tf_keras.
+  source_dirs = importlib.util.find_spec(shim.source.rpartition(".")[0]).submodule_search_locations
+  owner.__path__ = list(source_dirs) + [
+      entry for entry in owner.__path__ if entry not in source_dirs]
+  return True
+
+
 def apply_shim(shim: Shim) -> bool:
   """Applies one shim if its target is missing and its source exists.
 
@@ -191,10 +275,12 @@ def apply_shim(shim: Shim) -> bool:
 
   Returns:
     True when the shim changed something; False when the target already
-    exists (it is never replaced) or the source is not there either.
+    exists and works (it is never replaced) or the source is not there either.
   """
   if shim.kind == MODULE_ALIAS:
     return _apply_module_alias(shim)
+  if shim.kind == LEGACY_KERAS_ROUTE:
+    return _apply_legacy_keras_route(shim)
   return _apply_attribute(shim)
 
 

@@ -19,6 +19,9 @@ from typing import Dict, Iterable, Optional
 TF_SLIM = "tf_slim"
 COMPAT_V1 = "tensorflow.compat.v1"
 STAND_INS = "slim_ext.contrib"
+# Re-implemented contrib modules live in submodules of slim_ext.contrib that mirror
+# them (slim_ext.contrib.image, ...); their symbols work, they are not stand-ins.
+SLIM_EXT_CONTRIB = STAND_INS
 
 
 @dataclass(frozen=True)
@@ -161,8 +164,8 @@ TABLE: Dict[str, Home] = {
         "wait_for_new_checkpoint", "checkpoints_iterator", "StopAfterNEvalsHook",
         "SummaryAtEndHook", "get_or_create_eval_step",
     ], inside="evaluation."),
-    **_stand_in("training.HParams", "HParams",
-                "a plain dict, a dataclass or ml_collections.ConfigDict"),
+    # HParams is re-implemented in slim_ext (TF1's parse/type rules).
+    **_same_name(SLIM_EXT_CONTRIB + ".training", "training", ["HParams"]),
     # tf.contrib.quantize rewrote graphs for fake quantization; nothing does that now.
     **_stand_in("quantize.create_training_graph", "quantize_create_training_graph", _QAT),
     **_stand_in("quantize.create_eval_graph", "quantize_create_eval_graph", _QAT),
@@ -216,6 +219,56 @@ TABLE: Dict[str, Home] = {
         "summary.all_summary_ops": "summary.all_v2_summary_ops",
         "summary.initialize": "summary.initialize",
     }),
+    # tf.contrib.image: transforms on core's projective-transform kernel, the
+    # C++-only ops rebuilt from core ops, the rest stand-ins (slim_ext/contrib/image.py).
+    **_same_name(SLIM_EXT_CONTRIB + ".image", "image", [
+        "angles_to_projective_transforms", "bipartite_match", "compose_transforms",
+        "connected_components", "flat_transforms_to_matrices", "matrices_to_flat_transforms",
+        "rotate", "transform", "translate", "translations_to_projective_transforms",
+        "dense_image_warp", "interpolate_spline", "sparse_image_warp", "adjust_hsv_in_yiq",
+        "random_hsv_in_yiq", "single_image_random_dot_stereograms",
+    ]),
+    **_same_name(SLIM_EXT_CONTRIB + ".learn.preprocessing", "learn.preprocessing", [
+        "VocabularyProcessor", "CategoricalVocabulary", "ByteProcessor", "tokenizer",
+    ]),
+    **_same_name(SLIM_EXT_CONTRIB + ".tfprof.model_analyzer", "tfprof.model_analyzer", [
+        "print_model_analysis", "advise", "TRAINABLE_VARS_PARAMS_STAT_OPTIONS",
+        "FLOAT_OPS_OPTIONS", "PRINT_ALL_TIMING_MEMORY", "ALL_ADVICE", "Profiler",
+    ]),
+    **_renamed(COMPAT_V1, {"tfprof.tfprof_logger.write_op_log": "profiler.write_op_log"}),
+    # TensorFlow's deprecation decorators, which TF 2 no longer exports.
+    **_same_name(SLIM_EXT_CONTRIB + ".framework", "framework", [
+        "deprecated", "deprecated_args", "deprecated_arg_values",
+    ]),
+    **_same_name(TF_SLIM, "layers", ["get_variable_collections", "collect_named_outputs"],
+                 inside="utils.", import_module="tf_slim.layers.utils"),
+    # tf.contrib.util was tensor_util re-exported; constant_value is get_static_value.
+    **_renamed(COMPAT_V1, {
+        "util.constant_value": "get_static_value",
+        "util.make_tensor_proto": "make_tensor_proto",
+        "util.make_ndarray": "make_ndarray",
+    }),
+}
+
+# Whole contrib modules with a slim_ext mirror, keyed like TABLE (relative to
+# tensorflow.contrib), deep source paths included: ``from tensorflow.contrib.quantize.python
+# import graph_matcher`` becomes ``from slim_ext.contrib.quantize import graph_matcher``.
+MODULE_HOMES: Dict[str, str] = {
+    "image": "slim_ext.contrib.image",
+    "image.python.ops.image_ops": "slim_ext.contrib.image",
+    "quantize": "slim_ext.contrib.quantize",
+    "quantize.python.graph_matcher": "slim_ext.contrib.quantize.graph_matcher",
+    "learn.preprocessing": "slim_ext.contrib.learn.preprocessing",
+    "learn.python.learn.preprocessing": "slim_ext.contrib.learn.preprocessing",
+    "learn.python.learn.preprocessing.text": "slim_ext.contrib.learn.preprocessing",
+    "learn.python.learn.preprocessing.categorical_vocabulary":
+        "slim_ext.contrib.learn.preprocessing",
+    "training.python.training.hparam": "slim_ext.contrib.training",
+    "tfprof": "slim_ext.contrib.tfprof",
+    "tfprof.model_analyzer": "slim_ext.contrib.tfprof.model_analyzer",
+    "tfprof.tfprof_logger": "slim_ext.contrib.tfprof.tfprof_logger",
+    "tfprof.python.tools.tfprof.model_analyzer": "slim_ext.contrib.tfprof.model_analyzer",
+    "tfprof.python.tools.tfprof.tfprof_logger": "slim_ext.contrib.tfprof.tfprof_logger",
 }
 
 

@@ -5,6 +5,9 @@ shims (batch norm and the nets built on it, learning.train, TFExampleDecoder,
 streaming metrics, model variables) in TF1 graph mode, as ported code runs.
 """
 import importlib
+import importlib.metadata
+import os
+import subprocess
 import sys
 import types
 
@@ -25,6 +28,8 @@ def compat(tf):  # pylint: disable=unused-argument
 
 def test_every_target_resolves_to_its_source(compat):
   for shim in compat.SHIMS:
+    if shim.kind == compat.LEGACY_KERAS_ROUTE:
+      continue  # checked by the tf.compat.v1.layers tests below
     if shim.kind == compat.MODULE_ALIAS:
       assert importlib.import_module(shim.target) is importlib.import_module(
           shim.source), shim.target
@@ -133,6 +138,102 @@ def test_missing_tf_keras_names_the_package_to_install(compat, tf,
   with pytest.raises(ImportError,
                      match=rf"pip install 'tf-keras=={major_minor}\.\*'"):
     compat.apply()
+
+
+# --- tf.compat.v1.layers and nn.rnn_cell on Keras 3 -----------------------------
+
+
+def test_v1_layers_are_tf_keras_legacy_layers(compat, tf):
+  legacy_layers = importlib.import_module(
+      "tf_keras.api._v1.keras.__internal__.legacy.layers")
+  legacy_cells = importlib.import_module(
+      "tf_keras.api._v1.keras.__internal__.legacy.rnn_cell")
+  routed = [s.target for s in compat.applied() if s.kind == compat.LEGACY_KERAS_ROUTE]
+  if importlib.metadata.version("keras").startswith("3."):
+    assert routed == ["tensorflow.compat.v1.layers", "tensorflow.compat.v1.nn.rnn_cell"]
+    assert tf.layers.dense is legacy_layers.dense
+    assert tf.layers.Layer is legacy_layers.Layer
+    assert tf.nn.rnn_cell.LSTMCell is legacy_cells.LSTMCell
+  else:  # TF 2.15 with Keras 2: TensorFlow's own route works, nothing to change
+    assert routed == []
+  from tensorflow.compat.v1.layers import conv2d  # pylint: disable=g-import-not-at-top
+  assert conv2d is tf.layers.conv2d
+
+
+def test_v1_layers_build_and_train_in_graph_mode(tf):
+
+  class Scale(tf.layers.Layer):
+    """A TF1-style custom layer: one trainable scalar."""
+
+    def build(self, input_shape):
+      self.scale = self.add_weight("scale", [], initializer=tf.ones_initializer())
+      super().build(input_shape)
+
+    def call(self, inputs):
+      return inputs * self.scale
+
+  with tf.Graph().as_default():
+    tf.set_random_seed(0)
+    images = tf.placeholder(tf.float32, [None, 8, 8, 3])
+    labels = tf.placeholder(tf.int64, [None])
+    net = tf.layers.conv2d(images, 4, 3, padding="same", activation=tf.nn.relu)
+    net = tf.layers.batch_normalization(net, training=True)
+    net = tf.layers.max_pooling2d(net, 2, 2)
+    net = tf.layers.dropout(net, 0.25, training=True)
+    net = tf.layers.flatten(net)
+    logits = Scale()(tf.layers.dense(net, 3))
+    cell = tf.nn.rnn_cell.LSTMCell(4)
+    _, state = tf.nn.dynamic_rnn(cell, tf.reshape(logits, [-1, 1, 3]), dtype=tf.float32)
+    loss = (tf.losses.sparse_softmax_cross_entropy(labels, logits)
+            + 0.0 * tf.reduce_sum(state.h))
+    with tf.control_dependencies(tf.get_collection(tf.GraphKeys.UPDATE_OPS)):
+      train_op = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+    names = [v.op.name for v in tf.trainable_variables()]
+    moving_mean = [v for v in tf.global_variables() if "moving_mean" in v.op.name][0]
+    scale = [v for v in tf.trainable_variables() if v.op.name == "scale/scale"][0]
+    feed = {images: np.random.RandomState(0).rand(6, 8, 8, 3), labels: [0, 1, 2, 0, 1, 2]}
+    with tf.Session() as sess:
+      sess.run(tf.global_variables_initializer())
+      scale_before, mean_before = sess.run([scale, moving_mean])
+      sess.run(train_op, feed)
+      scale_after, mean_after = sess.run([scale, moving_mean])
+  assert names[:6] == ["conv2d/kernel", "conv2d/bias", "batch_normalization/gamma",
+                       "batch_normalization/beta", "dense/kernel", "dense/bias"]
+  assert any("lstm_cell" in name for name in names)
+  assert scale_after != scale_before, "the custom layer's weight was not trained"
+  assert not np.allclose(mean_after, mean_before), "batch norm did not update"
+
+
+_KERAS_ROUTE_PROBE = """
+import os, sys
+from tensorflow.compat.v1 import layers as taken_early
+import tensorflow.compat.v1 as tf
+def works():
+  try:
+    return callable(taken_early.dense) and callable(tf.nn.rnn_cell.GRUCell)
+  except (AttributeError, ImportError) as error:
+    return str(error)
+if sys.argv[1] == "with":
+  import slim_ext
+print(works())
+"""
+
+
+def _probe_keras_route(argument, env=None):
+  result = subprocess.run(
+      [sys.executable, "-c", _KERAS_ROUTE_PROBE, argument], capture_output=True,
+      text=True, timeout=180, env={**os.environ, **(env or {})}, check=True)
+  return result.stdout.strip().splitlines()[-1]
+
+
+@pytest.mark.skipif(not importlib.metadata.version("keras").startswith("3."),
+                    reason="TensorFlow routes tf.compat.v1.layers to Keras 2 itself")
+def test_keras_3_route_is_broken_without_slim_ext_and_fixed_for_early_references():
+  # Separate processes: the point is the state before and after `import slim_ext`.
+  assert _probe_keras_route("without") == "`dense` is not available with Keras 3."
+  assert _probe_keras_route("with") == "True"
+  # With TensorFlow's own switch set, its route is used and the shim stays out.
+  assert _probe_keras_route("without", {"TF_USE_LEGACY_KERAS": "1"}) == "True"
 
 
 # --- tf_slim works -------------------------------------------------------------

@@ -183,7 +183,7 @@ class TestContribSymbols(IdempotentCodemodTest):
         """
         after = """
             import tensorflow as tf
-            from slim_ext.contrib import HParams
+            from slim_ext.contrib.training import HParams
             import slim_ext.contrib
 
             hparams = HParams(learning_rate=0.1)
@@ -291,19 +291,21 @@ def test_finding_lines_and_fixes() -> None:
     code, findings = run('''\
         import tensorflow as tf
 
-        hp = tf.contrib.training.HParams(lr=0.1)
+        tf.contrib.quantize.create_training_graph(quant_delay=0)
         x = tf.contrib.layers.embed_sequence(ids)
         tf.contrib.learn.datasets.load_dataset('mnist')
+        hp = tf.contrib.training.HParams(lr=0.1)
     ''')
     attention = [(f.line, f.message.split(" ")[0], f.fix)
                  for f in findings if f.kind == "attention"]
-    assert attention[0][:2] == (3, "tf.contrib.training.HParams")
-    assert "ml_collections" in attention[0][2]
+    assert attention[0][:2] == (3, "tf.contrib.quantize.create_training_graph")
+    assert "tensorflow-model-optimization" in attention[0][2]
     assert attention[1][:2] == (4, "tf.contrib.layers.embed_sequence")
     # One finding per chain: not one for learn.datasets and another for the rest.
     assert attention[2][:2] == (5, "tf.contrib.learn.datasets")
     assert len(attention) == 3
-    assert "slim_ext.contrib.HParams(lr=0.1)" in code
+    # HParams is re-implemented: an edit, not a finding.
+    assert "slim_ext.contrib.training.HParams(lr=0.1)" in code
 
 
 def test_kept_alias_import_is_reported_at_its_line() -> None:

@@ -1,0 +1,97 @@
+"""tf.contrib pieces that have no home in TensorFlow 2: re-implementations and stand-ins.
+
+``slimport rewrite`` points uses of removed contrib symbols and modules here, so a
+ported file still imports (one missing feature should not break a whole training
+tree). Where a small exact re-implementation is possible, the submodule mirroring
+the contrib module has it (``MODULE_HOMES`` in ``slimport/codemods/contrib_table.py``
+maps each contrib module onto its mirror):
+
+  tensorflow.contrib.image                     -> slim_ext.contrib.image
+  tensorflow.contrib.quantize.python.graph_matcher
+                                               -> slim_ext.contrib.quantize.graph_matcher
+  tensorflow.contrib.learn.preprocessing       -> slim_ext.contrib.learn.preprocessing
+  tensorflow.contrib.training (HParams)        -> slim_ext.contrib.training
+  tensorflow.contrib.tfprof                    -> slim_ext.contrib.tfprof
+  tensorflow.contrib.framework (deprecated)    -> slim_ext.contrib.framework
+
+The rest are stand-ins: they import fine and raise RemovedInTF2Error, naming what
+is gone and what to use, only when called. This module itself does not import
+TensorFlow; its submodules are loaded on first use, so ``import slim_ext.contrib``
+followed by ``slim_ext.contrib.image.rotate(...)`` works (the codemod writes such
+attribute chains) without loading what a file does not use.
+
+Example:
+  from slim_ext import contrib
+  contrib.quantize_create_training_graph()   # raises RemovedInTF2Error
+"""
+from __future__ import annotations
+
+import importlib
+from typing import Any, Callable, NoReturn, Type
+
+_SUBMODULES = ("framework", "image", "learn", "quantize", "tfprof", "training")
+
+
+class RemovedInTF2Error(NotImplementedError):
+  """A tf.contrib feature the ported code called has no TensorFlow 2 equivalent."""
+
+
+def _message(feature: str, alternative: str) -> str:
+  return (
+      f"{feature} was removed with tf.contrib and has no TensorFlow 2 replacement; "
+      f"use {alternative} instead (slimport rewrote the call to this stand-in)."
+  )
+
+
+def removed_function(feature: str, alternative: str) -> Callable[..., NoReturn]:
+  """A function that raises RemovedInTF2Error naming ``feature`` and ``alternative``."""
+  def stand_in(*args: Any, **kwargs: Any) -> NoReturn:
+    raise RemovedInTF2Error(_message(feature, alternative))
+
+  stand_in.__name__ = feature.rsplit(".", 1)[-1]
+  stand_in.__doc__ = f"Stand-in for {feature}.\n\nRaises:\n  RemovedInTF2Error: always.\n"
+  return stand_in
+
+
+def removed_class(feature: str, alternative: str) -> Type[Any]:
+  """A class whose constructor raises RemovedInTF2Error (isinstance checks still work)."""
+  def __init__(self: Any, *args: Any, **kwargs: Any) -> NoReturn:
+    raise RemovedInTF2Error(_message(feature, alternative))
+
+  doc = f"Stand-in for {feature}: instantiating it raises RemovedInTF2Error."
+  return type(feature.rsplit(".", 1)[-1], (), {"__init__": __init__, "__doc__": doc})
+
+
+_QAT = (
+    "quantization-aware training from tensorflow-model-optimization "
+    "(tfmot.quantization.keras.quantize_model) on a Keras model"
+)
+_ESTIMATOR = (
+    "the compat.v1 training loop (tf_slim.learning.train with slim_ext.cluster) or a "
+    "tf.distribute strategy; tf.estimator is not in TensorFlow 2.21"
+)
+
+quantize_create_training_graph = removed_function(
+    "tf.contrib.quantize.create_training_graph", _QAT)
+quantize_create_eval_graph = removed_function("tf.contrib.quantize.create_eval_graph", _QAT)
+TPUEstimator = removed_class("tf.contrib.tpu.TPUEstimator", _ESTIMATOR)
+TPUEstimatorSpec = removed_class("tf.contrib.tpu.TPUEstimatorSpec", _ESTIMATOR)
+TPURunConfig = removed_class("tf.contrib.tpu.RunConfig", _ESTIMATOR)
+TPUConfig = removed_class("tf.contrib.tpu.TPUConfig", _ESTIMATOR)
+Experiment = removed_class("tf.contrib.learn.Experiment", _ESTIMATOR)
+LearnRunConfig = removed_class("tf.contrib.learn.RunConfig", _ESTIMATOR)
+learn_runner_run = removed_function("tf.contrib.learn.learn_runner.run", _ESTIMATOR)
+
+
+def __getattr__(name: str) -> Any:
+  if name in _SUBMODULES:
+    return importlib.import_module(f"{__name__}.{name}")
+  if name == "HParams":
+    # Earlier ports named the stand-in slim_ext.contrib.HParams; it is real now.
+    from slim_ext.hparams import HParams  # pylint: disable=g-import-not-at-top
+    return HParams
+  raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list:
+  return sorted(list(globals()) + list(_SUBMODULES) + ["HParams"])

@@ -1,0 +1,131 @@
+"""Every network of tf_slim.nets and of the bundled TF1 tree builds and trains a step.
+
+Graph mode, as ported scripts run: each net is built in its own tf.Graph on
+two small random images (the smallest its fixed-size head accepts), then one
+SGD step through ``slim.learning.create_train_op`` (which also runs batch
+norm's update ops) must keep the loss finite, change the first and the last
+layer's weights (the gradient went all the way through) and update every
+batch norm's moving mean.
+"""
+import importlib
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytestmark = pytest.mark.tf
+
+REPO = Path(__file__).resolve().parents[2]
+
+# (module in tf_slim.nets, net function, arg scope function, image size, keyword
+# arguments). Sizes: alexnet, overfeat, vgg and inception_v1 end in fixed-size
+# VALID heads that need their default input; the others accept small images.
+TF_SLIM_NETS = [
+    ("alexnet", "alexnet_v2", "alexnet_v2_arg_scope", 224, {}),
+    ("overfeat", "overfeat", "overfeat_arg_scope", 231, {}),
+    ("vgg", "vgg_a", "vgg_arg_scope", 224, {}),
+    ("vgg", "vgg_16", "vgg_arg_scope", 224, {}),
+    ("vgg", "vgg_19", "vgg_arg_scope", 224, {}),
+    ("inception_v1", "inception_v1", "inception_v1_arg_scope", 224, {}),
+    ("inception_v2", "inception_v2", "inception_v2_arg_scope", 64, {"depth_multiplier": 0.25}),
+    ("inception_v3", "inception_v3", "inception_v3_arg_scope", 128, {"depth_multiplier": 0.25}),
+] + [
+    (f"resnet_{version}", f"resnet_{version}_{depth}", "resnet_arg_scope", 32, {})
+    for version in ("v1", "v2") for depth in (50, 101, 152, 200)
+]
+
+NUM_CLASSES = 3
+
+
+def _as_logits(tf, logits):
+  """[batch, classes] logits from a head that may keep 1x1 (or larger) spatial dims."""
+  if logits.shape.ndims == 4:
+    return tf.reduce_mean(logits, axis=[1, 2])
+  return logits
+
+
+def _train_one_step(tf, slim, build, image_size):
+  """Builds the net with ``build(images)`` and runs one step.
+
+  Returns:
+    (loss before, loss after, whether the first and the last trainable
+    weights both changed, number of moving means updated, number of them).
+  """
+  with tf.Graph().as_default():
+    tf.set_random_seed(0)
+    # Two images: with one, a batch norm over a 1x1 map outputs a constant.
+    images = tf.random_uniform([2, image_size, image_size, 3])
+    labels = tf.constant([0, 2])
+    logits = _as_logits(tf, build(images))
+    loss = tf.losses.sparse_softmax_cross_entropy(labels, logits)
+    train_op = slim.learning.create_train_op(loss, tf.train.GradientDescentOptimizer(0.01))
+    # Only the ends are fetched: the heads of vgg and overfeat hold 100M+ weights.
+    weights = tf.trainable_variables()
+    ends = [weights[0], weights[-1]]
+    moving_means = [v for v in tf.global_variables() if v.op.name.endswith("moving_mean")]
+    # Grappler's rewrites of a 200-layer training graph take longer than the
+    # step itself; they do not change what the step computes.
+    config = tf.ConfigProto()
+    config.graph_options.rewrite_options.disable_meta_optimizer = True
+    with tf.Session(config=config) as session:
+      session.run(tf.global_variables_initializer())
+      ends_before, means_before = session.run([ends, moving_means])
+      loss_before = session.run(train_op)
+      ends_after, means_after, loss_after = session.run([ends, moving_means, loss])
+  both_changed = all(not np.array_equal(a, b) for a, b in zip(ends_before, ends_after))
+  updated_means = sum(not np.array_equal(a, b) for a, b in zip(means_before, means_after))
+  return loss_before, loss_after, both_changed, updated_means, len(moving_means)
+
+
+@pytest.mark.parametrize("module_name, net_name, scope_name, image_size, kwargs", TF_SLIM_NETS,
+                         ids=[net[1] for net in TF_SLIM_NETS])
+def test_tf_slim_net_builds_and_trains(tf, slim, module_name, net_name, scope_name, image_size,
+                                       kwargs):
+  module = importlib.import_module(f"tf_slim.nets.{module_name}")
+  resnet_utils = importlib.import_module("tf_slim.nets.resnet_utils")
+  arg_scope = getattr(module, scope_name, None) or getattr(resnet_utils, scope_name)
+
+  def build(images):
+    with slim.arg_scope(arg_scope()):
+      logits, end_points = getattr(module, net_name)(
+          images, num_classes=NUM_CLASSES, is_training=True, **kwargs)
+    assert end_points
+    return logits
+
+  loss_before, loss_after, both_changed, updated_means, num_means = _train_one_step(
+      tf, slim, build, image_size)
+  assert np.isfinite(loss_before) and np.isfinite(loss_after)
+  assert both_changed, "the first or the last layer was not trained"
+  assert updated_means == num_means, "a batch norm layer did not update its moving mean"
+
+
+@pytest.fixture(scope="module")
+def ported_nets(tmp_path_factory):
+  """examples/slim_tf1 ported by slimport (a subprocess: the CLI is the product)."""
+  out = tmp_path_factory.mktemp("ported") / "slim_tf1"
+  subprocess.run([sys.executable, "-m", "slimport", "rewrite",
+                  str(REPO / "examples" / "slim_tf1"), "--out", str(out)],
+                 check=True, capture_output=True, timeout=300)
+  sys.path.insert(0, str(out))
+  try:
+    yield importlib.import_module("nets.nets_factory")
+  finally:
+    sys.path.remove(str(out))
+    for name in [n for n in sys.modules if n == "nets" or n.startswith("nets.")]:
+      del sys.modules[name]
+
+
+def test_every_ported_example_net_builds_and_trains(tf, slim, ported_nets):
+  names = sorted(ported_nets.networks_map)
+  assert names == ["cifarnet_bn", "lenet"]
+  for name in names:
+    network_fn = ported_nets.get_network_fn(name, NUM_CLASSES, weight_decay=0.0004,
+                                            is_training=True)
+    size = getattr(network_fn, "default_image_size", 28)
+    loss_before, loss_after, both_changed, updated_means, num_means = _train_one_step(
+        tf, slim, lambda images, fn=network_fn: fn(images)[0], size)
+    assert np.isfinite(loss_before) and np.isfinite(loss_after), name
+    assert both_changed, name
+    assert updated_means == num_means, name
