@@ -68,6 +68,13 @@ class _Cluster:
         return "\n".join(f"--- {name}:\n{proc.log()[-3000:]}"
                          for name, proc in self.started.items())
 
+    def start_one_by_one(self, *task_types: str) -> None:
+        """Starts each task once the one before has its server up."""
+        for previous, task_type in zip((None, *task_types), task_types):
+            if previous:
+                self.wait_until_bootstrapped(previous)
+            self.start(task_type)
+
     def finish(self) -> dict[str, str]:
         """Waits for every task; checks each exited 0 and the job reached the target."""
         codes = self.procs.wait_all(list(self.started.values()), self.deadline)
@@ -81,20 +88,14 @@ class _Cluster:
 def test_master_first(ported_tree, tmp_path):
     with ProcessSet() as procs:
         job = _Cluster(procs, ported_tree, tmp_path)
-        for task_type in ("master", "ps"):
-            job.start(task_type)
-            job.wait_until_bootstrapped(task_type)
-        job.start("worker")
+        job.start_one_by_one("master", "ps", "worker")
         job.finish()
 
 
 def test_worker_first(ported_tree, tmp_path):
     with ProcessSet() as procs:
         job = _Cluster(procs, ported_tree, tmp_path)
-        for task_type in ("worker", "ps"):
-            job.start(task_type)
-            job.wait_until_bootstrapped(task_type)
-        job.start("master")
+        job.start_one_by_one("worker", "ps", "master")
         logs = job.finish()
     # The worker polled before the master had initialised the model, and its
     # next session, after the master had gone, did not need the master.

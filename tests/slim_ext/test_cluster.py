@@ -226,11 +226,17 @@ def _listen(port):
   return sock
 
 
-def test_ps_serves_until_every_worker_came_and_went():
+def _ps_of_two_workers():
+  """The ps of a 2-worker cluster on free ports; the workers' ports."""
   ports = free_ports(3)
   config = cluster.from_moxing_flags(
       f"{LOCALHOST}:{ports[2]}", [f"{LOCALHOST}:{port}" for port in ports[:2]],
       "ps", 0)
+  return config, ports[:2]
+
+
+def test_ps_serves_until_every_worker_came_and_went():
+  config, ports = _ps_of_two_workers()
   first = _listen(ports[0])
   events = []
 
@@ -257,10 +263,7 @@ def test_ps_serves_until_every_worker_came_and_went():
 
 
 def test_ps_stops_once_the_job_is_done_though_a_worker_never_came():
-  ports = free_ports(3)
-  config = cluster.from_moxing_flags(
-      f"{LOCALHOST}:{ports[2]}", [f"{LOCALHOST}:{port}" for port in ports[:2]],
-      "ps", 0)
+  config, ports = _ps_of_two_workers()
   chief = _listen(ports[0])
   asked = []
 
