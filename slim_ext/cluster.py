@@ -385,12 +385,14 @@ def bootstrap(flag_values: flags.FlagValues = flags.FLAGS
     return None
   role = f"{config.source} {config.task_type} {config.task_index}"
   if config.task_type == EVALUATOR:
-    if any(name in flag_values for name in REPLICAS_FLAGS):
+    replicas_flags = [name for name in REPLICAS_FLAGS if name in flag_values]
+    if replicas_flags:
       raise ValueError(
           f"{config.source}: this task is the evaluator, but this script "
-          "trains (it defines --worker_replicas) and would train a model of "
-          "its own; run the evaluation script on the evaluator: python -m "
-          "slim_ext.evaluator eval_image_classifier.py <its flags>.")
+          f"trains (it defines --{replicas_flags[0]}) and would train a "
+          "model of its own; run the evaluation script on the evaluator: "
+          "python -m slim_ext.evaluator eval_image_classifier.py <its "
+          "flags>.")
     logging.info("cluster: %s; no server started, evaluate locally.", role)
     return config
   step = finished_step(flag_values)
