@@ -12,12 +12,13 @@ evaluator runs the unchanged eval script under this loop::
 
 Every ``--eval_interval_secs`` it looks at the checkpoint directory; when
 there is a checkpoint it has not evaluated, it runs the script once (a fresh
-process; the script evaluates the latest checkpoint). It stops with status 0
-after evaluating a checkpoint whose global step has reached the job's target,
-or on SIGTERM/SIGINT; it stops with the script's status when an evaluation
-fails. The directory and the target are read from the script's own flags
-(``--checkpoint_path`` or the platform's ``--output_dir``, and the platform's
-``--max_step``) unless given before the script.
+process; the script evaluates the latest checkpoint, so one saved while the
+script starts is evaluated by that run and again by the next). It stops with
+status 0 after evaluating a checkpoint whose global step has reached the
+job's target, or on SIGTERM/SIGINT; it stops with the script's status when an
+evaluation fails. The directory and the target are read from the script's own
+flags (``--checkpoint_path`` or the platform's ``--output_dir``, and the
+platform's ``--max_step``) unless given before the script.
 """
 from __future__ import annotations
 
