@@ -1,61 +1,64 @@
-"""One cluster description from any of its spellings, in TF1 and TF2 form.
-
-A job learns its cluster from ``TF_CONFIG`` (the platform form has a
-``master`` job, TF2's has ``chief``) or from MoXing-style flags
-(``--ps_hosts --worker_hosts --job_name --task_index``). ``ClusterConfig``
-holds it once, validated, and gives:
-
-* the TF1 between-graph view slim's ``train_image_classifier.py`` and
-  model_deploy expect: jobs ``worker`` and ``ps`` only, the master (or chief)
-  merged into ``worker`` as task 0 and the other workers shifted up by one, so
-  ``/job:worker/task:<replica_id>`` and ``/job:ps/task:<i>`` name real tasks;
-* the TF2 view: ``TF_CONFIG`` with ``master`` renamed ``chief``, and a
-  ``tf.distribute`` strategy for the task's role.
+"""Joins a process to its cluster: servers, sessions, strategies, life-cycle.
 
 ``bootstrap(FLAGS)`` is the one call a ported slim script makes at the top of
-``main``: it starts this task's server, makes a ps task serve until its
-workers are gone, and fills slim's ``--master --task --worker_replicas
---num_ps_tasks`` for a worker. Importing this module defines the MoXing flags
-unless the script already has flags of those names.
+``main``. It reads the cluster (``slim_ext.cluster_config``: TF_CONFIG in the
+TF2, UAI, Kubeflow, AI Platform and Vertex AI spellings, CLUSTER_SPEC, or the
+MoXing flags) and, by role:
+
+* ps: serves until its workers are done, then ends the process with status 0;
+* master/chief/worker: starts its server and fills slim's ``--master --task
+  --worker_replicas --num_ps_tasks``, and makes the Supervisors of
+  ``slim.learning.train`` open sessions that need only the ps tasks and this
+  task (``slim_ext.supervisor``), so the tasks may start in any order and a
+  worker never waits for a chief that has finished;
+* any training task whose job is already done (the checkpoint in
+  ``--train_dir`` has reached ``--max_number_of_steps``) exits 0 at once;
+* evaluator: belongs to no training cluster; it runs the evaluation script
+  under ``python -m slim_ext.evaluator``.
+
+``ClusterConfig`` here is ``cluster_config.ClusterConfig`` plus the TensorFlow
+objects for its task (server, session config, TF2 strategy). Importing this
+module defines the MoXing flags unless the script already has flags of those
+names.
 """
 from __future__ import annotations
 
-import dataclasses
-import json
 import os
 import signal
 import socket
 import sys
 import threading
 import time
-from typing import Any, Dict, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Optional, Sequence
 
 from absl import flags
 from absl import logging
 import tensorflow as tf
 
+from slim_ext import cluster_config
 from slimport import contract
 
-MASTER = "master"
-CHIEF = "chief"
-WORKER = "worker"
-PS = "ps"
-EVALUATOR = "evaluator"
-KNOWN_JOBS = (MASTER, CHIEF, WORKER, PS, EVALUATOR)
-# Jobs that have at most one task.
-_SINGLE_TASK_JOBS = (MASTER, CHIEF, EVALUATOR)
+# The names ported scripts and slim_ext.runner use from this module.
+MASTER = cluster_config.MASTER
+CHIEF = cluster_config.CHIEF
+WORKER = cluster_config.WORKER
+PS = cluster_config.PS
+EVALUATOR = cluster_config.EVALUATOR
+KNOWN_JOBS = cluster_config.KNOWN_JOBS
 
 # Spellings of the same slim flag across TF1-era training scripts.
 TASK_FLAGS = contract.TASK_FLAGS
 REPLICAS_FLAGS = contract.REPLICAS_FLAGS
 PS_TASKS_FLAGS = contract.PS_TASKS_FLAGS
+# The slim flags that say where a job's checkpoints go and when it is done.
+TRAIN_DIR_FLAG = contract.TRAIN_MAPPING["output_dir"]
+TARGET_STEPS_FLAG = contract.TRAIN_MAPPING["max_step"]
 
 # How often a ps task checks whether its workers are still there.
 PS_POLL_SECS = 0.5
 # A ps task exits once every worker has been down this long, so a worker that
 # restarts quickly does not lose its ps.
 PS_IDLE_EXIT_SECS = 2.0
-
 
 
 def define_flags(flag_values: flags.FlagValues = flags.FLAGS) -> None:
@@ -77,110 +80,16 @@ def define_flags(flag_values: flags.FlagValues = flags.FLAGS) -> None:
                          allow_override=True)
 
 
-@dataclasses.dataclass(frozen=True)
-class ClusterConfig:
-  """A validated cluster and this task's place in it (the TF_CONFIG view).
-
-  Attributes:
-    cluster: job name -> task addresses ("host:port"), jobs among KNOWN_JOBS,
-      as given (``master`` stays ``master``).
-    task_type: this task's job.
-    task_index: this task's index in its job.
-    environment: TF_CONFIG's ``environment`` (e.g. "cloud"), if any.
-    source: where the description came from, for messages ("TF_CONFIG",
-      "flags").
-  """
-  cluster: Mapping[str, Tuple[str, ...]]
-  task_type: str
-  task_index: int
-  environment: Optional[str] = None
-  source: str = "TF_CONFIG"
-
-  @property
-  def chief_job(self) -> Optional[str]:
-    """``master`` or ``chief``, whichever the cluster has, else None."""
-    for job in (MASTER, CHIEF):
-      if job in self.cluster:
-        return job
-    return None
-
-  @property
-  def num_ps(self) -> int:
-    """Number of ps tasks."""
-    return len(self.cluster.get(PS, ()))
-
-  @property
-  def num_workers(self) -> int:
-    """Number of training workers, the master/chief included (TF1 view)."""
-    return len(self.tf1_cluster_dict()[WORKER])
-
-  @property
-  def is_chief(self) -> bool:
-    """Whether this task initialises and saves the model (TF1 worker 0)."""
-    if self.task_type in (MASTER, CHIEF):
-      return True
-    return (self.task_type == WORKER and self.chief_job is None
-            and self.task_index == 0)
-
-  def tf1_cluster_dict(self) -> Dict[str, list]:
-    """The between-graph cluster: jobs ``worker`` (master first) and ``ps``.
-
-    The evaluator is not part of it: it runs its own local session.
-
-    Returns:
-      {"worker": [...], "ps": [...]} ("ps" only when there are ps tasks).
-    """
-    workers = [*self.cluster.get(self.chief_job, ()),
-               *self.cluster.get(WORKER, ())]
-    view = {WORKER: workers}
-    if self.num_ps:
-      view[PS] = list(self.cluster[PS])
-    return view
+class ClusterConfig(cluster_config.ClusterConfig):
+  """A validated cluster, and the TensorFlow objects of this task in it."""
 
   def tf1_cluster_spec(self) -> tf.train.ClusterSpec:
     """``tf.train.ClusterSpec`` of ``tf1_cluster_dict()``."""
     return tf.train.ClusterSpec(self.tf1_cluster_dict())
 
-  def tf1_task(self) -> Tuple[str, int]:
-    """This task as (job name, task index) in the between-graph cluster.
-
-    Returns:
-      ("worker", 0) for the master/chief; ("worker", i + 1) for TF_CONFIG
-      worker i when there is a master/chief, else ("worker", i); ("ps", i).
-
-    Raises:
-      ValueError: this task is the evaluator, which is not in that cluster.
-    """
-    if self.task_type in (MASTER, CHIEF):
-      return WORKER, 0
-    if self.task_type == WORKER:
-      return WORKER, self.task_index + (1 if self.chief_job else 0)
-    if self.task_type == PS:
-      return PS, self.task_index
-    raise ValueError(
-        f"{self.source}: the {self.task_type} task has no place in the "
-        "between-graph training cluster; run evaluation in a local session.")
-
-  def to_tf2_tf_config(self) -> Dict[str, Any]:
-    """TF_CONFIG as TF2 expects it: ``master`` renamed ``chief``.
-
-    Returns:
-      A dict; ``json.dumps`` it into ``os.environ["TF_CONFIG"]``.
-    """
-    def tf2_job(job):
-      return CHIEF if job == MASTER else job
-    tf_config = {
-        "cluster": {tf2_job(job): list(addresses)
-                    for job, addresses in self.cluster.items()},
-        "task": {"type": tf2_job(self.task_type), "index": self.task_index},
-    }
-    if self.environment is not None:
-      tf_config["environment"] = self.environment
-    return tf_config
-
-  def start_server(self, protocol: str = "grpc",
-                   tf2: bool = False) -> tf.distribute.Server:
-    """Starts this task's server.
+  def server_def(self, protocol: str = "grpc",
+                 tf2: bool = False) -> tf.train.ServerDef:
+    """The definition of this task's server, without starting it.
 
     Args:
       protocol: the server protocol.
@@ -189,44 +98,51 @@ class ClusterConfig:
         ParameterServerStrategy cluster do.
 
     Returns:
-      The started ``tf.distribute.Server``; a TF1 worker's sessions use its
-      ``target``, a ps task calls ``join()`` or ``serve_until_workers_exit``.
+      A ``tf.train.ServerDef``.
 
     Raises:
       ValueError: this task is the evaluator (TF1 view).
     """
     if tf2:
       resolver = self.cluster_resolver()
-      return tf.distribute.Server(resolver.cluster_spec(),
-                                  job_name=resolver.task_type,
-                                  task_index=resolver.task_id,
-                                  protocol=protocol, start=True)
-    job_name, task_index = self.tf1_task()
-    return tf.distribute.Server(self.tf1_cluster_spec(), job_name=job_name,
-                                task_index=task_index, protocol=protocol,
-                                start=True)
+      cluster_spec = resolver.cluster_spec()
+      job_name, task_index = resolver.task_type, resolver.task_id
+    else:
+      cluster_spec = self.tf1_cluster_spec()
+      job_name, task_index = self.tf1_task()
+    return tf.train.ServerDef(cluster=cluster_spec.as_cluster_def(),
+                              job_name=job_name, task_index=task_index,
+                              protocol=protocol)
+
+  def start_server(self, protocol: str = "grpc",
+                   tf2: bool = False) -> tf.distribute.Server:
+    """Starts this task's server (``server_def(protocol, tf2)``).
+
+    Returns:
+      The started ``tf.distribute.Server``; a TF1 worker's sessions use its
+      ``target``, a ps task calls ``join()`` or ``serve_until_workers_exit``.
+
+    Raises:
+      ValueError: this task is the evaluator (TF1 view).
+    """
+    return tf.distribute.Server(self.server_def(protocol, tf2), start=True)
 
   def session_config(self) -> tf.compat.v1.ConfigProto:
     """Session options for a TF1 worker: see only the ps tasks and itself.
 
-    Without ``device_filters`` a session on a worker's target waits until
-    every task of the cluster is up, and hangs once another worker has
-    exited. The filters must be on the session (``tf.Session(target,
-    config=...)``, ``slim.learning.train(session_config=...)``); the same
-    ConfigProto given to the server does not reach client sessions.
+    ``bootstrap`` gives the same filters to every session
+    ``slim.learning.train`` opens; sessions a script opens itself take this
+    ConfigProto (``tf.Session(target, config=...)``). The filters must be on
+    the session: the same ConfigProto given to the server does not reach
+    client sessions.
 
     Returns:
-      A ConfigProto with this worker's device filters.
+      A ConfigProto with ``device_filters()``.
 
     Raises:
       ValueError: this task is not a TF1 worker.
     """
-    job_name, task_index = self.tf1_task()
-    if job_name != WORKER:
-      raise ValueError(f"{self.source}: session_config is for workers; this "
-                       f"task is {self.task_type} {self.task_index}.")
-    return tf.compat.v1.ConfigProto(device_filters=[
-        f"/job:{PS}", f"/job:{WORKER}/task:{task_index}"])
+    return tf.compat.v1.ConfigProto(device_filters=self.device_filters())
 
   def cluster_resolver(
       self) -> tf.distribute.cluster_resolver.SimpleClusterResolver:
@@ -275,6 +191,11 @@ class ClusterConfig:
         self.cluster_resolver())
 
 
+parse_tf_config = ClusterConfig.from_tf_config
+from_env = ClusterConfig.from_env
+from_moxing_flags = ClusterConfig.from_moxing_flags
+
+
 def strategy_for(config: Optional[ClusterConfig]) -> tf.distribute.Strategy:
   """The strategy for `config`'s task, or MirroredStrategy when it is None.
 
@@ -287,212 +208,6 @@ def strategy_for(config: Optional[ClusterConfig]) -> tf.distribute.Strategy:
   if config is None:
     return tf.distribute.MirroredStrategy()
   return config.strategy()
-
-
-class _FieldNames:
-  """How errors name the fields of one input spelling."""
-
-  def __init__(self, source: str, cluster: str, task_type: str,
-               task_index: str, job_fields: Optional[Mapping[str, str]] = None):
-    self.source = source
-    self.cluster = cluster
-    self.task_type = task_type
-    self.task_index = task_index
-    self._job_fields = job_fields or {}
-
-  def job(self, job: str) -> str:
-    return self._job_fields.get(job, f"{self.cluster}.{job}")
-
-
-_TF_CONFIG_FIELDS = _FieldNames("TF_CONFIG", "TF_CONFIG.cluster",
-                                "TF_CONFIG.task.type", "TF_CONFIG.task.index")
-_MOXING_FIELDS = _FieldNames("flags", "--ps_hosts/--worker_hosts",
-                             "--job_name", "--task_index",
-                             {PS: "--ps_hosts", WORKER: "--worker_hosts"})
-
-
-def _check_address(address: Any, field: str) -> str:
-  """Returns `address` if it is "host:port", else raises ValueError."""
-  if not isinstance(address, str):
-    raise ValueError(f"{field}: expected a \"host:port\" string, got "
-                     f"{address!r}.")
-  host, _, port = address.rpartition(":")
-  if not host or not port.isdigit() or not 0 < int(port) < 65536:
-    raise ValueError(f"{field}: {address!r} is not \"host:port\" (a host "
-                     "name or IP, a colon, a port 1-65535).")
-  return address
-
-
-def _build(cluster: Any, task_type: Any, task_index: Any,
-           environment: Optional[str], names: _FieldNames) -> ClusterConfig:
-  """Validates one cluster description and returns it as a ClusterConfig."""
-  if not isinstance(cluster, dict):
-    raise ValueError(f"{names.cluster}: expected an object of job name -> "
-                     f"address list, got {cluster!r}.")
-  jobs: Dict[str, Tuple[str, ...]] = {}
-  where: Dict[str, str] = {}
-  for job, addresses in cluster.items():
-    if job not in KNOWN_JOBS:
-      raise ValueError(f"{names.cluster}: unknown job {job!r}; jobs are "
-                       f"{', '.join(KNOWN_JOBS)}.")
-    field = names.job(job)
-    if not isinstance(addresses, list):
-      raise ValueError(f"{field}: expected a list of \"host:port\", got "
-                       f"{addresses!r}.")
-    if not addresses:
-      continue  # "ps": [] is how some launchers say "no ps tasks"
-    if job in _SINGLE_TASK_JOBS and len(addresses) > 1:
-      raise ValueError(f"{field}: {len(addresses)} tasks; a cluster has at "
-                       f"most one {job}.")
-    for i, address in enumerate(addresses):
-      task_field = f"{field}[{i}]"
-      _check_address(address, task_field)
-      if address in where:
-        raise ValueError(f"{task_field}: {address} is also {where[address]}; "
-                         "every task needs its own address.")
-      where[address] = task_field
-    jobs[job] = tuple(addresses)
-  if MASTER in jobs and CHIEF in jobs:
-    raise ValueError(f"{names.cluster}: has both 'master' and 'chief'; they "
-                     "are two names for the same task, keep one.")
-  if not set(jobs) - {EVALUATOR}:
-    raise ValueError(f"{names.cluster}: no training tasks; list at least one "
-                     "of master, chief, worker.")
-  if not isinstance(task_type, str) or task_type not in KNOWN_JOBS:
-    raise ValueError(f"{names.task_type}: {task_type!r} is not one of "
-                     f"{', '.join(KNOWN_JOBS)}.")
-  if isinstance(task_index, bool) or not isinstance(task_index, int):
-    raise ValueError(f"{names.task_index}: expected an integer, got "
-                     f"{task_index!r}.")
-  # An evaluator may be left out of the cluster (it serves nothing).
-  num_tasks = len(jobs.get(task_type, ())) or int(task_type == EVALUATOR)
-  if not num_tasks:
-    raise ValueError(f"{names.task_type}: {task_type!r} is not a job of "
-                     f"{names.cluster} (jobs: {', '.join(jobs)}).")
-  if not 0 <= task_index < num_tasks:
-    raise ValueError(f"{names.task_index}: {task_index} is out of range for "
-                     f"job {task_type!r} with {num_tasks} "
-                     f"task{'s' if num_tasks > 1 else ''}.")
-  if jobs.get(PS) and not (set(jobs) & {MASTER, CHIEF, WORKER}):
-    raise ValueError(f"{names.cluster}: ps tasks but no workers.")
-  return ClusterConfig(cluster=jobs, task_type=task_type,
-                       task_index=task_index, environment=environment,
-                       source=names.source)
-
-
-def parse_tf_config(text_or_dict: Union[str, bytes, Mapping[str, Any]]
-                    ) -> ClusterConfig:
-  """Parses TF_CONFIG in the platform form (``master``) or TF2's (``chief``).
-
-  Args:
-    text_or_dict: TF_CONFIG's JSON text, or the decoded object.
-
-  Returns:
-    The ClusterConfig, jobs kept as given (master stays master).
-
-  Raises:
-    ValueError: the text is not JSON, or a field is missing or invalid; the
-      message names the field (e.g. ``TF_CONFIG.task.index``).
-  """
-  if isinstance(text_or_dict, (str, bytes)):
-    try:
-      tf_config = json.loads(text_or_dict)
-    except ValueError as error:  # JSONDecodeError, UnicodeDecodeError
-      raise ValueError(f"TF_CONFIG: not valid JSON ({error}).") from None
-  else:
-    tf_config = text_or_dict
-  if not isinstance(tf_config, Mapping):
-    raise ValueError(f"TF_CONFIG: expected a JSON object, got {tf_config!r}.")
-  if "cluster" not in tf_config:
-    raise ValueError("TF_CONFIG.cluster: missing.")
-  task = tf_config.get("task")
-  if not isinstance(task, Mapping):
-    raise ValueError("TF_CONFIG.task: expected an object with \"type\" and "
-                     f"\"index\", got {task!r}.")
-  for key in ("type", "index"):
-    if key not in task:
-      raise ValueError(f"TF_CONFIG.task.{key}: missing.")
-  environment = tf_config.get("environment")
-  if environment is not None and not isinstance(environment, str):
-    raise ValueError(f"TF_CONFIG.environment: expected a string, got "
-                     f"{environment!r}.")
-  return _build(tf_config["cluster"], task["type"], task["index"],
-                environment, _TF_CONFIG_FIELDS)
-
-
-def _is_distributed(config: ClusterConfig) -> bool:
-  """More than one training task, or this task is the evaluator."""
-  return (config.task_type == EVALUATOR
-          or sum(len(config.cluster.get(job, ()))
-                 for job in (MASTER, CHIEF, WORKER, PS)) > 1)
-
-
-def from_env(environ: Optional[Mapping[str, str]] = None
-             ) -> Optional[ClusterConfig]:
-  """The cluster TF_CONFIG describes, or None when the job is not distributed.
-
-  Args:
-    environ: the environment to read; ``os.environ`` by default.
-
-  Returns:
-    None when TF_CONFIG is unset, blank, ``{}``, or names a single training
-    task; the ClusterConfig otherwise.
-
-  Raises:
-    ValueError: TF_CONFIG is set but invalid (the message names the field).
-  """
-  if environ is None:
-    environ = os.environ
-  text = environ.get("TF_CONFIG", "").strip()
-  if not text:
-    return None
-  try:
-    tf_config = json.loads(text)
-  except ValueError as error:
-    raise ValueError(f"TF_CONFIG: not valid JSON ({error}).") from None
-  if tf_config == {}:
-    return None
-  config = parse_tf_config(tf_config)
-  return config if _is_distributed(config) else None
-
-
-def _split_hosts(hosts: Union[str, Sequence[str], None]) -> list:
-  if hosts is None:
-    return []
-  if isinstance(hosts, str):
-    return [host.strip() for host in hosts.split(",") if host.strip()]
-  return list(hosts)
-
-
-def from_moxing_flags(ps_hosts: Union[str, Sequence[str], None],
-                      worker_hosts: Union[str, Sequence[str], None],
-                      job_name: str, task_index: int
-                      ) -> Optional[ClusterConfig]:
-  """The cluster MoXing-style flags describe; worker 0 is the chief.
-
-  Args:
-    ps_hosts: --ps_hosts, "host:port,host:port" or a list.
-    worker_hosts: --worker_hosts, same form.
-    job_name: --job_name, "ps" or "worker".
-    task_index: --task_index.
-
-  Returns:
-    The ClusterConfig (task_type "ps" or "worker"), or None when the flags
-    name no hosts or a single worker without ps tasks.
-
-  Raises:
-    ValueError: a flag is invalid; the message names it.
-  """
-  cluster = {PS: _split_hosts(ps_hosts), WORKER: _split_hosts(worker_hosts)}
-  if not cluster[PS] and not cluster[WORKER]:
-    return None
-  if not cluster[WORKER]:
-    raise ValueError("--worker_hosts: empty, but --ps_hosts lists ps tasks; "
-                     "list the workers too.")
-  if job_name not in (PS, WORKER):
-    raise ValueError(f"--job_name: {job_name!r} is not 'ps' or 'worker'.")
-  config = _build(cluster, job_name, task_index, None, _MOXING_FIELDS)
-  return config if _is_distributed(config) else None
 
 
 def _from_flags(flag_values: flags.FlagValues) -> Optional[ClusterConfig]:
@@ -512,23 +227,56 @@ def _address_is_up(address: str, timeout: float = 1.0) -> bool:
     return False
 
 
+def finished_step(flag_values: flags.FlagValues) -> Optional[int]:
+  """The global step of a job that is done, from its latest checkpoint.
+
+  A job is done once its latest checkpoint in ``--train_dir`` has reached
+  ``--max_number_of_steps``: that is when ``slim.learning.train`` stops every
+  worker, and the chief saves such a checkpoint as it finishes.
+
+  Args:
+    flag_values: the script's parsed flags.
+
+  Returns:
+    The checkpoint's global step when the job is done; None when it is not,
+    or when the script defines neither flag or sets no target.
+  """
+  train_dir, target = (
+      flag_values[name].value if name in flag_values else None
+      for name in (TRAIN_DIR_FLAG, TARGET_STEPS_FLAG))
+  if not train_dir or not target or target <= 0:
+    return None
+  checkpoint = tf.train.latest_checkpoint(train_dir)
+  if checkpoint is None:
+    return None
+  try:
+    step = int(tf.train.load_variable(checkpoint, "global_step"))
+  except tf.errors.NotFoundError:  # deleted by the saver, or no global step
+    return None
+  return step if step >= target else None
+
+
 def serve_until_workers_exit(config: ClusterConfig,
                              poll_secs: float = PS_POLL_SECS,
-                             idle_exit_secs: float = PS_IDLE_EXIT_SECS
+                             idle_exit_secs: float = PS_IDLE_EXIT_SECS,
+                             job_done: Optional[Callable[[], bool]] = None
                              ) -> str:
   """Blocks a ps task while its workers train.
 
-  Returns once every worker has been seen up and all of them have then been
-  down for `idle_exit_secs`, or on SIGTERM/SIGINT. The ps server keeps
-  serving on its own threads meanwhile.
+  Returns once no worker has been up for `idle_exit_secs` and either every
+  worker has been seen up or `job_done()` says the job is done (a worker
+  that comes later will find it done and exit at once); or on
+  SIGTERM/SIGINT. The ps server keeps serving on its own threads meanwhile.
 
   Args:
     config: the cluster; its TF1 workers are watched.
     poll_secs: seconds between checks (a TCP connect to each worker).
     idle_exit_secs: how long all workers must be down.
+    job_done: tells whether the job is done; asked only while every worker
+      is down and some have not been seen.
 
   Returns:
-    Why it returned: "workers exited" or the signal's name.
+    Why it returned: "workers exited", "job done", or the signal's name.
   """
   stop = threading.Event()
   received = []
@@ -546,13 +294,17 @@ def serve_until_workers_exit(config: ClusterConfig,
     while not stop.wait(poll_secs):
       up = {address for address in workers if _address_is_up(address)}
       seen |= up
-      if len(seen) < len(workers) or up:
+      if up:
         all_down_since = None
         continue
       if all_down_since is None:
         all_down_since = time.monotonic()
-      elif time.monotonic() - all_down_since >= idle_exit_secs:
+      if time.monotonic() - all_down_since < idle_exit_secs:
+        continue
+      if len(seen) == len(workers):
         return "workers exited"
+      if job_done is not None and job_done():
+        return "job done"
     return received[0]
   finally:
     for signum, handler in previous.items():
@@ -572,25 +324,43 @@ def _set_first_defined(flag_values: flags.FlagValues, names: Sequence[str],
   return done
 
 
+def _exit_process(why: str) -> None:
+  """Ends this task with status 0 once its logs are out."""
+  logging.info("cluster: %s", why)
+  logging.flush()
+  sys.stdout.flush()
+  sys.stderr.flush()
+  # Not sys.exit: TF's gRPC server cannot be stopped, and interpreter
+  # teardown was seen to block for minutes while a worker still held a
+  # connection to it. A task that exits here has nothing else to clean up.
+  os._exit(0)  # pylint: disable=protected-access
+
+
 def bootstrap(flag_values: flags.FlagValues = flags.FLAGS
               ) -> Optional[ClusterConfig]:
   """Joins this process to its cluster, the TF1 between-graph way.
 
-  Reads TF_CONFIG, else --ps_hosts/--worker_hosts/--job_name/--task_index.
-  Then, by role:
+  Reads TF_CONFIG (or CLUSTER_SPEC), else --ps_hosts/--worker_hosts/
+  --job_name/--task_index. Then, by role:
 
   * no cluster: changes nothing.
-  * ps: starts the server and serves until every worker has come and gone
-    (or SIGTERM/SIGINT), then ends the process with status 0 (``os._exit``,
-    after flushing logs: nothing after ``bootstrap`` runs on a ps task).
+  * ps, master/chief/worker whose job is done (``finished_step``): ends the
+    process with status 0 (``os._exit``, after flushing logs), so a task
+    started or restarted after the chief finished does not wait for tasks
+    that have gone.
+  * ps: starts the server and serves until every worker has come and gone,
+    or the job is done and no worker is up (or SIGTERM/SIGINT), then ends
+    the process with status 0: nothing after ``bootstrap`` runs on a ps.
   * master/chief/worker: starts the server and sets slim's flags, in the
     spelling the script defines: ``master`` = the server's target, ``task``
     (``task_id``/``task_index``) = its TF1 task index, ``worker_replicas``
-    (``num_replicas``) and ``num_ps_tasks`` (``ps_tasks``); then applies
-    ``slim_ext.supervisor.apply_env()`` (SLIM_EXT_RECOVERY_WAIT_SECS).
-    Sessions that should not wait for the other workers pass
-    ``config.session_config()``.
-  * evaluator: starts nothing; the caller evaluates locally.
+    (``num_replicas``) and ``num_ps_tasks`` (``ps_tasks``). Sessions of
+    ``slim.learning.train`` get ``config.device_filters()`` (see
+    ``slim_ext.supervisor``); ``SLIM_EXT_RECOVERY_WAIT_SECS`` sets their
+    poll interval.
+  * evaluator: starts nothing and returns; a training script (one that
+    defines ``--worker_replicas``) is refused, because it would train a
+    model of its own.
 
   Args:
     flag_values: the script's parsed flags.
@@ -599,49 +369,60 @@ def bootstrap(flag_values: flags.FlagValues = flags.FLAGS
     The ClusterConfig, or None when the job is not distributed.
 
   Raises:
-    ValueError: TF_CONFIG or the cluster flags are invalid.
+    ValueError: TF_CONFIG or the cluster flags are invalid, or a training
+      script runs as the evaluator.
   """
   config = from_env()
   if config is None:
     config = _from_flags(flag_values)
   elif any(name in flag_values and flag_values[name].present
            for name in ("ps_hosts", "worker_hosts")):
-    logging.warning("cluster: TF_CONFIG is set; ignoring --ps_hosts and "
-                    "--worker_hosts.")
+    logging.warning("cluster: %s is set; ignoring --ps_hosts and "
+                    "--worker_hosts.", config.source)
   if config is None:
-    logging.info("cluster: no cluster in TF_CONFIG or flags; training "
-                 "locally.")
+    logging.info("cluster: no cluster in %s or flags; training locally.",
+                 " or ".join(cluster_config.ENV_VARS))
     return None
   role = f"{config.source} {config.task_type} {config.task_index}"
   if config.task_type == EVALUATOR:
+    replicas_flags = [name for name in REPLICAS_FLAGS if name in flag_values]
+    if replicas_flags:
+      raise ValueError(
+          f"{config.source}: this task is the evaluator, but this script "
+          f"trains (it defines --{replicas_flags[0]}) and would train a "
+          "model of its own; run the evaluation script on the evaluator: "
+          "python -m slim_ext.evaluator eval_image_classifier.py <its "
+          "flags>.")
     logging.info("cluster: %s; no server started, evaluate locally.", role)
     return config
+  step = finished_step(flag_values)
+  if step is not None:
+    _exit_process(f"{role}: the job is done (the checkpoint in "
+                  f"--{TRAIN_DIR_FLAG} is at step {step}, target "
+                  f"{flag_values[TARGET_STEPS_FLAG].value}); nothing to do.")
   job_name, task_index = config.tf1_task()
   server = config.start_server()
   if job_name == PS:
     logging.info("cluster: %s serves at %s until its %d workers exit.",
                  role, server.target, config.num_workers)
-    why = serve_until_workers_exit(config)
-    logging.info("cluster: ps %d stops: %s.", task_index, why)
-    logging.flush()
-    sys.stdout.flush()
-    sys.stderr.flush()
-    # Not sys.exit: TF's gRPC server cannot be stopped, and interpreter
-    # teardown was seen to block for minutes while a worker still held a
-    # connection to it. A ps task has nothing else to clean up.
-    os._exit(0)  # pylint: disable=protected-access
+    why = serve_until_workers_exit(
+        config, job_done=lambda: finished_step(flag_values) is not None)
+    _exit_process(f"ps {task_index} stops: {why}.")
   flags_set = [
-      *_set_first_defined(flag_values, ("master",), server.target),
+      *_set_first_defined(flag_values, (contract.MASTER_FLAG,),
+                          server.target),
       *_set_first_defined(flag_values, TASK_FLAGS, task_index, every=True),
       *_set_first_defined(flag_values, REPLICAS_FLAGS, config.num_workers),
       *_set_first_defined(flag_values, PS_TASKS_FLAGS, config.num_ps),
   ]
+  # Loaded here, not at import: only a TF1 worker needs tf_slim.
   from slim_ext import supervisor  # pylint: disable=g-import-not-at-top
+  supervisor.set_device_filters(config.device_filters())
   supervisor.apply_env()
   logging.info(
       "cluster: %s is /job:worker/task:%d of %d workers, %d ps; server %s; "
-      "set %s.", role, task_index, config.num_workers, config.num_ps,
-      server.target,
+      "sessions see %s; set %s.", role, task_index, config.num_workers,
+      config.num_ps, server.target, ", ".join(config.device_filters()),
       ", ".join(f"--{name}={flag_values[name].value}" for name in flags_set) or
       "no flags (the script defines none of them)")
   return config

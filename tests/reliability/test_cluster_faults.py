@@ -48,7 +48,8 @@ _ANY_JSON = st.recursive(
     lambda children: st.lists(children, max_size=4)
     | st.dictionaries(st.text(max_size=8), children, max_size=4),
     max_leaves=16)
-_JOB = st.sampled_from(["worker", "ps", "master", "chief", "evaluator", "Worker", ""])
+_JOB = st.sampled_from(["worker", "ps", "master", "chief", "evaluator", "Worker", "",
+                        "workerpool0", "workerpool1", "workerpool3", "workerpool4"])
 _ADDRESS = st.one_of(
     st.from_regex(r"[a-z0-9.\[\]:]{0,12}:[0-9]{0,6}", fullmatch=True),
     st.text(alphabet=string.printable, max_size=12), st.integers(), st.none())
@@ -58,15 +59,17 @@ _TF_CONFIG_LIKE = st.fixed_dictionaries(
      "task": st.fixed_dictionaries({}, optional={"type": _JOB | _ANY_JSON,
                                                  "index": st.integers(-2, 4) | _ANY_JSON})},
     optional={"environment": st.sampled_from(["cloud", "google"]) | _ANY_JSON})
-FIELD = re.compile(r"^TF_CONFIG(\.cluster(\.\w+(\[\d+\])?)?|\.task(\.type|\.index)?"
-                   r"|\.environment)?: ")
+FIELD = re.compile(r"^(TF_CONFIG|CLUSTER_SPEC)(\.cluster(\.\w+(\[\d+\])?)?"
+                   r"|\.task(\.type|\.index)?|\.environment|\.sparseCluster)?: ")
 
 
-def _assert_parses_or_names_the_field(tf_config_text: str) -> None:
+def _assert_parses_or_names_the_field(tf_config_text: str,
+                                      variable: str = "TF_CONFIG") -> None:
     try:
-        config = cluster.from_env({"TF_CONFIG": tf_config_text})
+        config = cluster.from_env({variable: tf_config_text})
     except ValueError as error:
         assert FIELD.match(str(error)), str(error)
+        assert str(error).startswith(variable), str(error)
         return
     if config is not None:
         assert config.task_type in cluster.KNOWN_JOBS
@@ -80,6 +83,13 @@ def _assert_parses_or_names_the_field(tf_config_text: str) -> None:
 @given(_ANY_JSON | _TF_CONFIG_LIKE)
 def test_from_env_with_arbitrary_json_raises_only_value_error_naming_a_field(value) -> None:
     _assert_parses_or_names_the_field(json.dumps(value))
+
+
+@settings(max_examples=100, deadline=None, derandomize=True, database=None)
+@given(_TF_CONFIG_LIKE | st.fixed_dictionaries(
+    {"sparseCluster": _ANY_JSON, "task": _ANY_JSON}))
+def test_vertex_cluster_spec_raises_only_value_error_naming_a_field(value) -> None:
+    _assert_parses_or_names_the_field(json.dumps(value), "CLUSTER_SPEC")
 
 
 @settings(max_examples=200, deadline=None, derandomize=True, database=None)

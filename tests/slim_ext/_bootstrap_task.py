@@ -1,31 +1,46 @@
 """A slim-style entry script for the live bootstrap tests.
 
-Defines slim's cluster flags (--master --task --worker_replicas --num_ps_tasks)
-and calls ``cluster.bootstrap(FLAGS)`` first thing in ``main``, as a ported
-train_image_classifier.py does. A ps task never returns from bootstrap. A
-worker increments its own counter on /job:ps three times, computing on its own
-task, in a session that sees only the ps and itself
-(``config.session_config()``), and prints one JSON line: the flags bootstrap
-set, the counter values, and the devices the steps ran on.
+Defines slim's cluster flags (--master --task --worker_replicas --num_ps_tasks,
+--train_dir --max_number_of_steps) and calls ``cluster.bootstrap(FLAGS)`` first
+thing in ``main``, as a ported train_image_classifier.py does. A ps task never
+returns from bootstrap, nor does a task whose job is already done.
+
+``--train_with session`` (default): the worker increments its own counter on
+/job:ps three times, computing on its own task, in a session that sees only
+the ps and itself (``config.session_config()``).
+``--train_with learning``: the worker runs ``slim.learning.train`` exactly as
+research/slim's script calls it (no ``session_config``) until the global step
+on /job:ps reaches --max_number_of_steps.
+
+Either way it prints one JSON line: the flags bootstrap set, what it computed,
+and the devices its steps ran on.
 """
 import json
 
 from absl import app
 from absl import flags
 import tensorflow.compat.v1 as tf
+import tf_slim as slim
 
 from slim_ext import cluster
 from slim_ext import supervisor
+
+tf.disable_v2_behavior()
 
 flags.DEFINE_string("master", "", "The session target.")
 flags.DEFINE_integer("task", 0, "Task id of this worker.")
 flags.DEFINE_integer("worker_replicas", 1, "Number of workers.")
 flags.DEFINE_integer("num_ps_tasks", 0, "Number of ps tasks.")
+flags.DEFINE_string("train_dir", "", "Checkpoint directory (learning mode).")
+flags.DEFINE_integer("max_number_of_steps", None, "Steps to train to.")
+flags.DEFINE_enum("train_with", "session", ["session", "learning"],
+                  "How the worker computes: its own session, or "
+                  "slim.learning.train.")
 FLAGS = flags.FLAGS
 
 
-def main(_):
-  config = cluster.bootstrap(FLAGS)
+def _count_in_own_session(config):
+  """Three increments of this worker's counter on the ps; the values seen."""
   with tf.Graph().as_default():
     with tf.device("/job:ps/task:0"):
       # One counter per worker: workers start and initialise independently.
@@ -44,6 +59,36 @@ def main(_):
         values.append(int(session.run(increment, options=trace,
                                       run_metadata=metadata)))
         devices.update(stats.device for stats in metadata.step_stats.dev_stats)
+  return {"values": values, "devices": sorted(devices)}
+
+
+def _train_with_learning():
+  """slim.learning.train as research/slim calls it; the final global step."""
+  with tf.Graph().as_default():
+    with tf.device("/job:ps/task:0"):
+      global_step = slim.create_global_step()
+      weight = tf.Variable(0.0, name="weight")
+    with tf.device(f"/job:worker/task:{FLAGS.task}"):
+      loss = tf.square(weight - 1.0)
+      train_op = slim.learning.create_train_op(
+          loss, tf.train.GradientDescentOptimizer(0.1),
+          global_step=global_step)
+    slim.learning.train(
+        train_op, logdir=FLAGS.train_dir, master=FLAGS.master,
+        is_chief=(FLAGS.task == 0),
+        number_of_steps=FLAGS.max_number_of_steps, save_summaries_secs=600,
+        save_interval_secs=600)
+  return {"final_step": int(tf.train.load_variable(
+      tf.train.latest_checkpoint(FLAGS.train_dir), "global_step"))
+          if FLAGS.task == 0 else None}
+
+
+def main(_):
+  config = cluster.bootstrap(FLAGS)
+  if FLAGS.train_with == "session":
+    result = _count_in_own_session(config)
+  else:
+    result = _train_with_learning()
   print(json.dumps({
       "tf1_task": list(config.tf1_task()),
       "master": FLAGS.master,
@@ -52,8 +97,8 @@ def main(_):
       "worker_replicas": FLAGS.worker_replicas,
       "num_ps_tasks": FLAGS.num_ps_tasks,
       "recovery_wait_secs": supervisor.recovery_wait_secs(),
-      "values": values,
-      "devices": sorted(devices),
+      "device_filters": supervisor.device_filters(),
+      **result,
   }))
 
 

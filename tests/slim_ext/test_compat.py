@@ -476,7 +476,7 @@ def test_doctor_problem_lines(doctor, changes, expected):
   assert doctor.find_problems({**_GOOD, **changes}) == expected
 
 
-# --- the bundled-suite judge (python -m slim_ext.tfslim_suite) -----------------
+# --- the bundled-suite judge (python tools/tfslim_suite.py) --------------------
 
 
 def _native_traceback(innermost_file, exception):
@@ -520,7 +520,7 @@ _NUMPY2 = "TypeError: only length-1 arrays can be converted to Python scalars"
 ])
 def test_suite_judge_classifies_by_exception_and_raising_frame(
     innermost_file, exception, expected):
-  from slim_ext import tfslim_suite  # pylint: disable=g-import-not-at-top
+  from tools import tfslim_suite  # pylint: disable=g-import-not-at-top
   failure = tfslim_suite.parse_failure(
       "t", _native_traceback(innermost_file, exception))
   assert failure.exception == exception
@@ -529,7 +529,7 @@ def test_suite_judge_classifies_by_exception_and_raising_frame(
 
 
 def test_suite_judge_reads_a_collection_error_with_a_relative_path():
-  from slim_ext import tfslim_suite  # pylint: disable=g-import-not-at-top
+  from tools import tfslim_suite  # pylint: disable=g-import-not-at-top
   text = ("ImportError while importing test module '/sp/tf_slim/x_test.py'.\n"
           "Traceback:\n"
           "../../sp/tf_slim/evaluation_test.py:29: in <module>\n"

@@ -6,12 +6,13 @@ pytestmark = pytest.mark.tf
 
 @pytest.fixture
 def supervisor(tf):
-    """slim_ext.supervisor, with its poll interval restored after the test."""
+    """slim_ext.supervisor, with its defaults restored after the test."""
     from slim_ext import supervisor as module
 
-    previous = module.recovery_wait_secs()
+    previous = module.recovery_wait_secs(), module.device_filters()
     yield module
-    module.set_recovery_wait_secs(previous)
+    module.set_recovery_wait_secs(previous[0])
+    module.set_device_filters(previous[1])
 
 
 def _session_manager_wait(tf, supervisor_class, **kwargs):
@@ -105,3 +106,53 @@ def test_learning_train_runs_with_the_wrapped_supervisor(tf, slim, supervisor):
         slim.learning.train(train_op, logdir=None, number_of_steps=3,
                             train_step_fn=counting_train_step)
     assert steps == [1, 2, 3]
+
+
+def _learning_train_session_config(tf, slim, **train_kwargs):
+    """Runs slim.learning.train for one step; returns its session's config."""
+    configs = []
+    with tf.Graph().as_default():
+        weight = tf.Variable(0.0, name="weight")
+        train_op = slim.learning.create_train_op(
+            tf.square(weight - 1.0), tf.train.GradientDescentOptimizer(0.1)
+        )
+
+        def recording_train_step(sess, *args):
+            # The session the Supervisor opened, and the config it was given.
+            configs.append(sess._config)  # pylint: disable=protected-access
+            return slim.learning.train_step(sess, *args)
+
+        slim.learning.train(train_op, logdir=None, number_of_steps=1,
+                            train_step_fn=recording_train_step, **train_kwargs)
+    return configs[0]
+
+
+FILTERS = ["/job:ps", "/job:worker/task:1"]
+
+
+def test_learning_train_sessions_get_the_device_filters(tf, slim, supervisor):
+    supervisor.set_device_filters(FILTERS)
+    config = _learning_train_session_config(tf, slim)
+    assert list(config.device_filters) == FILTERS
+
+
+def test_device_filters_join_the_callers_other_session_options(tf, slim,
+                                                               supervisor):
+    supervisor.set_device_filters(FILTERS)
+    given = tf.ConfigProto(allow_soft_placement=True)
+    config = _learning_train_session_config(tf, slim, session_config=given)
+    assert list(config.device_filters) == FILTERS
+    assert config.allow_soft_placement
+    assert not given.device_filters  # the caller's proto is not changed
+
+
+def test_callers_own_device_filters_win(tf, slim, supervisor):
+    supervisor.set_device_filters(FILTERS)
+    given = tf.ConfigProto(device_filters=["/job:worker"])
+    config = _learning_train_session_config(tf, slim, session_config=given)
+    assert list(config.device_filters) == ["/job:worker"]
+
+
+def test_no_filters_set_leaves_the_session_config_alone(tf, slim, supervisor):
+    supervisor.set_device_filters([])
+    assert not _learning_train_session_config(tf, slim).device_filters

@@ -1,6 +1,6 @@
 """Runs tf_slim's own bundled test suite with slim_ext loaded, and judges the result.
 
-``python -m slim_ext.tfslim_suite`` (``tox -e tfslim-suite``) finds the
+``python tools/tfslim_suite.py`` (``tox -e tfslim-suite``) finds the
 installed tf_slim package, runs each of its ``*_test.py`` files under pytest
 in its own process (one per core at a time) with ``-p slim_ext``, so the shims
 are applied before the test module imports tf_slim, and prints passed / failed / error
@@ -243,7 +243,8 @@ def run_suite(tf_slim_dir: pathlib.Path, jobs: int, baseline: bool,
   test_files = sorted(tf_slim_dir.rglob("*_test.py"), key=_estimated_cost,
                       reverse=True)
   env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2")
-  # Make `-p slim_ext` importable whether or not slim_ext is installed.
+  # Make `-p slim_ext` importable whether or not slim_ext is installed: it
+  # lives in the repository root, next to this tools/ directory.
   slim_ext_root = str(pathlib.Path(__file__).resolve().parent.parent)
   env["PYTHONPATH"] = os.pathsep.join(
       [slim_ext_root] + [p for p in [env.get("PYTHONPATH")] if p])
