@@ -2,12 +2,10 @@
 from __future__ import annotations
 
 import functools
-import importlib
 
 import pytest
 
 from slimport.codemods.contrib_symbols import ContribSymbolsCommand
-from slimport.codemods.contrib_table import TABLE, contrib_key
 from tests.slimport.codemods._helpers import IdempotentCodemodTest, run_codemod
 
 
@@ -317,27 +315,3 @@ def test_kept_alias_import_is_reported_at_its_line() -> None:
     assert [f.line for f in kept] == [2]
 
 
-@pytest.mark.parametrize("qualified, key", [
-    ("tensorflow.contrib.framework.arg_scope", "framework.arg_scope"),
-    ("tensorflow.contrib.framework.python.ops.arg_scope.arg_scope", "framework.arg_scope"),
-    ("tensorflow.contrib.framework.python.ops.arg_scope", None),
-    ("tensorflow.contrib.layers.python.layers", None),
-    ("tensorflow.contrib", None),
-    ("tensorflow.train.Saver", None),
-])
-def test_contrib_key_folds_deep_paths(qualified: str, key: str) -> None:
-    assert contrib_key(qualified) == key
-
-
-@pytest.mark.tf
-@pytest.mark.parametrize("key", sorted(TABLE))
-def test_every_table_home_exists(key: str) -> None:
-    """Each home is reachable both as an attribute chain and by ``from M import N``."""
-    home = TABLE[key]
-    module = importlib.import_module(home.import_from)
-    assert hasattr(module, home.name), f"{home.dotted} (for tf.contrib.{key}) does not exist"
-    obj = importlib.import_module(home.package)
-    for part in home.attribute.split("."):
-        obj = getattr(obj, part)
-    if home.is_stand_in:
-        assert home.alternative
