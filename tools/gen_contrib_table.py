@@ -387,17 +387,19 @@ def in_compat_v1(name: str) -> bool:
 
 
 class TfSlim:
-    """The installed tf_slim: its modules, and the shortest path to each object."""
+    """The installed tf_slim: its modules, and the attribute paths to each object."""
 
     def __init__(self) -> None:
-        import slim_ext  # noqa: F401  (tf_slim's modules need the shims to import)
+        import slim_ext  # noqa: F401  (what ported code imports with tf_slim)
         import tf_slim
 
-        self.modules: Dict[str, object] = {TF_SLIM: tf_slim}
+        # The attribute paths ported code can use after ``import tf_slim``, taken
+        # before importing the other submodules adds (and rebinds) attributes.
+        self._paths = self._paths_to(tf_slim)
+        self.modules: Dict[str, types.ModuleType] = {TF_SLIM: tf_slim}
         for info in pkgutil.walk_packages(tf_slim.__path__, TF_SLIM + "."):
             if not info.name.endswith("_test"):
                 self.modules[info.name] = importlib.import_module(info.name)
-        self._paths = self._paths_to(tf_slim)
 
     def _paths_to(self, root: object) -> Dict[int, List[str]]:
         """id(object) -> every ``tf_slim.a.b`` attribute path to it, shortest first."""
@@ -434,7 +436,7 @@ class TfSlim:
                 if getattr(member, "__module__", None) == module}
 
     def home(self, module: str, name: str, wanted: str) -> Optional[Tuple[str, str]]:
-        """(tf_slim:attribute path, import module) of ``module.name``, or None.
+        """(package:attribute path, import module) of ``module.name``, or None.
 
         Of the paths to it, the shortest one that ends in ``wanted`` (the name the
         contrib code used: ``conv2d``, not its alias ``convolution2d``), else in
@@ -443,7 +445,10 @@ class TfSlim:
         member = vars(self.modules[module]).get(name)
         if member is None:
             return None
-        paths = self._paths.get(id(member), [f"{module}.{name}"])
+        paths = self._paths.get(id(member))
+        if paths is None:
+            # Not reachable from ``tf_slim`` by attributes: imported from its module.
+            return f"{module}:{name}", ""
         path = next((p for p in paths if p.endswith("." + wanted)),
                     next((p for p in paths if p.endswith("." + name)), paths[0]))
         parent, _, last = path.rpartition(".")
@@ -541,9 +546,13 @@ def rows(tree: Tf1Tree, slim: TfSlim) -> List[Tuple[str, str, str, str]]:
     for module in tree.contrib_modules():
         for name in tree.api(module):
             origin = _via(module, name, tree.origin_of(module, name))
-            if origin.name is not None:
-                table[f"{_module_key(module)}.{name}"] = \
-                    ("symbol", *symbol_home(tree, slim, homes, origin, name))
+            if origin.name is None:
+                continue
+            # An import of a moved file module keeps its uses: a name its new module
+            # lacks is gone for them, whatever its home elsewhere.
+            lacking = module in homes and not slim.reaches(homes[module], name)
+            table[f"{_module_key(module)}.{name}"] = ("symbol", GONE, "") if lacking \
+                else ("symbol", *symbol_home(tree, slim, homes, origin, name))
     homes.update(package_homes(tree, slim, homes, {**table, **{
         f"{_module_key(m)}.{n}": ("module", homes.get(tree.origin_of(m, n).module, GONE), "")
         for m in tree.contrib_modules() for n in tree.api(m)

@@ -351,6 +351,14 @@ class ContribSymbolsCommand(SlimportCodemod):
             if found is None or found.home is None:
                 self._not_ported(node, key, found)
                 return False
+            if found.home.package.startswith(TF_SLIM + "."):
+                # Only ``from`` reaches it: tf_slim's own star imports rebind the
+                # attributes on the way (``tf_slim.layers`` is layers/layers.py).
+                self.needs_attention(
+                    node, f"tf.contrib.{key} is {found.home.dotted} now, which no "
+                    "attribute chain from tf_slim reaches; left unchanged",
+                    f"from {found.home.import_from} import {found.home.name}, and use that")
+                return False
             rest = key_parts[end:]
             replacement = self._expression_for(found.home)
             if rest:
