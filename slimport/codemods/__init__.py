@@ -18,6 +18,7 @@ from slimport.codemods.contrib_symbols import ContribSymbolsCommand
 from slimport.codemods.cluster_bootstrap import ClusterBootstrapCommand
 from slimport.codemods.flags_to_absl import FlagsToAbslCommand
 from slimport.codemods.replica_device import ReplicaDeviceCommand
+from slimport.codemods.slim_ext_import import SlimExtImportCommand
 from slimport.codemods.uai_flags import UaiFlagsCommand
 
 CODEMODS: List[Type[SlimportCodemod]] = [
@@ -27,6 +28,7 @@ CODEMODS: List[Type[SlimportCodemod]] = [
     UaiFlagsCommand,
     ClusterBootstrapCommand,
     ReplicaDeviceCommand,
+    SlimExtImportCommand,
     CompatV1Command,
 ]
 
