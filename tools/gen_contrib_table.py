@@ -39,7 +39,6 @@ import sys
 import types
 import zipfile
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 from typing import Dict, Iterator, List, Optional, Sequence, Set, Tuple
 
@@ -101,6 +100,7 @@ class Tf1Tree:
                 dotted = "tensorflow." + path[len(WHEEL_ROOT):-3].replace("/", ".")
                 self.files[dotted.removesuffix(".__init__")] = path
         self.wheel = wheel
+        self._trees: Dict[str, ast.Module] = {}
         self._exports: Dict[str, Dict[str, Origin]] = {}
         # Names a module took with ``from ... import *``: re-exported on purpose.
         self._starred: Dict[str, Set[str]] = {}
@@ -111,9 +111,10 @@ class Tf1Tree:
     def is_package(self, dotted: str) -> bool:
         return self.files.get(dotted, "").endswith("/__init__.py")
 
-    @lru_cache(maxsize=None)
     def tree(self, dotted: str) -> ast.Module:
-        return ast.parse(self.wheel.read(self.files[dotted]).decode("utf-8"))
+        if dotted not in self._trees:
+            self._trees[dotted] = ast.parse(self.wheel.read(self.files[dotted]).decode("utf-8"))
+        return self._trees[dotted]
 
     def contrib_modules(self) -> List[str]:
         # Imported in the order ``import tensorflow.contrib`` imports them, so that
@@ -250,7 +251,6 @@ class Tf1Tree:
 
     # -- TensorFlow's own exports ---------------------------------------------------
 
-    @lru_cache(maxsize=None)
     def v1_exports(self, module: str) -> Dict[str, Tuple[str, ...]]:
         """Name defined in ``module`` -> the tf.compat.v1 names tf_export gave it."""
         found: Dict[str, Tuple[str, ...]] = {}

@@ -17,17 +17,25 @@ from slimport.codemods.contrib_slim import ContribSlimCommand
 from slimport.codemods.contrib_symbols import ContribSymbolsCommand
 from slimport.codemods.cluster_bootstrap import ClusterBootstrapCommand
 from slimport.codemods.flags_to_absl import FlagsToAbslCommand
+from slimport.codemods.mnist_tutorial import MnistTutorialCommand
+from slimport.codemods.numpy_aliases import NumpyAliasesCommand
+from slimport.codemods.py2_leftovers import Py2LeftoversCommand
 from slimport.codemods.replica_device import ReplicaDeviceCommand
 from slimport.codemods.slim_ext_import import SlimExtImportCommand
+from slimport.codemods.tf0_names import Tf0NamesCommand
 from slimport.codemods.uai_flags import UaiFlagsCommand
 
 CODEMODS: List[Type[SlimportCodemod]] = [
     ContribSlimCommand,
+    Tf0NamesCommand,
     ContribSymbolsCommand,
+    MnistTutorialCommand,
     FlagsToAbslCommand,
     UaiFlagsCommand,
     ClusterBootstrapCommand,
     ReplicaDeviceCommand,
+    Py2LeftoversCommand,
+    NumpyAliasesCommand,
     SlimExtImportCommand,
     CompatV1Command,
 ]

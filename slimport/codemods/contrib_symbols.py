@@ -24,7 +24,6 @@ import ast
 from typing import Dict, List, Optional, Set, Union
 
 import libcst as cst
-from libcst.codemod.visitors import AddImportsVisitor
 from libcst.helpers import get_full_name_for_node
 
 from slimport.codemods._base import SlimportCodemod, StatementFilter, chain_filter

@@ -150,7 +150,7 @@ def test_every_moved_module_has_what_its_listed_names_need(key: str) -> None:
     assert found is not None and found.module is not None
     module = importlib.import_module(found.module)
     prefix = key + "."
-    for name, (kind, home, _) in LISTED.items():
+    for name, (_, home, _) in LISTED.items():
         if name.startswith(prefix) and "." not in name[len(prefix):] and home != "-":
             assert hasattr(module, name[len(prefix):]), name
 
