@@ -1,4 +1,4 @@
-"""slim_ext_import: code importing tf_slim (or using tf.layers / tf.nn.rnn_cell) imports slim_ext."""
+"""slim_ext_import: files importing tf_slim (or using tf.layers) import slim_ext."""
 from __future__ import annotations
 
 import functools
