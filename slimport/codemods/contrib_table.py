@@ -265,6 +265,9 @@ def lookup(key: str) -> Optional[Found]:
         return Found(SYMBOL, key, home=HOMES[key])
     if key in MODULE_HOMES:
         return Found(generated.get(key, (MODULE,))[0], key, module=MODULE_HOMES[key])
+    if key in _hand_made_parents():
+        # On the way to a hand-made home (``learn.datasets`` of ``learn.datasets.mnist``).
+        return Found(generated.get(key, (PACKAGE,))[0], key)
     if key in generated:
         kind, home, extra = generated[key]
         if kind == SYMBOL:
@@ -285,6 +288,13 @@ def lookup(key: str) -> Optional[Found]:
             return Found(SYMBOL, parent) if parent not in _listed_modules() else None
         parent = parent.rpartition(".")[0]
     return None
+
+
+@lru_cache(maxsize=1)
+def _hand_made_parents() -> FrozenSet[str]:
+    """The modules the keys of HOMES and MODULE_HOMES are in."""
+    return frozenset(".".join(key.split(".")[:end]) for key in [*HOMES, *MODULE_HOMES]
+                     for end in range(1, key.count(".") + 1))
 
 
 @lru_cache(maxsize=1)

@@ -216,6 +216,8 @@ def _port_arguments(rename: Rename, args: Sequence[cst.Arg]) -> List[cst.Arg]:
     Raises:
       _Unportable: the call passes something the TF1 function cannot take as meant.
     """
+    if rename.same_signature:
+        return list(args)
     if any(arg.star for arg in args):
         raise _Unportable("*args / **kwargs hide which parameter each argument is")
     if rename.params and sum(arg.keyword is None for arg in args) > len(rename.params):
@@ -232,6 +234,14 @@ def _port_arguments(rename: Rename, args: Sequence[cst.Arg]) -> List[cst.Arg]:
         else:
             new.append(_keyword(arg, rename.keywords.get(keyword, keyword)))
     return _with_commas(new, args)
+
+
+def _moves_arguments(rename: Rename, args: Sequence[cst.Arg]) -> bool:
+    """True if ``_port_arguments`` changes anything about ``args``."""
+    return not rename.same_signature and any(
+        (arg.keyword is None and index >= rename.same_positions)
+        or (arg.keyword is not None and arg.keyword.value in rename.keywords)
+        for index, arg in enumerate(args))
 
 
 def _reordered_arguments(name: str, args: Sequence[cst.Arg]) -> Optional[List[cst.Arg]]:
@@ -345,6 +355,8 @@ class Tf0NamesCommand(SlimportCodemod):
                                  f"tf.{rename.new} exactly ({why}); left unchanged",
                                  f"rewrite it with tf.{rename.new}'s parameters")
             return
+        if rename.new == old and not _moves_arguments(rename, node.args):
+            return  # keywords only already: a TF1 call
         func = self._new_chain(node.func, rename.new)  # type: ignore[arg-type]
         if func is None:
             return

@@ -422,7 +422,7 @@ def test_finding_lines_and_fixes() -> None:
     assert "tensorflow-model-optimization" in attention[0][2]
     assert attention[1][:2] == (4, "tf.contrib.layers.embed_sequence")
     # One finding per chain, naming the name or the gone module it is in.
-    assert attention[2][:2] == (5, "tf.contrib.learn.datasets")
+    assert attention[2][:2] == (5, "tf.contrib.learn.datasets.load_dataset")
     assert attention[3][:2] == (6, "tf.contrib.distributions.bijectors")
     assert "tensorflow-probability" in attention[3][2]
     assert attention[4][:2] == (7, "tf.contrib.layers.no_such_layer")
