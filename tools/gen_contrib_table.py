@@ -209,21 +209,22 @@ class Tf1Tree:
         return names if kept is None else [name for name in names if name in kept]
 
     def api(self, module: str) -> List[str]:
-        """``attributes`` without what a plain file imports from outside tf.contrib for
-        its own use (``ops``, ``array_ops``): reachable, but not its API. Names it
-        defines, star-imports, lists in ``__all__``, documents, or takes from other
-        contrib modules are."""
+        """The names ``module`` offered as its API: what ``remove_undocumented`` kept;
+        else ``attributes`` without what it imported for its own use. Those are
+        reachable, but not its API: a core module (``slim.array_ops``), a module
+        another module imported for itself that a star import swept along
+        (``slim.contrib_variables``), and in a plain file what it imports by name
+        from outside tf.contrib."""
         names = self.attributes(module)
         tree = self.tree(module)
+        if _remove_undocumented_call(tree) is not None:
+            return names
         exported = self.exports(module)
         starred = self._starred.get(module, set())
-        # A core module reached through contrib (``slim.array_ops``) is never its API,
-        # nor a module another module imported for itself that a star import swept
-        # along (``slim.contrib_variables``).
         names = [name for name in names if exported[name].name is not None or (
             exported[name].module.startswith(CONTRIB + ".") and (
                 name not in starred or exported[name].module == f"{module}.{name}"))]
-        if self.is_package(module) or _remove_undocumented_call(tree) is not None:
+        if self.is_package(module):
             return names
         deliberate = starred | set(_all_list(tree) or [])
         return [name for name in names

@@ -146,6 +146,12 @@ HOMES: Dict[str, Home] = {
     **_stand_in("tpu.TPUEstimatorSpec", "TPUEstimatorSpec", _ESTIMATOR),
     **_stand_in("tpu.RunConfig", "TPURunConfig", _ESTIMATOR),
     **_stand_in("tpu.TPUConfig", "TPUConfig", _ESTIMATOR),
+    # The same classes where the Object Detection API imports them from.
+    **_stand_in("tpu.python.tpu.tpu_estimator.TPUEstimator", "TPUEstimator", _ESTIMATOR),
+    **_stand_in("tpu.python.tpu.tpu_estimator.TPUEstimatorSpec", "TPUEstimatorSpec",
+                _ESTIMATOR),
+    **_stand_in("tpu.python.tpu.tpu_config.RunConfig", "TPURunConfig", _ESTIMATOR),
+    **_stand_in("tpu.python.tpu.tpu_config.TPUConfig", "TPUConfig", _ESTIMATOR),
     # tf.contrib.learn: Experiment-based launching went with tf.estimator.
     **_stand_in("learn.Experiment", "Experiment", _ESTIMATOR),
     **_stand_in("learn.RunConfig", "LearnRunConfig", _ESTIMATOR),
@@ -221,6 +227,8 @@ GONE_FIXES: Dict[str, str] = {
     "tpu": _ESTIMATOR,
     "keras": "tf_keras",
     "lookup": "tf.compat.v1.lookup (StaticHashTable, KeyValueTensorInitializer)",
+    "data": "tf.data / tf.compat.v1.data.experimental (batch_and_drop_remainder: "
+            "Dataset.batch(n, drop_remainder=True))",
     "opt": "tf.compat.v1.train optimizers, or tensorflow-addons (tfa.optimizers)",
     "crf": "tensorflow-addons (tfa.text.crf_*) on TensorFlow <= 2.15",
     "metrics": "tf.compat.v1.metrics",
