@@ -41,6 +41,7 @@ from slimport.codemods.contrib_table import (
     TF_SLIM,
     Found,
     Home,
+    chain_end,
     gone_fix,
     lookup,
 )
@@ -331,40 +332,32 @@ class ContribSymbolsCommand(SlimportCodemod):
         qualified = _normalize(self.resolve_name(node))
         if not _is_ours(qualified) or qualified == _CONTRIB:
             return False
-        key_parts = _key(qualified).split(".")  # type: ignore[arg-type]
-        # The chain is modules, then (perhaps) a symbol, then that symbol's attributes.
-        previous: Optional[Found] = None
-        for end in range(1, len(key_parts) + 1):
-            key = ".".join(key_parts[:end])
-            found = lookup(key)
-            if found is not None and found.is_module:
-                previous = found
-                continue
-            if found is None and previous is None:
-                return False  # not even its first part is a contrib module
-            if self._through_moved_import(parts[0]):
-                # The import itself moved; report what the new module lacks.
-                if found is None or found.is_gone:
-                    self._not_ported(node, key, found)
-                return False
-            if found is None or found.home is None:
+        end = chain_end(_key(qualified))  # type: ignore[arg-type]
+        if end is None or end.is_module:
+            return False  # not contrib's, or a module used as a value (its alias is handled)
+        key, found = end.key, end.found
+        if self._through_moved_import(parts[0]):
+            # The import itself moved; report what the new module lacks.
+            if found is None or found.is_gone:
                 self._not_ported(node, key, found)
-                return False
-            if found.home.package.startswith(TF_SLIM + "."):
-                # Only ``from`` reaches it: tf_slim's own star imports rebind the
-                # attributes on the way (``tf_slim.layers`` is layers/layers.py).
-                self.needs_attention(
-                    node, f"tf.contrib.{key} is {found.home.dotted} now, which no "
-                    "attribute chain from tf_slim reaches; left unchanged",
-                    f"from {found.home.import_from} import {found.home.name}, and use that")
-                return False
-            rest = key_parts[end:]
-            replacement = self._expression_for(found.home)
-            if rest:
-                replacement = dotted_expression(".".join([_chain_text(replacement), *rest]))
-            self._replacements[node] = replacement.with_changes(lpar=node.lpar, rpar=node.rpar)
-            self._record(node, key, found.home)
             return False
+        if found is None or found.home is None:
+            self._not_ported(node, key, found)
+            return False
+        if found.home.package.startswith(TF_SLIM + "."):
+            # Only ``from`` reaches it: tf_slim's own star imports rebind the
+            # attributes on the way (``tf_slim.layers`` is layers/layers.py).
+            self.needs_attention(
+                node, f"tf.contrib.{key} is {found.home.dotted} now, which no "
+                "attribute chain from tf_slim reaches; left unchanged",
+                f"from {found.home.import_from} import {found.home.name}, and use that")
+            return False
+        rest = _key(qualified)[len(key):]  # type: ignore[arg-type]
+        replacement = self._expression_for(found.home)
+        if rest:
+            replacement = dotted_expression(_chain_text(replacement) + rest)
+        self._replacements[node] = replacement.with_changes(lpar=node.lpar, rpar=node.rpar)
+        self._record(node, key, found.home)
         return False
 
     def leave_Attribute(self, original_node: cst.Attribute, updated_node: cst.Attribute
@@ -434,7 +427,7 @@ class ContribSymbolsCommand(SlimportCodemod):
             self.needs_attention(
                 node, f"tf.contrib.{key} was removed with tf.contrib and has no home in "
                 "TensorFlow 2.21 or tf_slim 1.1.0; left unchanged",
-                f"use {gone_fix(key)}")
+                gone_fix(key))
 
 
 def _chain_text(node: Union[cst.Name, cst.Attribute]) -> str:

@@ -239,8 +239,15 @@ DEFAULT_FIX = "find its TF2 / tf_slim equivalent and rewrite by hand, or drop th
 
 
 def gone_fix(key: str) -> str:
-    """The suggested replacement for the gone contrib name ``key``."""
-    return GONE_FIXES.get(key.split(".")[0], DEFAULT_FIX)
+    """What to do about the gone contrib name ``key``."""
+    package, _, name = key.partition(".")
+    if package == "slim":
+        # contrib.slim re-exported contrib.layers' names; some of those have a home.
+        found = lookup(f"layers.{name}")
+        if found is not None and found.home is not None:
+            return f"use {found.home.dotted}"
+    hint = GONE_FIXES.get(package)
+    return f"use {hint}" if hint else DEFAULT_FIX
 
 
 @lru_cache(maxsize=1)
@@ -296,6 +303,38 @@ def lookup(key: str) -> Optional[Found]:
             return Found(SYMBOL, parent) if parent not in _listed_modules() else None
         parent = parent.rpartition(".")[0]
     return None
+
+
+@dataclass(frozen=True)
+class ChainEnd:
+    """Where a dotted use of tf.contrib stops being modules.
+
+    ``found`` is the first name of the chain that is not a module (a symbol with a
+    home, a gone one, or None: a name TF 1.15 did not have), or None when the whole
+    chain is modules; ``key`` is the chain up to that name.
+    """
+
+    key: str
+    found: Optional[Found]
+
+    @property
+    def is_module(self) -> bool:
+        return self.found is not None and self.found.is_module
+
+
+def chain_end(key: str) -> Optional[ChainEnd]:
+    """The first non-module part of ``tensorflow.contrib.<key>`` (``layers.conv2d`` of
+    ``layers.conv2d.__doc__``); None if not even its first part is a contrib module."""
+    parts = key.split(".")
+    found: Optional[Found] = None
+    for end in range(1, len(parts) + 1):
+        prefix = ".".join(parts[:end])
+        previous, found = found, lookup(prefix)
+        if found is None and previous is None:
+            return None
+        if found is None or not found.is_module:
+            return ChainEnd(prefix, found)
+    return ChainEnd(key, found)
 
 
 @lru_cache(maxsize=1)
