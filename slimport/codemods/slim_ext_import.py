@@ -15,13 +15,13 @@ gets it after its own first tf_slim import.
 from __future__ import annotations
 
 import ast
-from typing import Dict, List, Optional, Sequence, Set, Union
+from typing import Dict, Iterator, List, Optional, Sequence, Set, Tuple, Union
 
 import libcst as cst
 
 from slimport.codemods._base import SlimportCodemod, StatementFilter, chain_filter, code_of
 from slimport.codemods._module_move import small_statement
-from slimport.codemods._names import Bindings, dotted_parts
+from slimport.codemods._names import Bindings, dotted_parts, statement_blocks
 
 SLIM_EXT = "slim_ext"
 TF_SLIM = "tf_slim"
@@ -31,6 +31,64 @@ TF_SLIM = "tf_slim"
 _LEGACY_KERAS_MODULES = ("tensorflow.compat.v1.layers", "tensorflow.compat.v1.nn.rnn_cell",
                          "tensorflow.layers", "tensorflow.nn.rnn_cell")
 _IMPORT = small_statement(f"import {SLIM_EXT}")
+_LEGACY_KERAS_ATTRIBUTES = frozenset({"layers", "rnn_cell"})
+
+
+def _ast_imported_modules(node: ast.AST) -> List[str]:
+    """What an ``ast`` import reads (``from a import b``: ``a`` and ``a.b``)."""
+    if isinstance(node, ast.Import):
+        return [alias.name for alias in node.names]
+    if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+        return [node.module, *(f"{node.module}.{alias.name}" for alias in node.names)]
+    return []
+
+
+def _module_level_imports(tree: ast.Module) -> List[str]:
+    """The modules imports at module level read (in ``if``/``try`` blocks too)."""
+    found: List[str] = []
+    blocks = [tree.body]
+    while blocks:
+        for statement in blocks.pop():
+            found += _ast_imported_modules(statement)
+            if not isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                blocks += [block for block in statement_blocks(statement)]
+    return found
+
+
+def _clauses(statement: cst.BaseCompoundStatement
+             ) -> Iterator[Tuple[cst.BaseSuite, bool]]:
+    """The suites of a compound statement, each with whether it is a ``try``'s own body."""
+    yield statement.body, isinstance(statement, cst.Try)
+    for handler in getattr(statement, "handlers", ()):
+        yield handler.body, False
+    orelse = getattr(statement, "orelse", None)
+    if isinstance(orelse, cst.If):  # elif
+        yield from _clauses(orelse)
+    elif orelse is not None:
+        yield orelse.body, False
+    final = getattr(statement, "finalbody", None)
+    if final is not None:
+        yield final.body, False
+
+
+def _module_level_imports_cst(tree: cst.Module
+                              ) -> List[Tuple[cst.CSTNode, Union[cst.Import, cst.ImportFrom]]]:
+    """(statement to insert after, import) for each module-level import, in order: the
+    ``try`` the import stands in directly, else its line."""
+    found: List[Tuple[cst.CSTNode, Union[cst.Import, cst.ImportFrom]]] = []
+
+    def walk(statements: Sequence[cst.CSTNode], in_try: Optional[cst.Try]) -> None:
+        for statement in statements:
+            if isinstance(statement, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
+                found.extend((in_try or statement, small) for small in statement.body
+                             if isinstance(small, (cst.Import, cst.ImportFrom)))
+            elif isinstance(statement, cst.BaseCompoundStatement) and \
+                    not isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
+                for suite, try_body in _clauses(statement):
+                    walk(suite.body if isinstance(suite, cst.IndentedBlock) else [suite],
+                         statement if try_body else None)  # type: ignore[arg-type]
+    walk(tree.body, None)
+    return found
 
 
 def _imported_modules(statement: Union[cst.Import, cst.ImportFrom]) -> List[str]:
@@ -70,6 +128,10 @@ class _InsertAfter(cst.CSTTransformer):
                 out.append(cst.SimpleStatementLine(body=[_IMPORT]))
         return out
 
+    def insert(self, body: Sequence[cst.BaseStatement]) -> List[cst.BaseStatement]:
+        """``body`` with the import after each of the lines in it."""
+        return self._body(body, body)
+
     def leave_Module(self, original_node: cst.Module, updated_node: cst.Module) -> cst.Module:
         return updated_node.with_changes(body=self._body(updated_node.body, original_node.body))
 
@@ -108,6 +170,16 @@ class SlimExtImportCommand(SlimportCodemod):
         return chain_filter(lambda parts: _uses_legacy_keras(bindings.resolve_parts(parts)))
 
     def start_file(self, tree: cst.Module) -> bool:
+        parsed = self.file_ast(tree)
+        imported = [module for node in ast.walk(parsed)
+                    for module in _ast_imported_modules(node)]
+        if any(_is_under(module, SLIM_EXT) for module in _module_level_imports(parsed)):
+            return False  # the shims are applied before any function runs
+        if not any(_is_under(module, TF_SLIM) for module in imported) and not any(
+                isinstance(node, ast.Attribute) and node.attr in _LEGACY_KERAS_ATTRIBUTES
+                for node in ast.walk(parsed)) and not any(
+                _uses_legacy_keras(module) for module in imported):
+            return False
         # The statement line holding each scope's first tf_slim import, its first
         # TensorFlow import, and whether a slim_ext import came before it.
         self._tf_slim_lines: Dict[int, cst.CSTNode] = {}
@@ -119,11 +191,24 @@ class SlimExtImportCommand(SlimportCodemod):
         return True
 
     def transform_module_impl(self, tree: cst.Module) -> cst.Module:
-        tree.visit(self)  # reads only: the lines found are lines of ``tree``
+        # Usually the module imports tf_slim itself: its statements say where.
+        for line, statement in _module_level_imports_cst(tree):
+            self._line = line
+            self._see_import(statement)
+        if 0 not in self._tf_slim_lines:
+            # Imports inside functions, or TF1 layers used: the whole tree says.
+            self._tf_slim_lines, self._tf_lines = {}, {}
+            tree.visit(self)  # reads only: the lines found are lines of ``tree``
         targets = self._targets()
         for target in targets:
             self.record_edit(target, f"import {SLIM_EXT} after {code_of(target).strip()}")
-        return tree.visit(_InsertAfter(targets)) if targets else tree
+        if not targets:
+            return tree
+        inserter = _InsertAfter(targets)
+        if all(any(target is statement for statement in tree.body) for target in targets):
+            # A statement of the module itself: no walk through the functions needed.
+            return tree.with_changes(body=inserter.insert(tree.body))
+        return tree.visit(inserter)
 
     def _targets(self) -> List[cst.CSTNode]:
         module_level = 0
@@ -186,7 +271,9 @@ class SlimExtImportCommand(SlimportCodemod):
     def visit_Attribute(self, node: cst.Attribute) -> bool:
         if self._uses_legacy_keras:
             return False
-        if dotted_parts(node) is None:
+        parts = dotted_parts(node)
+        if parts is None:
             return True
-        self._uses_legacy_keras = _uses_legacy_keras(self.resolve_name(node))
+        if _LEGACY_KERAS_ATTRIBUTES & set(parts):
+            self._uses_legacy_keras = _uses_legacy_keras(self.resolve_name(node))
         return False

@@ -144,6 +144,39 @@ for _old in ("scalar_summary", "histogram_summary", "image_summary", "audio_summ
 REORDERED = ("concat", "split", "reverse", "image.resize_images")
 
 
+# Last parts of the names above: what a use must end in (cheap to test first).
+_RENAMED_ENDS = frozenset(name.rpartition(".")[2] for name in RENAMES)
+_REORDERED_ENDS = frozenset(name.rpartition(".")[2] for name in REORDERED)
+
+
+def _ast_int(node: Optional[ast.expr]) -> bool:
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        node = node.operand
+    return isinstance(node, ast.Constant) and type(node.value) is int
+
+
+def _looks_0x(call: ast.Call) -> bool:
+    """True for a REORDERED call whose arguments could be the 0.x order (stdlib ast):
+    an int axis first, a display second (a concat list, a reverse mask), an int height
+    second (resize_images), or a 0.x keyword."""
+    first, second = (list(call.args) + [None, None])[:2]
+    return _ast_int(first) or isinstance(second, (ast.List, ast.Tuple, ast.ListComp)) or (
+        call.func.attr == "resize_images" and _ast_int(second)) or any(  # type: ignore[attr-defined]
+        keyword.arg in ("concat_dim", "split_dim", "num_split") for keyword in call.keywords)
+
+
+def _might_need(tree: ast.Module) -> bool:
+    """False when ``tree`` has no use of a 0.x name and no call that could be 0.x-ordered:
+    then the pass is skipped (most TF1 files call tf.concat / tf.split the 1.x way)."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and node.attr in _RENAMED_ENDS:
+            return True
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+                node.func.attr in _REORDERED_ENDS and _looks_0x(node):
+            return True
+    return False
+
+
 def _relative(qualified: Optional[str]) -> Optional[str]:
     """``tensorflow[.compat.v1].X`` -> ``X``; None for anything else."""
     for root in (COMPAT_V1, TF):
@@ -323,6 +356,8 @@ class Tf0NamesCommand(SlimportCodemod):
         return chain_filter(lambda parts: _is_ours(_old_name(bindings.resolve_parts(parts))))
 
     def start_file(self, tree: cst.Module) -> bool:
+        if not _might_need(self.file_ast(tree)):
+            return False
         self._tree = tree
         # Call -> how to rewrite it on leaving (its arguments may change meanwhile).
         self._calls: Dict[cst.Call, Callable[[cst.Call], cst.Call]] = {}
@@ -388,7 +423,9 @@ class Tf0NamesCommand(SlimportCodemod):
     # -- helpers --------------------------------------------------------------------
 
     def _old_name_of(self, func: cst.BaseExpression) -> Optional[str]:
-        if not isinstance(func, cst.Attribute) or dotted_parts(func) is None:
+        if not isinstance(func, cst.Attribute) or (
+                func.attr.value not in _RENAMED_ENDS and func.attr.value not in _REORDERED_ENDS) \
+                or dotted_parts(func) is None:
             return None
         old = _old_name(self.resolve_name(func))
         return old if _is_ours(old) else None
