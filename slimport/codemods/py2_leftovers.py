@@ -50,19 +50,9 @@ _DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 
 
-def _own_nodes(statement: ast.stmt) -> Iterator[ast.AST]:
-    """The expression nodes of ``statement`` itself, not of the statements nested in it."""
-    for name, value in ast.iter_fields(statement):
-        if name in ("body", "orelse", "finalbody", "handlers", "cases"):
-            continue
-        for node in value if isinstance(value, list) else [value]:
-            if isinstance(node, ast.AST):
-                yield from ast.walk(node)
-
-
 def _iter_receivers(statement: ast.stmt) -> Iterator[str]:
-    """Names that ``statement`` calls ``.iteritems()`` (or kin) on."""
-    for node in _own_nodes(statement):
+    """Names that ``statement`` (or a statement in it) calls ``.iteritems()`` (or kin) on."""
+    for node in ast.walk(statement):
         if isinstance(node, ast.Attribute) and node.attr in ITER_METHODS \
                 and isinstance(node.value, ast.Name):
             yield node.value.id
@@ -124,7 +114,9 @@ class Py2LeftoversCommand(SlimportCodemod):
                 or (isinstance(node, ast.Attribute) and (
                     node.attr in ITER_METHODS or node.attr == "maxint"))
                 or (isinstance(node, ast.Global) and names & set(node.names))
-                for node in _own_nodes(statement))
+                # (A compound statement's nested statements count too: that keeps only
+                # its header more, the nested ones are asked on their own.)
+                for node in ast.walk(statement))
         return needed
 
     def start_file(self, tree: cst.Module) -> bool:

@@ -107,7 +107,8 @@ NOOP = [
     # sys that is not the sys module.
     "import mysys as sys\nx = sys.maxint\n",
     # An iteritems the tree defines itself.
-    "class Table:\n    def iteritems(self):\n        return iter(())\nfor k in Table().iteritems():\n    pass\n",
+    ("class Table:\n    def iteritems(self):\n        return iter(())\n"
+     "for k in Table().iteritems():\n    pass\n"),
     # A dict reassigned to something else is not certainly a dict.
     "d = {}\nd = load()\ndef iteritems(x):\n    pass\nfor k in d.iteritems():\n    pass\n",
 ]
