@@ -6,6 +6,11 @@ add its inputs to tests/slimport/test_skeleton.py, which checks that skeleton an
 whole-file passes agree.
 Order matters: contrib and flags rewrites resolve names through ``tensorflow``
 bindings, and compat_v1 runs last so it sees which TensorFlow uses remain.
+tf0_names runs before contrib_symbols, which would otherwise take
+``tf.contrib.deprecated.scalar_summary`` by name alone, without porting its
+arguments; slim_ext_import runs after every codemod that adds a tf_slim or slim_ext
+import (contrib_slim, contrib_symbols, mnist_tutorial, uai_flags, cluster_bootstrap,
+moxing), so that it adds ``import slim_ext`` only where none came before.
 """
 from __future__ import annotations
 
