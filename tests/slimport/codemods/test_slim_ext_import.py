@@ -51,6 +51,28 @@ class TestSlimExtImport(IdempotentCodemodTest):
         """
         self.assertCodemod(before, after)
 
+    def test_an_import_chosen_by_version(self) -> None:
+        before = """
+            import sys
+            if sys.version_info < (3,):
+                raise SystemExit('Python 3 only')
+            elif USE_SLIM:
+                from tf_slim import nets
+            else:
+                nets = None
+        """
+        after = """
+            import sys
+            if sys.version_info < (3,):
+                raise SystemExit('Python 3 only')
+            elif USE_SLIM:
+                from tf_slim import nets
+                import slim_ext
+            else:
+                nets = None
+        """
+        self.assertCodemod(before, after)
+
     def test_a_late_import_gets_it_where_it_is(self) -> None:
         before = """
             import os
