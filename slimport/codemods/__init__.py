@@ -6,6 +6,11 @@ add its inputs to tests/slimport/test_skeleton.py, which checks that skeleton an
 whole-file passes agree.
 Order matters: contrib and flags rewrites resolve names through ``tensorflow``
 bindings, and compat_v1 runs last so it sees which TensorFlow uses remain.
+tf0_names runs before contrib_symbols, which would otherwise take
+``tf.contrib.deprecated.scalar_summary`` by name alone, without porting its
+arguments; slim_ext_import runs after every codemod that adds a tf_slim or slim_ext
+import (contrib_slim, contrib_symbols, mnist_tutorial, uai_flags, cluster_bootstrap,
+moxing), so that it adds ``import slim_ext`` only where none came before.
 """
 from __future__ import annotations
 
@@ -17,18 +22,28 @@ from slimport.codemods.contrib_slim import ContribSlimCommand
 from slimport.codemods.contrib_symbols import ContribSymbolsCommand
 from slimport.codemods.cluster_bootstrap import ClusterBootstrapCommand
 from slimport.codemods.flags_to_absl import FlagsToAbslCommand
+from slimport.codemods.mnist_tutorial import MnistTutorialCommand
 from slimport.codemods.moxing import MoxingCommand
+from slimport.codemods.numpy_aliases import NumpyAliasesCommand
+from slimport.codemods.py2_leftovers import Py2LeftoversCommand
 from slimport.codemods.replica_device import ReplicaDeviceCommand
+from slimport.codemods.slim_ext_import import SlimExtImportCommand
+from slimport.codemods.tf0_names import Tf0NamesCommand
 from slimport.codemods.uai_flags import UaiFlagsCommand
 
 CODEMODS: List[Type[SlimportCodemod]] = [
     ContribSlimCommand,
+    Tf0NamesCommand,
     ContribSymbolsCommand,
     MoxingCommand,
+    MnistTutorialCommand,
     FlagsToAbslCommand,
     UaiFlagsCommand,
     ClusterBootstrapCommand,
     ReplicaDeviceCommand,
+    Py2LeftoversCommand,
+    NumpyAliasesCommand,
+    SlimExtImportCommand,
     CompatV1Command,
 ]
 

@@ -24,6 +24,7 @@ import libcst as cst
 from slimport.codemods._base import StatementFilter, chain_filter, code_of
 from slimport.codemods._module_move import ModuleMoveCodemod, small_statement
 from slimport.codemods._names import Bindings, dotted_expression, dotted_parts, local_name
+from slimport.codemods.contrib_table import chain_end, gone_fix
 
 # TF 1.13+ also exposed contrib under compat.v1 (``import tensorflow.compat.v1 as tf``).
 _CONTRIB_SLIM_SPELLINGS = ("tensorflow.contrib.slim", "tensorflow.compat.v1.contrib.slim")
@@ -52,6 +53,17 @@ def tf_slim_path(qualified: str) -> Optional[str]:
     if rest == _CONTRIB_INNER or rest.startswith(_CONTRIB_INNER + "."):
         rest = rest[len(_CONTRIB_INNER) + 1 :]
     return "tf_slim." + rest if rest else "tf_slim"
+
+
+def _gone(qualified: str) -> Optional[str]:
+    """The contrib key of the name a contrib.slim chain reaches, if tf_slim lacks it
+    (``slim.embed_sequence``: contrib.slim re-exported it from contrib.layers)."""
+    for spelling in _CONTRIB_SLIM_SPELLINGS:
+        if qualified.startswith(spelling + "."):
+            end = chain_end("slim" + qualified[len(spelling):])
+            if end is not None and end.found is not None and end.found.is_gone:
+                return end.key
+    return None
 
 
 def _is_slim_target(target: Optional[str]) -> bool:
@@ -111,7 +123,8 @@ class ContribSlimCommand(ModuleMoveCodemod):
             path = tf_slim_path(qualified) if qualified is not None else None
             if path is None:
                 return False
-            return not _is_slim_alias(bindings, parts[0]) or _is_nets(path)
+            return not _is_slim_alias(bindings, parts[0]) or _is_nets(path) \
+                or _gone(qualified) is not None
         return chain_filter(touched)
 
     # --- statements that bind a name to contrib.slim: rewritten where they stand.
@@ -174,6 +187,10 @@ class ContribSlimCommand(ModuleMoveCodemod):
         if path is None:
             self.used_names.add(parts[0])
             return False
+        gone = _gone(qualified)  # type: ignore[arg-type]
+        if gone is not None:
+            self.needs_attention(node, f"tf.contrib.{gone} is gone: tf_slim 1.1.0 does not "
+                                 "have it, nor does TensorFlow 2", gone_fix(gone))
         head = self.target_of(parts[0])
         if _is_slim_target(head):
             self.used_names.add(parts[0])

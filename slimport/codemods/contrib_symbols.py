@@ -1,13 +1,22 @@
-"""tf.contrib symbols other than slim -> tf_slim, tf.compat.v1, or a slim_ext stand-in.
+"""tf.contrib other than slim -> tf_slim, tf.compat.v1, or slim_ext; what is gone is reported.
 
-Every spelling is resolved through the file's import bindings (``_names.py``):
-``tf.contrib.framework.arg_scope``, ``contrib_layers.xavier_initializer`` after
-``from tensorflow.contrib import layers as contrib_layers``, deep source paths such as
-``from tensorflow.contrib.framework.python.ops import arg_scope``, and
-``import tensorflow.contrib.layers as layers``. Attribute uses are rewritten in place;
-``from <contrib module> import <symbol>`` becomes an import from the symbol's new home.
-A contrib module alias is dropped once nothing uses it any more, because the import
-alone would break the ported file. tf.contrib.slim is left to contrib_slim.
+Every spelling is resolved through the file's import bindings and scopes
+(``_names.py``, ``_scopes.py``): ``tf.contrib.framework.arg_scope``,
+``contrib_layers.xavier_initializer`` after ``from tensorflow.contrib import layers as
+contrib_layers``, deep source paths such as ``from tensorflow.contrib.framework.python.ops
+import add_arg_scope``, and ``import tensorflow.contrib.layers as layers``; where each
+name went is ``contrib_table.lookup``'s answer.
+
+- A contrib *file* module with a home (``tensorflow.contrib.layers.python.layers.utils``
+  is ``tf_slim.layers.utils``) is moved where it is imported: ``from
+  tensorflow.contrib.layers.python.layers import layers, utils`` becomes ``from
+  tf_slim.layers import layers, utils``, and its uses stay as they are.
+- A symbol with a home is rewritten where it is used (the outermost ``a.b.c`` chain,
+  once) or imported (``from <contrib module> import <symbol>`` imports it from its home).
+- Other contrib module aliases (packages, modules with no home) are dropped once
+  nothing uses them any more, because the import alone would break the ported file.
+- A gone name, and a name TF 1.15 did not have, is left and reported.
+tf.contrib.slim is left to contrib_slim.
 """
 from __future__ import annotations
 
@@ -15,7 +24,6 @@ import ast
 from typing import Dict, List, Optional, Set, Union
 
 import libcst as cst
-from libcst.codemod.visitors import AddImportsVisitor
 from libcst.helpers import get_full_name_for_node
 
 from slimport.codemods._base import SlimportCodemod, StatementFilter, chain_filter
@@ -29,13 +37,13 @@ from slimport.codemods._names import (
 )
 from slimport.codemods.contrib_table import (
     COMPAT_V1,
-    STAND_INS,
-    TABLE,
+    MODULE_HOMES,
     TF_SLIM,
+    Found,
     Home,
-    contrib_key,
-    deep_module,
-    is_module_key,
+    chain_end,
+    gone_fix,
+    lookup,
 )
 
 _CONTRIB = "tensorflow.contrib"
@@ -64,11 +72,45 @@ def _heads(bindings: Bindings) -> Set[str]:
     }
 
 
-def _is_contrib_module(qualified: str) -> bool:
+def _key(qualified: str) -> str:
+    """``tensorflow.contrib.a.b`` -> ``a.b`` (``qualified`` is under tensorflow.contrib)."""
+    return qualified[len(_CONTRIB) + 1:]
+
+
+def _found(qualified: Optional[str]) -> Optional[Found]:
+    """``lookup`` of a qualified name under tensorflow.contrib (not slim), else None."""
     if not _is_ours(qualified) or qualified == _CONTRIB:
-        return False
-    key = contrib_key(qualified)
-    return deep_module(qualified) or (key is not None and key not in TABLE and is_module_key(key))
+        return None
+    return lookup(_key(qualified))  # type: ignore[arg-type]
+
+
+def _is_contrib_module(qualified: str) -> bool:
+    found = _found(qualified)
+    return found is not None and found.is_module
+
+
+def _moved_module(qualified: str) -> Optional[str]:
+    """The home of a contrib module that moves as a whole where it is imported: a file
+    module with a home, or a module slim_ext mirrors."""
+    found = _found(qualified)
+    if found is None or found.module is None:
+        return None
+    return found.module if found.kind != "package" or found.listed in MODULE_HOMES else None
+
+
+def _moved_import_names(tree: ast.Module) -> Set[str]:
+    """Local names that imports in ``tree`` bind to modules that move as a whole."""
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.asname and _moved_module(_normalize(alias.name) or ""):
+                    names.add(alias.asname)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            for alias in node.names:
+                if _moved_module(_normalize(f"{node.module}.{alias.name}") or ""):
+                    names.add(alias.asname or alias.name)
+    return names
 
 
 class _DropModuleAliases(cst.CSTTransformer):
@@ -165,6 +207,9 @@ class ContribSymbolsCommand(SlimportCodemod):
         self._taken: Optional[Set[str]] = None
         # Modules this pass imports: module -> the dotted prefix that reaches it.
         self._imported: Dict[str, str] = {}
+        self._replacements: Dict[cst.CSTNode, cst.CSTNode] = {}
+        # Names bound by imports of contrib modules that move as a whole.
+        self.moved_names = _moved_import_names(self.file_ast(tree))
         return bool(self.heads)
 
     # -- pass structure -------------------------------------------------------------
@@ -190,12 +235,31 @@ class ContribSymbolsCommand(SlimportCodemod):
 
     # -- bindings of contrib modules --------------------------------------------------
 
-    def visit_Import(self, node: cst.Import) -> None:
+    def visit_Import(self, node: cst.Import) -> bool:
         for alias in node.names:
-            qualified = get_full_name_for_node(alias.name) or ""
-            if _is_contrib_module(qualified):
-                local = local_name(alias) if alias.asname is not None else "tensorflow"
-                self.module_aliases[local] = node
+            qualified = _normalize(get_full_name_for_node(alias.name)) or ""
+            if alias.asname is None and _is_ours(qualified) and qualified != _CONTRIB:
+                # ``import tensorflow.contrib.x`` binds ``tensorflow``.
+                self.module_aliases["tensorflow"] = node
+            elif alias.asname is not None and _is_contrib_module(qualified) \
+                    and not _moved_module(qualified):
+                self.module_aliases[local_name(alias)] = node
+        return False
+
+    def leave_Import(self, original_node: cst.Import, updated_node: cst.Import) -> cst.Import:
+        """``import tensorflow.contrib.<moved module> as m`` -> ``import <home> as m``."""
+        aliases = []
+        for alias in updated_node.names:
+            qualified = _normalize(get_full_name_for_node(alias.name)) or ""
+            home = _moved_module(qualified) if alias.asname is not None else None
+            if home is not None:
+                self.record_edit(original_node, f"tf.contrib.{_key(qualified)} -> {home}")
+                alias = alias.with_changes(name=dotted_expression(home))
+            aliases.append(alias)
+        return updated_node.with_changes(names=aliases)
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
+        return False
 
     def visit_Assign(self, node: cst.Assign) -> None:
         targets = node.targets
@@ -209,7 +273,7 @@ class ContribSymbolsCommand(SlimportCodemod):
         if (original_node.relative or original_node.module is None
                 or isinstance(original_node.names, cst.ImportStar)):
             return updated_node
-        module = get_full_name_for_node(original_node.module) or ""
+        module = _normalize(get_full_name_for_node(original_node.module)) or ""
         if not _is_ours(module):
             return updated_node
         kept: List[cst.ImportAlias] = []
@@ -217,15 +281,19 @@ class ContribSymbolsCommand(SlimportCodemod):
         for alias in original_node.names:
             qualified = f"{module}.{alias.evaluated_name}"
             local = local_name(alias)
-            key = contrib_key(qualified)
-            if not _is_ours(qualified) or _is_contrib_module(qualified):
-                if _is_ours(qualified):
-                    self.module_aliases[local] = original_node
-                kept.append(alias)
-            elif key in TABLE:
-                moved.append(self._import_from_home(TABLE[key], local, original_node, key))
+            found = _found(qualified)
+            new_module = _moved_module(qualified)
+            if new_module is not None:
+                self.record_edit(original_node, f"tf.contrib.{_key(qualified)} -> {new_module}")
+                moved.append(_import_from(new_module, local))
+            elif found is not None and found.home is not None:
+                self._record(original_node, found.listed, found.home)
+                moved.append(_import_from(found.home.import_from, local, found.home.name))
             else:
-                self._unknown(original_node, key or qualified)
+                if found is not None and found.is_module:
+                    self.module_aliases[local] = original_node
+                elif _is_ours(qualified):
+                    self._not_ported(original_node, _key(qualified), found)
                 kept.append(alias)
         if not moved:
             return updated_node
@@ -254,26 +322,51 @@ class ContribSymbolsCommand(SlimportCodemod):
 
     # -- attribute uses -----------------------------------------------------------------
 
+    def visit_Attribute(self, node: cst.Attribute) -> bool:
+        """Port the outermost ``a.b.c`` chain that reaches into tf.contrib, once."""
+        parts = dotted_parts(node)
+        if parts is None:
+            return True  # ``f(x).y``: the chain is broken by a call; look inside it
+        if parts[0] not in self.heads:
+            return False
+        qualified = _normalize(self.resolve_name(node))
+        if not _is_ours(qualified) or qualified == _CONTRIB:
+            return False
+        end = chain_end(_key(qualified))  # type: ignore[arg-type]
+        if end is None or end.is_module:
+            return False  # not contrib's, or a module used as a value (its alias is handled)
+        key, found = end.key, end.found
+        if self._through_moved_import(parts[0]):
+            # The import itself moved; report what the new module lacks.
+            if found is None or found.is_gone:
+                self._not_ported(node, key, found)
+            return False
+        if found is None or found.home is None:
+            self._not_ported(node, key, found)
+            return False
+        if found.home.package.startswith(TF_SLIM + "."):
+            # Only ``from`` reaches it: tf_slim's own star imports rebind the
+            # attributes on the way (``tf_slim.layers`` is layers/layers.py).
+            self.needs_attention(
+                node, f"tf.contrib.{key} is {found.home.dotted} now, which no "
+                "attribute chain from tf_slim reaches; left unchanged",
+                f"from {found.home.import_from} import {found.home.name}, and use that")
+            return False
+        rest = _key(qualified)[len(key):]  # type: ignore[arg-type]
+        replacement = self._expression_for(found.home)
+        if rest:
+            replacement = dotted_expression(_chain_text(replacement) + rest)
+        self._replacements[node] = replacement.with_changes(lpar=node.lpar, rpar=node.rpar)
+        self._record(node, key, found.home)
+        return False
+
     def leave_Attribute(self, original_node: cst.Attribute, updated_node: cst.Attribute
                         ) -> cst.BaseExpression:
-        parts = dotted_parts(original_node)
-        if parts is None or parts[0] not in self.heads:
-            return updated_node
-        qualified = _normalize(self.resolve_name(original_node))
-        if not _is_ours(qualified):
-            return updated_node
-        key = contrib_key(qualified)  # type: ignore[arg-type]
-        if key is None or _is_contrib_module(qualified):  # type: ignore[arg-type]
-            return updated_node
-        home = TABLE.get(key)
-        if home is None:
-            parent = key.rsplit(".", 1)[0]
-            if "." in key and is_module_key(parent):
-                self._unknown(original_node, key)
-            return updated_node
-        replacement = self._expression_for(home)
-        self._record(original_node, key, home)
-        return replacement.with_changes(lpar=updated_node.lpar, rpar=updated_node.rpar)
+        return self._replacements.pop(original_node, updated_node)
+
+    def _through_moved_import(self, head: str) -> bool:
+        return head in self.moved_names and _moved_module(
+            _normalize(self.target_of(head)) or "") is not None
 
     # -- homes ----------------------------------------------------------------------------
 
@@ -282,7 +375,7 @@ class ContribSymbolsCommand(SlimportCodemod):
             return dotted_expression(f"{self._tf_slim()}.{home.attribute}")
         if home.package == COMPAT_V1:
             return dotted_expression(f"{self._compat_v1()}.{home.attribute}")
-        AddImportsVisitor.add_needed_import(self.context, STAND_INS)
+        self.add_needed_import(home.package)
         return dotted_expression(home.dotted)
 
     def _tf_slim(self) -> str:
@@ -291,7 +384,7 @@ class ContribSymbolsCommand(SlimportCodemod):
         if existing is not None:
             return existing
         if TF_SLIM not in self._imported:
-            AddImportsVisitor.add_needed_import(self.context, TF_SLIM)
+            self.add_needed_import(TF_SLIM)
             self._imported[TF_SLIM] = TF_SLIM
         return self._imported[TF_SLIM]
 
@@ -306,19 +399,12 @@ class ContribSymbolsCommand(SlimportCodemod):
             if self._taken is None:
                 self._taken = variable_names(self._tree, include_bindings=True)
             if "tf" not in self._taken:
-                AddImportsVisitor.add_needed_import(self.context, COMPAT_V1, asname="tf")
+                self.add_needed_import(COMPAT_V1, asname="tf")
                 self._imported[COMPAT_V1] = "tf"
             else:
-                AddImportsVisitor.add_needed_import(self.context, "tensorflow")
+                self.add_needed_import("tensorflow")
                 self._imported[COMPAT_V1] = COMPAT_V1
         return self._imported[COMPAT_V1]
-
-    def _import_from_home(self, home: Home, local: str, original: cst.ImportFrom,
-                          key: str) -> cst.ImportFrom:
-        asname = None if local == home.name else cst.AsName(name=cst.Name(local))
-        self._record(original, key, home)
-        return cst.ImportFrom(module=dotted_expression(home.import_from),
-                              names=[cst.ImportAlias(name=cst.Name(home.name), asname=asname)])
 
     # -- findings -------------------------------------------------------------------------
 
@@ -331,8 +417,28 @@ class ContribSymbolsCommand(SlimportCodemod):
         else:
             self.record_edit(node, f"tf.contrib.{key} -> {home.dotted}")
 
-    def _unknown(self, node: cst.CSTNode, key: str) -> None:
-        self.needs_attention(
-            node, f"tf.contrib.{key} is not in slimport's contrib table; left unchanged "
-            "(tf.contrib does not exist in TensorFlow 2)",
-            "find its TF2 / tf_slim equivalent and rewrite by hand, or drop the feature")
+    def _not_ported(self, node: cst.CSTNode, key: str, found: Optional[Found]) -> None:
+        if found is None:
+            self.needs_attention(
+                node, f"tf.contrib.{key} is not a public name of tf.contrib in TensorFlow "
+                "1.15; left unchanged (tf.contrib does not exist in TensorFlow 2)",
+                "check the name; find its TF2 / tf_slim equivalent and rewrite by hand")
+        else:
+            self.needs_attention(
+                node, f"tf.contrib.{key} was removed with tf.contrib and has no home in "
+                "TensorFlow 2.21 or tf_slim 1.1.0; left unchanged",
+                gone_fix(key))
+
+
+def _chain_text(node: Union[cst.Name, cst.Attribute]) -> str:
+    return ".".join(dotted_parts(node) or [])
+
+
+def _import_from(module: str, local: str, name: str = "") -> cst.ImportFrom:
+    """``from <module> import <name> as <local>``; ``name`` defaults to the last part of
+    ``module`` (which is then imported from its package)."""
+    if not name:
+        module, _, name = module.rpartition(".")
+    asname = None if local == name else cst.AsName(name=cst.Name(local))
+    return cst.ImportFrom(module=dotted_expression(module),
+                          names=[cst.ImportAlias(name=cst.Name(name), asname=asname)])

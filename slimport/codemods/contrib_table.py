@@ -1,27 +1,38 @@
-"""Where each ``tf.contrib`` symbol lives after TensorFlow 1: the one table.
+"""Where each ``tf.contrib`` name lives after TensorFlow 1: one lookup over two tables.
 
-Keys are names relative to ``tensorflow.contrib`` (``framework.arg_scope``). A value is
-a ``Home``: a module that exists on TensorFlow 2.21 with tf_slim 1.1.0 installed, and
-the attribute path inside it. ``tf_slim`` is the maintained copy of the contrib code
-slim used, so it is preferred where it has the symbol with the same signature;
-``tensorflow.compat.v1`` is used for symbols that moved into core TensorFlow.
-``slim_ext.contrib`` stand-ins mark features with no TF2 home: the ported file still
-imports, and the call raises an error that names the alternative.
+``contrib_api.txt`` is generated (tools/gen_contrib_table.py) from TensorFlow 1.15's
+own module tree, tf_slim 1.1.0 and TensorFlow 2.21: every public name of every
+tf.contrib module, and where it went. tf_slim was cut file for file from
+contrib/{slim,layers,framework,losses,metrics,training}, so those map structurally
+(``layers.python.layers.utils`` -> ``tf_slim.layers.utils``); core TensorFlow functions
+that contrib re-exported map to the tf.compat.v1 name TF 1.15 exported them under
+(``util.constant_value`` -> ``get_static_value``); everything else is listed as gone.
 
-tests/slimport/codemods/test_contrib_symbols.py imports every home with real TensorFlow
-to prove each target exists.
+``HOMES`` and ``MODULE_HOMES`` below are made by hand and take precedence: contrib
+wrappers of core functions the generator cannot see through (``data.map_and_batch``),
+the pre-1.0 summaries, and ``slim_ext.contrib``, which re-implements what has no
+TF2 home (``tf.contrib.image``, ``HParams``, ...) or stands in for it with a function
+that raises, naming the alternative, only when called (``Home.alternative``).
+
+Keys are names relative to ``tensorflow.contrib`` (``framework.arg_scope``).
+tests/slimport/codemods/test_contrib_table.py imports every home with real
+TensorFlow and checks that every name of the generated table has a home or is gone.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Dict, Iterable, Optional
+from functools import lru_cache
+from pathlib import Path
+from typing import Dict, FrozenSet, Iterable, Optional, Tuple
 
+API_FILE = Path(__file__).with_name("contrib_api.txt")
 TF_SLIM = "tf_slim"
 COMPAT_V1 = "tensorflow.compat.v1"
 STAND_INS = "slim_ext.contrib"
-# Re-implemented contrib modules live in submodules of slim_ext.contrib that mirror
-# them (slim_ext.contrib.image, ...); their symbols work, they are not stand-ins.
-SLIM_EXT_CONTRIB = STAND_INS
+SYMBOL = "symbol"
+MODULE = "module"
+PACKAGE = "package"
+_GONE = "-"
 
 
 @dataclass(frozen=True)
@@ -30,14 +41,14 @@ class Home:
 
     package: str
     attribute: str
-    # For stand-ins: what to use instead, shown in the report.
+    # For stand-ins, which raise when called: what to use instead, shown in the report.
     alternative: str = ""
     # Where ``from ... import`` finds it, when that differs from the attribute path.
     import_module: str = ""
 
     @property
     def is_stand_in(self) -> bool:
-        return self.package == STAND_INS
+        return bool(self.alternative)
 
     @property
     def dotted(self) -> str:
@@ -53,10 +64,33 @@ class Home:
         return self.attribute.rpartition(".")[2]
 
 
+@dataclass(frozen=True)
+class Found:
+    """What ``lookup`` knows about one contrib name.
+
+    A symbol has a ``home`` or is gone; a module or package has a ``module`` home or
+    is gone. ``listed`` is the table key the answer comes from: the name itself, or
+    the gone module it is inside.
+    """
+
+    kind: str
+    listed: str
+    home: Optional[Home] = None
+    module: Optional[str] = None
+
+    @property
+    def is_gone(self) -> bool:
+        return self.home is None and self.module is None
+
+    @property
+    def is_module(self) -> bool:
+        return self.kind in (MODULE, PACKAGE)
+
+
 def _same_name(package: str, module: str, names: Iterable[str], inside: str = "",
-               import_module: str = "") -> Dict[str, Home]:
+               alternative: str = "") -> Dict[str, Home]:
     """``module.<name>`` -> ``package.<inside><name>`` for each name."""
-    return {f"{module}.{name}": Home(package, f"{inside}{name}", import_module=import_module)
+    return {f"{module}.{name}": Home(package, f"{inside}{name}", alternative)
             for name in names}
 
 
@@ -72,121 +106,57 @@ _QAT = ("quantization-aware training in tensorflow-model-optimization "
         "(tfmot.quantization.keras.quantize_model)")
 _ESTIMATOR = ("tf.estimator is gone in TF 2.21: use the compat.v1 training loop "
               "(tf_slim.learning.train) or a tf.distribute strategy")
+_ADDONS = "its port in tensorflow-addons (tfa.image) on TensorFlow <= 2.15"
+_HSV = "tf.image.adjust_hue / adjust_saturation / adjust_brightness"
 
-TABLE: Dict[str, Home] = {
-    # tf.contrib.framework: arg scopes and variable helpers went to tf_slim unchanged.
-    **_same_name(TF_SLIM, "framework", [
-        "arg_scope", "add_arg_scope", "has_arg_scope", "arg_scoped_arguments",
-        "current_arg_scope", "arg_scope_func_key",
-        "add_model_variable", "assert_or_get_global_step", "assign_from_checkpoint",
-        "assign_from_checkpoint_fn", "assign_from_values", "assign_from_values_fn",
-        "filter_variables", "get_local_variables", "get_model_variables",
-        "get_trainable_variables", "get_unique_variable", "get_variable_full_name",
-        "get_variables", "get_variables_by_name", "get_variables_by_suffix",
-        "get_variables_to_restore", "global_variable", "local_variable",
-        "model_variable", "variable", "VariableDeviceChooser",
-    ]),
-    # Global-step helpers are core TF1 API, kept in compat.v1.
+HOMES: Dict[str, Home] = {
+    # Global-step and checkpoint helpers: contrib wrapped the core TF1 functions.
     **_same_name(COMPAT_V1, "framework", [
         "get_or_create_global_step", "get_global_step", "create_global_step",
         "assert_global_step", "list_variables", "load_variable", "load_checkpoint",
         "init_from_checkpoint",
     ], inside="train."),
-    **_same_name(COMPAT_V1, "framework", [
-        "nest", "is_tensor", "argsort", "sort", "convert_to_tensor_or_sparse_tensor",
-    ]),
-    # tf.contrib.layers: slim's layers, initializers, regularizers, optimize_loss.
-    **_same_name(TF_SLIM, "layers", [
-        "avg_pool2d", "avg_pool3d", "batch_norm", "bias_add", "conv1d", "conv2d",
-        "conv2d_in_plane", "conv2d_transpose", "conv3d", "conv3d_transpose",
-        "convolution", "convolution1d", "convolution2d", "convolution2d_in_plane",
-        "convolution2d_transpose", "convolution3d", "convolution3d_transpose",
-        "dense_to_sparse", "dropout", "elu", "flatten", "fully_connected", "gdn",
-        "group_norm", "images_to_sequence", "instance_norm", "layer_norm", "linear",
-        "max_pool2d", "max_pool3d", "maxout", "one_hot_encoding", "pool", "relu",
-        "relu6", "repeat", "scale_gradient", "separable_conv2d",
-        "separable_convolution2d", "sequence_to_images", "softmax", "spatial_softmax",
-        "stack", "unit_norm", "legacy_fully_connected", "legacy_linear", "legacy_relu",
-        "xavier_initializer", "xavier_initializer_conv2d", "variance_scaling_initializer",
-        "l1_regularizer", "l2_regularizer", "l1_l2_regularizer", "sum_regularizer",
-        "apply_regularization", "optimize_loss", "OPTIMIZER_CLS_NAMES",
-        "OPTIMIZER_SUMMARIES", "adaptive_clipping_fn", "summarize_activation",
-        "summarize_activations", "summarize_collection", "summarize_tensor",
-        "summarize_tensors", "recompute_grad", "rev_block", "RevBlock",
-    ]),
+    **_renamed(COMPAT_V1, {"framework.nest": "nest"}),
     **_renamed(COMPAT_V1, {
         "layers.safe_embedding_lookup_sparse": "nn.safe_embedding_lookup_sparse",
         "layers.embedding_lookup_unique": "nn.embedding_lookup",
     }),
-    # tf.contrib.losses keeps its (logits, labels) argument order only in tf_slim.
-    **_same_name(TF_SLIM, "losses", [
-        "absolute_difference", "add_loss", "compute_weighted_loss", "cosine_distance",
-        "get_losses", "get_regularization_losses", "get_total_loss", "hinge_loss",
-        "log_loss", "mean_pairwise_squared_error", "mean_squared_error",
-        "sigmoid_cross_entropy", "softmax_cross_entropy", "sparse_softmax_cross_entropy",
-    ], inside="losses."),
-    **_same_name(TF_SLIM, "losses.metric_learning", [
-        "contrastive_loss", "lifted_struct_loss", "npairs_loss", "npairs_loss_multilabel",
-        "triplet_semihard_loss", "cluster_loss",
-    ], inside="losses."),
-    # tf.contrib.metrics: the streaming metrics slim's eval scripts use.
-    **_same_name(TF_SLIM, "metrics", [
-        "aggregate_metric_map", "aggregate_metrics", "auc_using_histogram",
-        "cohen_kappa", "count", "f1_score", "precision_at_recall",
-        "precision_recall_at_equal_thresholds", "recall_at_precision",
-        "sparse_recall_at_top_k", "streaming_accuracy", "streaming_auc",
-        "streaming_concat", "streaming_covariance", "streaming_curve_points",
-        "streaming_dynamic_auc", "streaming_false_negative_rate",
-        "streaming_false_negatives", "streaming_false_negatives_at_thresholds",
-        "streaming_false_positive_rate", "streaming_false_positives",
-        "streaming_false_positives_at_thresholds", "streaming_mean",
-        "streaming_mean_absolute_error", "streaming_mean_cosine_distance",
-        "streaming_mean_iou", "streaming_mean_relative_error",
-        "streaming_mean_squared_error", "streaming_mean_tensor",
-        "streaming_pearson_correlation", "streaming_percentage_less",
-        "streaming_precision", "streaming_precision_at_thresholds", "streaming_recall",
-        "streaming_recall_at_k", "streaming_recall_at_thresholds",
-        "streaming_root_mean_squared_error", "streaming_sensitivity_at_specificity",
-        "streaming_sparse_average_precision_at_k", "streaming_sparse_precision_at_k",
-        "streaming_sparse_recall_at_k", "streaming_specificity_at_sensitivity",
-        "streaming_true_negatives", "streaming_true_negatives_at_thresholds",
-        "streaming_true_positives", "streaming_true_positives_at_thresholds",
-    ], inside="metrics."),
-    # tf.contrib.training: the train/eval loops went to tf_slim. The attribute
-    # tf_slim.training is the module tf_slim/training/training.py, while the package
-    # tf_slim.training (what ``from tf_slim.training import`` reads) is nearly empty.
-    **_same_name(TF_SLIM, "training", [
-        "add_gradients_summaries", "clip_gradient_norms", "clip_gradient_norms_fn",
-        "create_train_op", "multiply_gradients", "train",
-    ], inside="training.", import_module="tf_slim.training.training"),
-    **_same_name(TF_SLIM, "training", [
-        "evaluate_once", "evaluate_repeatedly", "evaluation_loop",
-        "wait_for_new_checkpoint", "checkpoints_iterator", "StopAfterNEvalsHook",
-        "SummaryAtEndHook", "get_or_create_eval_step",
-    ], inside="evaluation."),
-    # HParams is re-implemented in slim_ext (TF1's parse/type rules).
-    **_same_name(SLIM_EXT_CONTRIB + ".training", "training", ["HParams"]),
+    # Not public in TF 1.15's contrib.layers, but real TF1 code reaches for them there.
+    **_same_name(TF_SLIM, "layers", ["get_variable_collections", "collect_named_outputs"],
+                 inside="layers.utils."),
+    # TensorFlow's deprecation decorators, which TF 2 keeps but no longer exports.
+    **_same_name(f"{STAND_INS}.framework", "framework", [
+        "deprecated", "deprecated_args", "deprecated_arg_values",
+    ]),
+    # HParams, re-implemented with TF1's parse and type rules.
+    **_same_name(f"{STAND_INS}.training", "training", ["HParams"]),
     # tf.contrib.quantize rewrote graphs for fake quantization; nothing does that now.
     **_stand_in("quantize.create_training_graph", "quantize_create_training_graph", _QAT),
     **_stand_in("quantize.create_eval_graph", "quantize_create_eval_graph", _QAT),
     **_stand_in("quantize.experimental_create_training_graph",
                 "quantize_create_training_graph", _QAT),
     **_stand_in("quantize.experimental_create_eval_graph", "quantize_create_eval_graph", _QAT),
-    # tf.contrib.tpu: graph-mode TPU helpers are in compat.v1; the estimator is gone.
-    **_same_name(COMPAT_V1, "tpu", [
-        "CrossShardOptimizer", "batch_parallel", "bfloat16_scope", "cross_replica_sum",
-        "initialize_system", "outside_compilation", "replicate", "rewrite", "shard",
-        "shutdown_system",
-    ], inside="tpu."),
+    # tf.contrib.image: what slim_ext.contrib.image could not rebuild from core ops.
+    **_same_name(f"{STAND_INS}.image", "image", [
+        "dense_image_warp", "interpolate_spline", "sparse_image_warp",
+        "single_image_random_dot_stereograms"], alternative=_ADDONS),
+    **_same_name(f"{STAND_INS}.image", "image", ["adjust_hsv_in_yiq", "random_hsv_in_yiq"],
+                 alternative=_HSV),
     **_stand_in("tpu.TPUEstimator", "TPUEstimator", _ESTIMATOR),
     **_stand_in("tpu.TPUEstimatorSpec", "TPUEstimatorSpec", _ESTIMATOR),
     **_stand_in("tpu.RunConfig", "TPURunConfig", _ESTIMATOR),
     **_stand_in("tpu.TPUConfig", "TPUConfig", _ESTIMATOR),
+    # The same classes where the Object Detection API imports them from.
+    **_stand_in("tpu.python.tpu.tpu_estimator.TPUEstimator", "TPUEstimator", _ESTIMATOR),
+    **_stand_in("tpu.python.tpu.tpu_estimator.TPUEstimatorSpec", "TPUEstimatorSpec",
+                _ESTIMATOR),
+    **_stand_in("tpu.python.tpu.tpu_config.RunConfig", "TPURunConfig", _ESTIMATOR),
+    **_stand_in("tpu.python.tpu.tpu_config.TPUConfig", "TPUConfig", _ESTIMATOR),
     # tf.contrib.learn: Experiment-based launching went with tf.estimator.
     **_stand_in("learn.Experiment", "Experiment", _ESTIMATOR),
     **_stand_in("learn.RunConfig", "LearnRunConfig", _ESTIMATOR),
     **_stand_in("learn.learn_runner.run", "learn_runner_run", _ESTIMATOR),
-    # tf.contrib.data: the pipeline transformations became tf.data.experimental.
+    # tf.contrib.data: deprecated wrappers of what became tf.data.experimental.
     **_renamed(COMPAT_V1, {
         "data.Dataset": "data.Dataset",
         "data.TFRecordDataset": "data.TFRecordDataset",
@@ -219,92 +189,167 @@ TABLE: Dict[str, Home] = {
         "summary.all_summary_ops": "summary.all_v2_summary_ops",
         "summary.initialize": "summary.initialize",
     }),
-    # tf.contrib.image: transforms on core's projective-transform kernel, the
-    # C++-only ops rebuilt from core ops, the rest stand-ins (slim_ext/contrib/image.py).
-    **_same_name(SLIM_EXT_CONTRIB + ".image", "image", [
-        "angles_to_projective_transforms", "bipartite_match", "compose_transforms",
-        "connected_components", "flat_transforms_to_matrices", "matrices_to_flat_transforms",
-        "rotate", "transform", "translate", "translations_to_projective_transforms",
-        "dense_image_warp", "interpolate_spline", "sparse_image_warp", "adjust_hsv_in_yiq",
-        "random_hsv_in_yiq", "single_image_random_dot_stereograms",
-    ]),
-    **_same_name(SLIM_EXT_CONTRIB + ".learn.preprocessing", "learn.preprocessing", [
-        "VocabularyProcessor", "CategoricalVocabulary", "ByteProcessor", "tokenizer",
-    ]),
-    **_same_name(SLIM_EXT_CONTRIB + ".tfprof.model_analyzer", "tfprof.model_analyzer", [
-        "print_model_analysis", "advise", "TRAINABLE_VARS_PARAMS_STAT_OPTIONS",
-        "FLOAT_OPS_OPTIONS", "PRINT_ALL_TIMING_MEMORY", "ALL_ADVICE", "Profiler",
-    ]),
     **_renamed(COMPAT_V1, {"tfprof.tfprof_logger.write_op_log": "profiler.write_op_log"}),
-    # TensorFlow's deprecation decorators, which TF 2 no longer exports.
-    **_same_name(SLIM_EXT_CONTRIB + ".framework", "framework", [
-        "deprecated", "deprecated_args", "deprecated_arg_values",
-    ]),
-    **_same_name(TF_SLIM, "layers", ["get_variable_collections", "collect_named_outputs"],
-                 inside="utils.", import_module="tf_slim.layers.utils"),
-    # tf.contrib.util was tensor_util re-exported; constant_value is get_static_value.
-    **_renamed(COMPAT_V1, {
-        "util.constant_value": "get_static_value",
-        "util.make_tensor_proto": "make_tensor_proto",
-        "util.make_ndarray": "make_ndarray",
-    }),
 }
 
-# Whole contrib modules with a slim_ext mirror, keyed like TABLE (relative to
-# tensorflow.contrib), deep source paths included: ``from tensorflow.contrib.quantize.python
-# import graph_matcher`` becomes ``from slim_ext.contrib.quantize import graph_matcher``.
+# Whole contrib modules with a slim_ext mirror (``from tensorflow.contrib.quantize.python
+# import graph_matcher`` -> ``from slim_ext.contrib.quantize import graph_matcher``).
+# MERGE NOTE: the module names are the ones the runtime branch (slim_ext/contrib/)
+# proposes; align them with it when merging.
 MODULE_HOMES: Dict[str, str] = {
-    "image": "slim_ext.contrib.image",
-    "image.python.ops.image_ops": "slim_ext.contrib.image",
-    "quantize": "slim_ext.contrib.quantize",
-    "quantize.python.graph_matcher": "slim_ext.contrib.quantize.graph_matcher",
-    "learn.preprocessing": "slim_ext.contrib.learn.preprocessing",
-    "learn.python.learn.preprocessing": "slim_ext.contrib.learn.preprocessing",
-    "learn.python.learn.preprocessing.text": "slim_ext.contrib.learn.preprocessing",
+    "image": f"{STAND_INS}.image",
+    "image.python.ops.image_ops": f"{STAND_INS}.image",
+    "quantize": f"{STAND_INS}.quantize",
+    "quantize.python.graph_matcher": f"{STAND_INS}.quantize.graph_matcher",
+    "learn.preprocessing": f"{STAND_INS}.learn.preprocessing",
+    "learn.python.learn.preprocessing": f"{STAND_INS}.learn.preprocessing",
+    "learn.python.learn.preprocessing.text": f"{STAND_INS}.learn.preprocessing",
     "learn.python.learn.preprocessing.categorical_vocabulary":
-        "slim_ext.contrib.learn.preprocessing",
-    "training.python.training.hparam": "slim_ext.contrib.training",
-    "tfprof": "slim_ext.contrib.tfprof",
-    "tfprof.model_analyzer": "slim_ext.contrib.tfprof.model_analyzer",
-    "tfprof.tfprof_logger": "slim_ext.contrib.tfprof.tfprof_logger",
-    "tfprof.python.tools.tfprof.model_analyzer": "slim_ext.contrib.tfprof.model_analyzer",
-    "tfprof.python.tools.tfprof.tfprof_logger": "slim_ext.contrib.tfprof.tfprof_logger",
+        f"{STAND_INS}.learn.preprocessing",
+    "training.python.training.hparam": f"{STAND_INS}.training",
+    "tfprof": f"{STAND_INS}.tfprof",
+    "tfprof.model_analyzer": f"{STAND_INS}.tfprof.model_analyzer",
+    "tfprof.tfprof_logger": f"{STAND_INS}.tfprof.tfprof_logger",
+    # The MNIST reader TF1's tutorial input_data re-exported (mnist_tutorial ports that).
+    "learn.datasets.mnist": "slim_ext.mnist_input_data",
+    "learn.python.learn.datasets.mnist": "slim_ext.mnist_input_data",
 }
 
+# What to use instead of a contrib package that is gone with everything in it.
+GONE_FIXES: Dict[str, str] = {
+    "distributions": "tensorflow-probability (tfp.distributions)",
+    "bayesflow": "tensorflow-probability",
+    "seq2seq": "tensorflow-addons (tfa.seq2seq) on TensorFlow <= 2.15, or Keras layers",
+    "legacy_seq2seq": "Keras recurrent layers",
+    "rnn": "tf.compat.v1.nn.rnn_cell, or Keras recurrent layers",
+    "learn": _ESTIMATOR,
+    "estimator": _ESTIMATOR,
+    "tpu": _ESTIMATOR,
+    "keras": "tf_keras",
+    "lookup": "tf.compat.v1.lookup (StaticHashTable, KeyValueTensorInitializer)",
+    "data": "tf.data / tf.compat.v1.data.experimental (batch_and_drop_remainder: "
+            "Dataset.batch(n, drop_remainder=True))",
+    "opt": "tf.compat.v1.train optimizers, or tensorflow-addons (tfa.optimizers)",
+    "crf": "tensorflow-addons (tfa.text.crf_*) on TensorFlow <= 2.15",
+    "metrics": "tf.compat.v1.metrics",
+    "framework": "tf_slim or tf.compat.v1",
+    "layers": "tf_slim or tf.compat.v1.layers",
+}
+DEFAULT_FIX = "find its TF2 / tf_slim equivalent and rewrite by hand, or drop the feature"
 
-def contrib_key(qualified: str) -> Optional[str]:
-    """``tensorflow.contrib.<module>...`` -> table key, folding deep source paths.
 
-    ``tensorflow.contrib.framework.python.ops.arg_scope.arg_scope`` (the file that
-    defined it) is the same symbol as ``tensorflow.contrib.framework.arg_scope``.
-    Returns None for names outside tensorflow.contrib and for the deep-path modules
-    themselves (``...framework.python.ops.arg_scope``), which only lead to symbols.
+def gone_fix(key: str) -> str:
+    """What to do about the gone contrib name ``key``."""
+    package, _, name = key.partition(".")
+    if package == "slim":
+        # contrib.slim re-exported contrib.layers' names; some of those have a home.
+        found = lookup(f"layers.{name}")
+        if found is not None and found.home is not None:
+            return f"use {found.home.dotted}"
+    hint = GONE_FIXES.get(package)
+    return f"use {hint}" if hint else DEFAULT_FIX
 
-    Args:
-      qualified: a dotted name resolved through the file's import bindings.
 
-    Returns:
-      The name relative to ``tensorflow.contrib``, or None.
+@lru_cache(maxsize=1)
+def _generated() -> Dict[str, Tuple[str, str, str]]:
+    """key -> (kind, home, last column) from contrib_api.txt (read once per process)."""
+    table: Dict[str, Tuple[str, str, str]] = {}
+    for line in API_FILE.read_text(encoding="utf-8").splitlines():
+        if line and not line.startswith("#"):
+            key, kind, home, *rest = line.split("\t")
+            table[key] = (kind, home, rest[0] if rest else "")
+    return table
+
+
+def _generated_home(home: str, extra: str) -> Home:
+    package, _, attribute = home.partition(":")
+    return Home(package, attribute, import_module=extra)
+
+
+def lookup(key: str) -> Optional[Found]:
+    """What became of ``tensorflow.contrib.<key>``; None if TF 1.15 had no such name.
+
+    An unlisted name inside a module is looked up through the module: it is that
+    module's attribute where the module has a home of its own
+    (``image.python.ops.image_ops.rotate``), the same name in the module a listed
+    alias stands for (``losses.metric_learning.x``), or gone with a module that is
+    gone with everything in it (``distributions.Normal``).
     """
-    parts = qualified.split(".")
-    if parts[:2] != ["tensorflow", "contrib"] or len(parts) < 3:
-        return None
-    parts = parts[2:]
-    if len(parts) > 1 and parts[1] == "python":
-        # <module>.python.<package>.<file>.<symbol>
-        if len(parts) != 5:
+    generated = _generated()
+    if key in HOMES:
+        return Found(SYMBOL, key, home=HOMES[key])
+    if key in MODULE_HOMES:
+        return Found(generated.get(key, (MODULE,))[0], key, module=MODULE_HOMES[key])
+    if key in _hand_made_parents():
+        # On the way to a hand-made home (``learn.datasets`` of ``learn.datasets.mnist``).
+        return Found(generated.get(key, (PACKAGE,))[0], key)
+    if key in generated:
+        kind, home, extra = generated[key]
+        if kind == SYMBOL:
+            return Found(SYMBOL, key, home=None if home == _GONE else _generated_home(home, extra))
+        return Found(kind, key, module=None if home == _GONE else home)
+    parent = key.rpartition(".")[0]
+    while parent:
+        rest = key[len(parent) + 1:]
+        if parent in MODULE_HOMES:
+            return Found(SYMBOL, key, home=Home(MODULE_HOMES[parent], rest))
+        kind, home, alias = generated.get(parent, ("", "", ""))
+        if alias:
+            return lookup(f"{alias}.{rest}")
+        if kind == MODULE and home != _GONE:
+            return Found(SYMBOL, key, home=Home(home, rest))
+        if kind in (MODULE, PACKAGE):
+            # A module listed with its names: another name was not in it.
+            return Found(SYMBOL, parent) if parent not in _listed_modules() else None
+        parent = parent.rpartition(".")[0]
+    return None
+
+
+@dataclass(frozen=True)
+class ChainEnd:
+    """Where a dotted use of tf.contrib stops being modules.
+
+    ``found`` is the first name of the chain that is not a module (a symbol with a
+    home, a gone one, or None: a name TF 1.15 did not have), or None when the whole
+    chain is modules; ``key`` is the chain up to that name.
+    """
+
+    key: str
+    found: Optional[Found]
+
+    @property
+    def is_module(self) -> bool:
+        return self.found is not None and self.found.is_module
+
+
+def chain_end(key: str) -> Optional[ChainEnd]:
+    """The first non-module part of ``tensorflow.contrib.<key>`` (``layers.conv2d`` of
+    ``layers.conv2d.__doc__``); None if not even its first part is a contrib module."""
+    parts = key.split(".")
+    found: Optional[Found] = None
+    for end in range(1, len(parts) + 1):
+        prefix = ".".join(parts[:end])
+        previous, found = found, lookup(prefix)
+        if found is None and previous is None:
             return None
-        parts = [parts[0], parts[4]]
-    return ".".join(parts)
+        if found is None or not found.is_module:
+            return ChainEnd(prefix, found)
+    return ChainEnd(key, found)
 
 
-def is_module_key(key: str) -> bool:
-    """True for a contrib module (``layers``) or a table prefix (``learn.learn_runner``)."""
-    prefix = key + "."
-    return "." not in key or any(name.startswith(prefix) for name in TABLE)
+@lru_cache(maxsize=1)
+def _hand_made_parents() -> FrozenSet[str]:
+    """The modules the keys of HOMES and MODULE_HOMES are in."""
+    return frozenset(".".join(key.split(".")[:end]) for key in [*HOMES, *MODULE_HOMES]
+                     for end in range(1, key.count(".") + 1))
 
 
-def deep_module(qualified: str) -> bool:
-    """True for a source-path module such as ``tensorflow.contrib.layers.python.layers``."""
-    parts = qualified.split(".")
-    return parts[:2] == ["tensorflow", "contrib"] and 4 <= len(parts) <= 6 and parts[3] == "python"
+@lru_cache(maxsize=1)
+def _listed_modules() -> FrozenSet[str]:
+    """The modules whose names the generated table lists one by one."""
+    return frozenset(key.rpartition(".")[0] for key in _generated())
+
+
+def listed_names() -> Dict[str, Tuple[str, str, str]]:
+    """The generated table as it is, for the tests."""
+    return dict(_generated())

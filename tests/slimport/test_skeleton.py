@@ -29,6 +29,7 @@ REPO = Path(__file__).resolve().parents[2]
 EXAMPLE_FILES = sorted((REPO / "examples" / "slim_tf1").rglob("*.py"))
 sys.path.insert(0, str(REPO / "benchmarks"))
 import corpus  # noqa: E402  (benchmarks/ is not a package)
+from tests.slimport.test_ported_tf1_runs import LEGACY_MODEL  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore::SyntaxWarning")
 
@@ -124,6 +125,49 @@ def _port_both_ways(data: bytes, name: str) -> engine.Ported:
 @pytest.mark.parametrize("path", EXAMPLE_FILES, ids=lambda path: path.name)
 def test_example_tree_ports_the_same_on_skeletons(path: Path) -> None:
     _port_both_ways(path.read_bytes(), str(path))
+
+
+# What the leftover codemods (tf0_names, py2_leftovers, numpy_aliases, slim_ext_import,
+# mnist_tutorial, the deep contrib paths) decide from bindings a skeleton could elide.
+LEFTOVERS = [LEGACY_MODEL, '''\
+import numpy as np
+import tensorflow as tf
+from tensorflow.contrib.layers.python.layers import layers as layers_lib
+from tensorflow.examples.tutorials.mnist import input_data
+
+
+def steps(n):
+    total = 0
+    table = {}
+    for i in xrange(n):
+        total += i
+    return table.iteritems(), tf.mul(total, 2)
+
+
+def shadowed(xrange, float):
+    unused = 1
+    other = 2
+    return xrange(3), np.float(float), layers_lib.conv2d
+
+
+def rebinds():
+    d = {}
+    d = load()
+    x = 1
+    return d.iteritems(), tf.concat(1, [x, x])
+
+
+def late():
+    value = 3
+    import tf_slim as slim
+    return slim.conv2d(tf.nn.rnn_cell.LSTMCell(value), 1, 1)
+''']
+
+
+@pytest.mark.parametrize("source", LEFTOVERS)
+def test_leftover_codemods_port_the_same_on_skeletons(source: str) -> None:
+    ported = _port_both_ways(source.encode("utf-8"), "leftovers.py")
+    assert ported.data != source.encode("utf-8")
 
 
 def test_generated_slim_tree_ports_the_same_on_skeletons() -> None:

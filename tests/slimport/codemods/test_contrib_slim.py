@@ -376,3 +376,24 @@ def test_skipped_by_the_cheap_precheck_without_contrib_text() -> None:
     assert not ContribSlimCommand.applies_to("layers = tf.contrib.layers\n")
     assert ContribSlimCommand.applies_to("slim = tf.contrib.slim\n")
     assert ContribSlimCommand.applies_to("from tensorflow.contrib import layers, slim\n")
+
+
+def test_names_tf_slim_lacks_are_reported_at_their_use() -> None:
+    # contrib.slim re-exported all of contrib.layers; tf_slim kept the slim part.
+    source = (
+        "import tensorflow as tf\n"
+        "slim = tf.contrib.slim\n"
+        "emb = slim.safe_embedding_lookup_sparse(weights, ids)\n"
+        "seq = tf.contrib.slim.embed_sequence(ids, 10, 4)\n"
+        "net = slim.conv2d(x, 8, 3)\n"
+    )
+    output, findings = run(source)
+    assert "slim.conv2d(x, 8, 3)" in output
+    attention = [(f.line, f.message.split(" ")[0], f.fix)
+                 for f in findings if f.kind == "attention"]
+    assert attention == [
+        (3, "tf.contrib.slim.safe_embedding_lookup_sparse",
+         "use tensorflow.compat.v1.nn.safe_embedding_lookup_sparse"),
+        (4, "tf.contrib.slim.embed_sequence",
+         "find its TF2 / tf_slim equivalent and rewrite by hand, or drop the feature"),
+    ]

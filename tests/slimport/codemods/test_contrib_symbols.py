@@ -2,12 +2,10 @@
 from __future__ import annotations
 
 import functools
-import importlib
 
 import pytest
 
 from slimport.codemods.contrib_symbols import ContribSymbolsCommand
-from slimport.codemods.contrib_table import TABLE, contrib_key
 from tests.slimport.codemods._helpers import IdempotentCodemodTest, run_codemod
 
 
@@ -104,21 +102,130 @@ class TestContribSymbols(IdempotentCodemodTest):
         """
         self.assertCodemod(before, after)
 
-    def test_deep_source_path_module(self) -> None:
+    def test_deep_source_path_module_moves_to_its_tf_slim_module(self) -> None:
         before = """
             from tensorflow.contrib.framework.python.ops import arg_scope
-            import tf_slim as slim
 
             @arg_scope.add_arg_scope
             def my_layer(x):
                 return x
         """
         after = """
-            import tf_slim as slim
+            from tf_slim.ops import arg_scope
 
-            @slim.add_arg_scope
+            @arg_scope.add_arg_scope
             def my_layer(x):
                 return x
+        """
+        self.assertCodemod(before, after)
+
+    def test_deep_modules_imported_together_keep_their_names(self) -> None:
+        before = """
+            from tensorflow.contrib.layers.python.layers import layers, utils
+
+            net = layers.conv2d(x, 8, 3)
+            utils.collect_named_outputs(collection, 'net', net)
+            variables = utils.get_variable_collections(None, 'beta')
+        """
+        after = """
+            from tf_slim.layers import layers
+            from tf_slim.layers import utils
+
+            net = layers.conv2d(x, 8, 3)
+            utils.collect_named_outputs(collection, 'net', net)
+            variables = utils.get_variable_collections(None, 'beta')
+        """
+        self.assertCodemod(before, after)
+
+    def test_import_of_a_deep_module_as_a_name(self) -> None:
+        before = """
+            import tensorflow.contrib.layers.python.layers.layers as layers_lib
+
+            net = layers_lib.fully_connected(x, 10)
+        """
+        after = """
+            import tf_slim.layers.layers as layers_lib
+
+            net = layers_lib.fully_connected(x, 10)
+        """
+        self.assertCodemod(before, after)
+
+    def test_symbol_a_deep_package_re_exports(self) -> None:
+        before = """
+            from tensorflow.contrib.framework.python.ops import add_arg_scope
+            from tensorflow.contrib.losses.python.metric_learning import triplet_semihard_loss
+        """
+        after = """
+            from tf_slim import add_arg_scope
+            from tf_slim.losses import triplet_semihard_loss
+        """
+        self.assertCodemod(before, after)
+
+    def test_core_functions_contrib_re_exported(self) -> None:
+        before = """
+            import tensorflow as tf
+
+            size = tf.contrib.util.constant_value(shape[0])
+            cell = tf.contrib.rnn.BasicLSTMCell(128)
+        """
+        after = """
+            import tensorflow as tf
+
+            size = tf.compat.v1.get_static_value(shape[0])
+            cell = tf.compat.v1.nn.rnn_cell.BasicLSTMCell(128)
+        """
+        self.assertCodemod(before, after)
+
+    def test_deprecated_decorator_keeps_working(self) -> None:
+        before = """
+            import tensorflow as tf
+
+            @tf.contrib.framework.deprecated(None, 'Use model_main.py.')
+            def main(_):
+                pass
+        """
+        after = """
+            import tensorflow as tf
+            import slim_ext.contrib.framework
+
+            @slim_ext.contrib.framework.deprecated(None, 'Use model_main.py.')
+            def main(_):
+                pass
+        """
+        self.assertCodemod(before, after)
+
+    def test_modules_slim_ext_mirrors(self) -> None:
+        before = """
+            import tensorflow as tf
+            from tensorflow.contrib.image.python.ops import image_ops
+            from tensorflow.contrib.quantize.python import graph_matcher
+
+            rotated = tf.contrib.image.rotate(images, 0.5)
+            stats = tf.contrib.tfprof.model_analyzer.TRAINABLE_VARS_PARAMS_STAT_OPTIONS
+        """
+        after = """
+            import tensorflow as tf
+            from slim_ext.contrib import image as image_ops
+            from slim_ext.contrib.quantize import graph_matcher
+            import slim_ext.contrib.image
+            import slim_ext.contrib.tfprof.model_analyzer
+
+            rotated = slim_ext.contrib.image.rotate(images, 0.5)
+            stats = slim_ext.contrib.tfprof.model_analyzer.TRAINABLE_VARS_PARAMS_STAT_OPTIONS
+        """
+        self.assertCodemod(before, after)
+
+    def test_attributes_of_a_ported_symbol_stay(self) -> None:
+        before = """
+            import tensorflow as tf
+
+            keys = tf.contrib.framework.VariableDeviceChooser.__init__
+        """
+        after = """
+            import tensorflow as tf
+            import tf_slim
+
+            keys = tf_slim.VariableDeviceChooser.__init__
         """
         self.assertCodemod(before, after)
 
@@ -192,11 +299,13 @@ class TestContribSymbols(IdempotentCodemodTest):
         self.assertCodemod(before, after)
 
     def test_tf_slim_training_symbols_import_from_their_file(self) -> None:
+        # tf_slim.training (the attribute) is training/training.py, not the package.
         before = """
-            from tensorflow.contrib.training import create_train_op
+            from tensorflow.contrib.training import create_train_op, evaluate_once
         """
         after = """
             from tf_slim.training.training import create_train_op
+            from tf_slim.training.evaluation import evaluate_once
         """
         self.assertCodemod(before, after)
 
@@ -279,6 +388,15 @@ NOOP = [
     # Already ported.
     ("import tensorflow.compat.v1 as tf\nimport tf_slim as slim\nimport slim_ext.contrib\n"
      "with slim.arg_scope([]):\n    slim_ext.contrib.HParams()\n"),
+    "from tf_slim.layers import layers, utils\nutils.collect_named_outputs(c, 'n', x)\n",
+    # A parameter, a local variable or a comprehension variable named tf is not TF.
+    "import tensorflow as tf\ndef build(tf):\n    return tf.contrib.layers.flatten(x)\n",
+    ("import tensorflow as tf\ndef build():\n    tf = load()\n"
+     "    return tf.contrib.framework.arg_scope\n"),
+    "import tensorflow as tf\nys = [tf.contrib.layers.flatten(x) for tf in plugins]\n",
+    # Names outside tf.contrib that only look like it.
+    "import tensorflow as tf\ntf.compat.v1.layers.dense(x, 3)\n",
+    "from tensorflow.python.ops import contrib_ops\ncontrib_ops.foo()\n",
 ]
 
 
@@ -294,6 +412,8 @@ def test_finding_lines_and_fixes() -> None:
         tf.contrib.quantize.create_training_graph(quant_delay=0)
         x = tf.contrib.layers.embed_sequence(ids)
         tf.contrib.learn.datasets.load_dataset('mnist')
+        d = tf.contrib.distributions.bijectors.Exp()
+        y = tf.contrib.layers.no_such_layer(x)
         hp = tf.contrib.training.HParams(lr=0.1)
     ''')
     attention = [(f.line, f.message.split(" ")[0], f.fix)
@@ -301,11 +421,43 @@ def test_finding_lines_and_fixes() -> None:
     assert attention[0][:2] == (3, "tf.contrib.quantize.create_training_graph")
     assert "tensorflow-model-optimization" in attention[0][2]
     assert attention[1][:2] == (4, "tf.contrib.layers.embed_sequence")
-    # One finding per chain: not one for learn.datasets and another for the rest.
-    assert attention[2][:2] == (5, "tf.contrib.learn.datasets")
-    assert len(attention) == 3
+    # One finding per chain, naming the name or the gone module it is in.
+    assert attention[2][:2] == (5, "tf.contrib.learn.datasets.load_dataset")
+    assert attention[3][:2] == (6, "tf.contrib.distributions.bijectors")
+    assert "tensorflow-probability" in attention[3][2]
+    assert attention[4][:2] == (7, "tf.contrib.layers.no_such_layer")
+    assert len(attention) == 5
     # HParams is re-implemented: an edit, not a finding.
     assert "slim_ext.contrib.training.HParams(lr=0.1)" in code
+
+
+def test_names_a_moved_module_lacks_are_reported_at_their_use() -> None:
+    code, findings = run('''\
+        from tensorflow.contrib.framework.python.ops import variables
+        from tensorflow.contrib.layers.python.layers import feature_column
+
+        step = variables.get_or_create_global_step()
+        init = variables.zero_initializer(ref)
+        col = feature_column.real_valued_column('x')
+    ''')
+    assert code.startswith("from tf_slim.ops import variables\n"
+                           "from tensorflow.contrib.layers.python.layers import feature_column\n")
+    attention = [(f.line, f.message.split(" ")[0]) for f in findings if f.kind == "attention"]
+    assert attention == [
+        (5, "tf.contrib.framework.python.ops.variables.zero_initializer"),
+        (6, "tf.contrib.layers.python.layers.feature_column.real_valued_column"),
+        (2, "tf.contrib"),  # the gone module's import, still used, stays
+    ]
+
+
+def test_unused_import_of_a_gone_module_is_dropped() -> None:
+    # Nothing uses it, and on TensorFlow 2 the import alone would fail.
+    code, findings = run('''\
+        from tensorflow.contrib.layers.python.layers import feature_column
+        import tensorflow as tf
+    ''')
+    assert code == "import tensorflow as tf\n"
+    assert findings == []
 
 
 def test_kept_alias_import_is_reported_at_its_line() -> None:
@@ -319,27 +471,3 @@ def test_kept_alias_import_is_reported_at_its_line() -> None:
     assert [f.line for f in kept] == [2]
 
 
-@pytest.mark.parametrize("qualified, key", [
-    ("tensorflow.contrib.framework.arg_scope", "framework.arg_scope"),
-    ("tensorflow.contrib.framework.python.ops.arg_scope.arg_scope", "framework.arg_scope"),
-    ("tensorflow.contrib.framework.python.ops.arg_scope", None),
-    ("tensorflow.contrib.layers.python.layers", None),
-    ("tensorflow.contrib", None),
-    ("tensorflow.train.Saver", None),
-])
-def test_contrib_key_folds_deep_paths(qualified: str, key: str) -> None:
-    assert contrib_key(qualified) == key
-
-
-@pytest.mark.tf
-@pytest.mark.parametrize("key", sorted(TABLE))
-def test_every_table_home_exists(key: str) -> None:
-    """Each home is reachable both as an attribute chain and by ``from M import N``."""
-    home = TABLE[key]
-    module = importlib.import_module(home.import_from)
-    assert hasattr(module, home.name), f"{home.dotted} (for tf.contrib.{key}) does not exist"
-    obj = importlib.import_module(home.package)
-    for part in home.attribute.split("."):
-        obj = getattr(obj, part)
-    if home.is_stand_in:
-        assert home.alternative

@@ -1,0 +1,314 @@
+"""Python 2 runtime leftovers that parse on Python 3 but fail when they run.
+
+TF1-era trees ran on Python 2 and 3 both, and many still have a few spots that only
+ever ran on 2: ``sys.maxint``, ``xrange``, ``unicode``, ``basestring``, ``long``,
+``raw_input``, ``reduce`` and ``d.iteritems()``. Each is ported only where the meaning
+is certain:
+
+- the builtins (``xrange`` -> ``range``, ``unicode``/``basestring`` -> ``str``, ``long``
+  -> ``int``, ``raw_input`` -> ``input``; ``reduce`` gets ``from functools import
+  reduce``) where the name is Python's builtin there: not bound by the scope the use
+  is in, any function around it, or the module (``from six.moves import xrange`` stays);
+  a module with ``from x import *`` could bind any of them, so there they are reported;
+- ``sys.maxint`` -> ``sys.maxsize`` (the same number on 64-bit CPython) where ``sys``
+  is the ``sys`` module;
+- ``.iteritems()`` / ``.itervalues()`` / ``.iterkeys()`` -> ``.items()`` / ``.values()``
+  / ``.keys()`` where the receiver is certainly a dict: a dict display or
+  comprehension, ``dict(...)``, ``os.environ``, a ``**kwargs`` parameter, or a name
+  every binding of which in its scope is one of those. Python 3's dict has no
+  ``iteritems``, but a class of the tree may define one: other receivers are reported,
+  unless the file defines such a method.
+"""
+from __future__ import annotations
+
+import ast
+import re
+from typing import Dict, Iterator, List, Optional, Set
+
+import libcst as cst
+
+from slimport.codemods._base import SlimportCodemod, StatementFilter, code_of
+from slimport.codemods._names import Bindings, bound_names, dotted_parts, statement_blocks
+from slimport.codemods._builtin_names import bound_here, has_star_import, module_bound_names
+from slimport.codemods._scopes import CLASS, names_bound_by
+
+# Builtin -> its Python 3 spelling.
+BUILTINS: Dict[str, str] = {
+    "xrange": "range",
+    "unicode": "str",
+    "basestring": "str",
+    "long": "int",
+    "raw_input": "input",
+}
+# Builtins Python 3 moved into a module: the use stays, an import binds it.
+MOVED = {"reduce": "functools"}
+ITER_METHODS: Dict[str, str] = {"iteritems": "items", "itervalues": "values",
+                                "iterkeys": "keys"}
+_TRIGGER = re.compile(r"\b(?:xrange|unicode|basestring|long|raw_input|reduce|maxint"
+                      r"|iteritems|itervalues|iterkeys)\b")
+_DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+
+
+def _iter_receivers(statement: ast.stmt) -> Iterator[str]:
+    """Names that ``statement`` (or a statement in it) calls ``.iteritems()`` (or kin) on."""
+    for node in ast.walk(statement):
+        if isinstance(node, ast.Attribute) and node.attr in ITER_METHODS \
+                and isinstance(node.value, ast.Name):
+            yield node.value.id
+
+
+def _is_dict_value(node: Optional[ast.AST]) -> bool:
+    return isinstance(node, (ast.Dict, ast.DictComp)) or (
+        isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+        and node.func.id == "dict")
+
+
+def _statements(body: List[ast.stmt]) -> Iterator[ast.stmt]:
+    """``body`` and the blocks nested in it, not the bodies of definitions."""
+    for statement in body:
+        yield statement
+        if not isinstance(statement, _DEFINITIONS):
+            for block in statement_blocks(statement):
+                yield from _statements(block)
+
+
+def _receiver_bindings(tree: ast.Module) -> Set[int]:
+    """The assignments that bind, in the same scope, a name that scope calls
+    ``.iteritems()`` on: whether the name is certainly a dict is read off them."""
+    keep: Set[int] = set()
+    scopes: List[List[ast.stmt]] = [tree.body]
+    scopes += [node.body for node in ast.walk(tree) if isinstance(node, _DEFINITIONS)
+               and not isinstance(node, ast.Lambda)]
+    for body in scopes:
+        statements = list(_statements(body))
+        receivers = {name for statement in statements for name in _iter_receivers(statement)}
+        if receivers:
+            keep |= {id(statement) for statement in statements
+                     if receivers & set(bound_names(statement))}
+    return keep
+
+
+class Py2LeftoversCommand(SlimportCodemod):
+    """Ports Python 2-only builtins and dict methods where their meaning is certain."""
+
+    NAME = "py2_leftovers"
+    DESCRIPTION = ("Python 2 leftovers that fail on Python 3 (xrange, unicode, long, "
+                   "sys.maxint, d.iteritems(), ...) -> their Python 3 spelling")
+    TRIGGERS = tuple([*BUILTINS, *MOVED, "maxint", *ITER_METHODS])
+
+    @classmethod
+    def applies_to(cls, source: str) -> bool:
+        return _TRIGGER.search(source) is not None
+
+    @classmethod
+    def statement_filter(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:
+        names = set(BUILTINS) | set(MOVED)
+        receiver_bindings = _receiver_bindings(tree)
+
+        def needed(statement: ast.stmt) -> bool:
+            if id(statement) in receiver_bindings or names & set(bound_names(statement)):
+                return True
+            return any(
+                (isinstance(node, ast.Name) and node.id in names)
+                or (isinstance(node, ast.Attribute) and (
+                    node.attr in ITER_METHODS or node.attr == "maxint"))
+                or (isinstance(node, ast.Global) and names & set(node.names))
+                # (A compound statement's nested statements count too: that keeps only
+                # its header more, the nested ones are asked on their own.)
+                for node in ast.walk(statement))
+        return needed
+
+    def start_file(self, tree: cst.Module) -> bool:
+        parsed = self.file_ast(tree)
+        self._module = tree
+        self._module_bound = module_bound_names(tree, parsed)
+        self._star_import = has_star_import(parsed)
+        self._defines_iter_method = any(
+            isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+            and node.name in ITER_METHODS for node in ast.walk(parsed))
+        self._needs_moved: Set[str] = set()
+        self._renamed: Dict[cst.CSTNode, cst.CSTNode] = {}
+        # Names that are attribute names, keywords or parameters, not variables.
+        self._not_variables: Set[int] = set()
+        return True
+
+    def transform_module_impl(self, tree: cst.Module) -> cst.Module:
+        tree = tree.visit(self)
+        for name in sorted(self._needs_moved):
+            self.add_needed_import(MOVED[name], name)
+        return tree
+
+    def leave_Name(self, original_node: cst.Name, updated_node: cst.Name) -> cst.BaseExpression:
+        return self._renamed.pop(original_node, updated_node)
+
+    def leave_Attribute(self, original_node: cst.Attribute, updated_node: cst.Attribute
+                        ) -> cst.BaseExpression:
+        replacement = self._renamed.pop(original_node, None)
+        if replacement is None:
+            return updated_node
+        return updated_node.with_changes(attr=replacement)
+
+    def visit_Import(self, node: cst.Import) -> bool:
+        return False
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
+        return False
+
+    def visit_Arg(self, node: cst.Arg) -> None:
+        if node.keyword is not None:
+            self._not_variables.add(id(node.keyword))
+
+    def visit_Param(self, node: cst.Param) -> None:
+        self._not_variables.add(id(node.name))
+
+    def visit_Name(self, node: cst.Name) -> None:
+        name = node.value
+        if (name not in BUILTINS and name not in MOVED) or id(node) in self._not_variables:
+            return
+        if self._bound_here(name):
+            return
+        if self._star_import:
+            self.needs_attention(node, f"`{name}` is a Python 2 builtin, unless this file's "
+                                 "`from ... import *` binds it", self._fix(name))
+            return
+        if name in MOVED:
+            self._needs_moved.add(name)
+            self.record_edit(node, f"{name} -> from {MOVED[name]} import {name}")
+            return
+        self._renamed[node] = node.with_changes(value=BUILTINS[name])
+        self.record_edit(node, f"{name} -> {BUILTINS[name]}")
+
+    def visit_Attribute(self, node: cst.Attribute) -> bool:
+        self._not_variables.add(id(node.attr))
+        attr = node.attr.value
+        if attr == "maxint" and self.resolve_name(node) == "sys.maxint":
+            self._renamed[node] = cst.Name("maxsize")
+            self.record_edit(node, "sys.maxint -> sys.maxsize")
+            return False
+        if attr in ITER_METHODS:
+            self._port_iter_method(node, attr)
+        return True
+
+    # -- helpers --------------------------------------------------------------------
+
+    def _fix(self, name: str) -> str:
+        if name in MOVED:
+            return f"from {MOVED[name]} import {name}"
+        return f"use {BUILTINS[name]}"
+
+    def _bound_here(self, name: str) -> bool:
+        return bound_here(self.scopes, self._module_bound, name)
+
+    def _port_iter_method(self, node: cst.Attribute, attr: str) -> None:
+        receiver = node.value
+        if self._certainly_dict(receiver):
+            self._renamed[node] = cst.Name(ITER_METHODS[attr])
+            self.record_edit(node, f"{code_of(node)}() -> {code_of(receiver)}."
+                             f"{ITER_METHODS[attr]}()")
+        elif not self._defines_iter_method:
+            self.needs_attention(
+                node, f"{code_of(node)}(): Python 3's dict has no `{attr}`; left unchanged "
+                "because the receiver may be an object that defines it",
+                f"if it is a dict, use .{ITER_METHODS[attr]}()")
+
+    def _certainly_dict(self, receiver: cst.BaseExpression) -> bool:
+        if isinstance(receiver, (cst.Dict, cst.DictComp)):
+            return True
+        if isinstance(receiver, cst.Call):
+            return isinstance(receiver.func, cst.Name) and receiver.func.value == "dict" \
+                and not self._bound_here("dict")
+        if dotted_parts(receiver) == ["os", "environ"]:
+            return self.resolve_name(receiver) == "os.environ"
+        if isinstance(receiver, cst.Name):
+            return self._dict_name(receiver.value)
+        return False
+
+    def _dict_name(self, name: str) -> bool:
+        """True if every binding of ``name`` in the scope the use resolves to makes a
+        dict: ``**name`` parameters, ``name = {...}`` / ``dict(...)`` assignments."""
+        scopes = self.scopes.scopes
+        for index in range(len(scopes) - 1, -1, -1):
+            scope = scopes[index]
+            if scope.kind == CLASS and index != len(scopes) - 1:
+                continue
+            if name in scope.entries:
+                return _only_dict_bindings(scope.node, name)
+        return name in self._module_bound and _only_dict_bindings(self._module, name)
+
+
+def _only_dict_bindings(owner: cst.CSTNode, name: str) -> bool:
+    """True if ``owner`` (a function, class or module) binds ``name`` only to dicts."""
+    found = _Bindings(name)
+    params = getattr(owner, "params", None)
+    if isinstance(params, cst.Parameters):
+        for param in [*params.posonly_params, *params.params, *params.kwonly_params,
+                      params.star_arg]:
+            if isinstance(param, cst.Param) and param.name.value == name:
+                found.other += 1
+        if isinstance(params.star_kwarg, cst.Param) and params.star_kwarg.name.value == name:
+            found.dicts += 1
+    body = owner if isinstance(owner, cst.Module) else getattr(owner, "body", None)
+    if isinstance(body, cst.CSTNode) and not isinstance(owner, cst.Lambda):
+        for child in body.children:
+            child.visit(found)
+    return found.dicts > 0 and found.other == 0
+
+
+def _is_dict_display(value: cst.BaseExpression) -> bool:
+    return isinstance(value, (cst.Dict, cst.DictComp)) or (
+        isinstance(value, cst.Call) and isinstance(value.func, cst.Name)
+        and value.func.value == "dict")
+
+
+class _Bindings(cst.CSTVisitor):
+    """Counts the bindings of one name in one scope: to a dict display, and to anything."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__()
+        self.name = name
+        self.dicts = 0
+        self.other = 0
+
+    def _definition(self, node: cst.CSTNode) -> bool:
+        self.other += getattr(node, "name", None) is not None and \
+            getattr(node.name, "value", None) == self.name  # type: ignore[attr-defined]
+        return False
+
+    visit_FunctionDef = _definition
+    visit_ClassDef = _definition
+
+    def visit_Lambda(self, node: cst.Lambda) -> bool:
+        return False
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        for target in node.targets:
+            bound = names_bound_by(cst.SimpleStatementLine([cst.Assign(
+                targets=[target], value=node.value)]))
+            if self.name in bound:
+                single = isinstance(target.target, cst.Name) and len(node.targets) == 1
+                if single and _is_dict_display(node.value):
+                    self.dicts += 1
+                else:
+                    self.other += 1
+
+    def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
+        for small in node.body:
+            if not isinstance(small, cst.Assign) and self.name in names_bound_by(
+                    cst.SimpleStatementLine([small])):
+                self.other += 1
+
+    def _compound(self, node: cst.CSTNode) -> None:
+        # for/with/except targets: what the statement itself binds, not its body.
+        header = node.with_changes(body=cst.IndentedBlock([]))  # type: ignore[attr-defined]
+        if hasattr(header, "orelse"):
+            header = header.with_changes(orelse=None)
+        if hasattr(header, "handlers"):
+            header = header.with_changes(handlers=[handler.with_changes(
+                body=cst.IndentedBlock([])) for handler in header.handlers],
+                finalbody=None)
+        self.other += self.name in names_bound_by(header)
+
+    visit_For = _compound
+    visit_With = _compound
+    visit_Try = _compound

@@ -1,0 +1,279 @@
+"""Ported code that needs slim_ext's shims imports slim_ext, where the need starts.
+
+``import slim_ext`` applies the shims that make tf_slim 1.1.0 build graphs on TF 2.16+
+(``ops.Tensor``, the ``tf_keras.legacy_tf_layers`` module behind ``slim.batch_norm``)
+and send ``tf.compat.v1.layers`` / ``tf.compat.v1.nn.rnn_cell`` to tf_keras' legacy
+layers where TensorFlow would send them to Keras 3, which has none. Without it, a
+ported file imports fine and fails when it builds its model. So a file that imports
+tf_slim gets ``import slim_ext`` on the line after its first tf_slim import (after the
+``try`` statement, when the import is in one), and a file that uses
+``tf.layers`` or ``tf.nn.rnn_cell`` gets it after its first TensorFlow import; once,
+and only when the file (or, inside a function, that function) imports no slim_ext
+module yet. With no module-level import to follow, each function that imports tf_slim
+gets it after its own first tf_slim import.
+"""
+from __future__ import annotations
+
+import ast
+from typing import Dict, Iterator, List, Optional, Sequence, Set, Tuple, Union
+
+import libcst as cst
+
+from slimport.codemods._base import SlimportCodemod, StatementFilter, chain_filter, code_of
+from slimport.codemods._module_move import small_statement
+from slimport.codemods._names import Bindings, dotted_parts, statement_blocks
+
+SLIM_EXT = "slim_ext"
+TF_SLIM = "tf_slim"
+# TF1 API modules TensorFlow 2.16+ serves from Keras 3, where slim_ext routes them to
+# tf_keras (slim_ext/compat.py); ``tensorflow.layers`` is the same before compat_v1
+# switches ``import tensorflow as tf`` to compat.v1.
+_LEGACY_KERAS_MODULES = ("tensorflow.compat.v1.layers", "tensorflow.compat.v1.nn.rnn_cell",
+                         "tensorflow.layers", "tensorflow.nn.rnn_cell")
+_IMPORT = small_statement(f"import {SLIM_EXT}")
+_LEGACY_KERAS_ATTRIBUTES = frozenset({"layers", "rnn_cell"})
+
+
+def _ast_imported_modules(node: ast.AST) -> List[str]:
+    """What an ``ast`` import reads (``from a import b``: ``a`` and ``a.b``)."""
+    if isinstance(node, ast.Import):
+        return [alias.name for alias in node.names]
+    if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+        return [node.module, *(f"{node.module}.{alias.name}" for alias in node.names)]
+    return []
+
+
+def _module_level_imports(tree: ast.Module) -> List[str]:
+    """The modules imports at module level read (in ``if``/``try`` blocks too)."""
+    found: List[str] = []
+    blocks = [tree.body]
+    while blocks:
+        for statement in blocks.pop():
+            found += _ast_imported_modules(statement)
+            if not isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                blocks += [block for block in statement_blocks(statement)]
+    return found
+
+
+def _clauses(statement: cst.BaseCompoundStatement
+             ) -> Iterator[Tuple[cst.BaseSuite, bool]]:
+    """The suites of a compound statement, each with whether it is a ``try``'s own body."""
+    yield statement.body, isinstance(statement, cst.Try)
+    for handler in getattr(statement, "handlers", ()):
+        yield handler.body, False
+    orelse = getattr(statement, "orelse", None)
+    if isinstance(orelse, cst.If):  # elif
+        yield from _clauses(orelse)
+    elif orelse is not None:
+        yield orelse.body, False
+    final = getattr(statement, "finalbody", None)
+    if final is not None:
+        yield final.body, False
+
+
+def _module_level_imports_cst(tree: cst.Module
+                              ) -> List[Tuple[cst.CSTNode, Union[cst.Import, cst.ImportFrom]]]:
+    """(statement to insert after, import) for each module-level import, in order: the
+    ``try`` the import stands in directly, else its line."""
+    found: List[Tuple[cst.CSTNode, Union[cst.Import, cst.ImportFrom]]] = []
+
+    def walk(statements: Sequence[cst.CSTNode], in_try: Optional[cst.Try]) -> None:
+        for statement in statements:
+            if isinstance(statement, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
+                found.extend((in_try or statement, small) for small in statement.body
+                             if isinstance(small, (cst.Import, cst.ImportFrom)))
+            elif isinstance(statement, cst.BaseCompoundStatement) and \
+                    not isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
+                for suite, try_body in _clauses(statement):
+                    walk(suite.body if isinstance(suite, cst.IndentedBlock) else [suite],
+                         statement if try_body else None)  # type: ignore[arg-type]
+    walk(tree.body, None)
+    return found
+
+
+def _imported_modules(statement: Union[cst.Import, cst.ImportFrom]) -> List[str]:
+    """The modules an import statement reads (``from a import b``: ``a`` and ``a.b``)."""
+    if isinstance(statement, cst.Import):
+        return [".".join(dotted_parts(alias.name) or []) for alias in statement.names]
+    if statement.relative or statement.module is None:
+        return []
+    module = ".".join(dotted_parts(statement.module) or [])
+    names = [] if isinstance(statement.names, cst.ImportStar) else \
+        [f"{module}.{alias.evaluated_name}" for alias in statement.names]
+    return [module, *names]
+
+
+def _is_under(module: str, package: str) -> bool:
+    return module == package or module.startswith(package + ".")
+
+
+def _uses_legacy_keras(qualified: Optional[str]) -> bool:
+    return qualified is not None and any(_is_under(qualified, module)
+                                         for module in _LEGACY_KERAS_MODULES)
+
+
+class _InsertAfter(cst.CSTTransformer):
+    """Puts ``import slim_ext`` right after each of the given statement lines."""
+
+    def __init__(self, lines: Sequence[cst.CSTNode]) -> None:
+        super().__init__()
+        self.lines = {id(line) for line in lines}
+
+    def _body(self, body: Sequence[cst.BaseStatement],
+              original: Sequence[cst.BaseStatement]) -> List[cst.BaseStatement]:
+        out: List[cst.BaseStatement] = []
+        for new, old in zip(body, original):
+            out.append(new)
+            if id(old) in self.lines:
+                out.append(cst.SimpleStatementLine(body=[_IMPORT]))
+        return out
+
+    def insert(self, body: Sequence[cst.BaseStatement]) -> List[cst.BaseStatement]:
+        """``body`` with the import after each of the lines in it."""
+        return self._body(body, body)
+
+    def leave_Module(self, original_node: cst.Module, updated_node: cst.Module) -> cst.Module:
+        return updated_node.with_changes(body=self._body(updated_node.body, original_node.body))
+
+    def leave_IndentedBlock(self, original_node: cst.IndentedBlock,
+                            updated_node: cst.IndentedBlock) -> cst.IndentedBlock:
+        return updated_node.with_changes(body=self._body(updated_node.body, original_node.body))
+
+    def leave_SimpleStatementSuite(self, original_node: cst.SimpleStatementSuite,
+                                   updated_node: cst.SimpleStatementSuite
+                                   ) -> cst.SimpleStatementSuite:
+        # ``try: import tf_slim as slim``: the import joins the same line.
+        if id(original_node) not in self.lines:
+            return updated_node
+        body = list(updated_node.body)
+        body[-1] = body[-1].with_changes(
+            semicolon=cst.Semicolon(whitespace_after=cst.SimpleWhitespace(" ")))
+        return updated_node.with_changes(body=[*body, _IMPORT])
+
+
+class SlimExtImportCommand(SlimportCodemod):
+    """Adds ``import slim_ext`` where ported code first imports tf_slim (or TF1 layers)."""
+
+    NAME = "slim_ext_import"
+    DESCRIPTION = ("files that import tf_slim or use tf.layers / tf.nn.rnn_cell import "
+                   "slim_ext (its shims) right there")
+    TRIGGERS = (TF_SLIM, "layers", "rnn_cell")
+
+    @classmethod
+    def applies_to(cls, source: str) -> bool:
+        return TF_SLIM in source or (
+            "tensorflow" in source and ("layers" in source or "rnn_cell" in source))
+
+    @classmethod
+    def statement_filter(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:
+        # Imports are always in the skeleton; of the rest, the TF1 layer uses.
+        return chain_filter(lambda parts: _uses_legacy_keras(bindings.resolve_parts(parts)))
+
+    def start_file(self, tree: cst.Module) -> bool:
+        parsed = self.file_ast(tree)
+        imported = [module for node in ast.walk(parsed)
+                    for module in _ast_imported_modules(node)]
+        if any(_is_under(module, SLIM_EXT) for module in _module_level_imports(parsed)):
+            return False  # the shims are applied before any function runs
+        if not any(_is_under(module, TF_SLIM) for module in imported) and not any(
+                isinstance(node, ast.Attribute) and node.attr in _LEGACY_KERAS_ATTRIBUTES
+                for node in ast.walk(parsed)) and not any(
+                _uses_legacy_keras(module) for module in imported):
+            return False
+        # The statement line holding each scope's first tf_slim import, its first
+        # TensorFlow import, and whether a slim_ext import came before it.
+        self._tf_slim_lines: Dict[int, cst.CSTNode] = {}
+        self._tf_lines: Dict[int, cst.CSTNode] = {}
+        self._covered: Set[int] = set()
+        self._line: Optional[cst.CSTNode] = None
+        self._tries: List[cst.Try] = []
+        self._uses_legacy_keras = False
+        return True
+
+    def transform_module_impl(self, tree: cst.Module) -> cst.Module:
+        # Usually the module imports tf_slim itself: its statements say where.
+        for line, statement in _module_level_imports_cst(tree):
+            self._line = line
+            self._see_import(statement)
+        if 0 not in self._tf_slim_lines:
+            # Imports inside functions, or TF1 layers used: the whole tree says.
+            self._tf_slim_lines, self._tf_lines = {}, {}
+            tree.visit(self)  # reads only: the lines found are lines of ``tree``
+        targets = self._targets()
+        for target in targets:
+            self.record_edit(target, f"import {SLIM_EXT} after {code_of(target).strip()}")
+        if not targets:
+            return tree
+        inserter = _InsertAfter(targets)
+        if all(any(target is statement for statement in tree.body) for target in targets):
+            # A statement of the module itself: no walk through the functions needed.
+            return tree.with_changes(body=inserter.insert(tree.body))
+        return tree.visit(inserter)
+
+    def _targets(self) -> List[cst.CSTNode]:
+        module_level = 0
+        if module_level in self._tf_slim_lines:
+            return [] if module_level in self._covered else [self._tf_slim_lines[module_level]]
+        if self._uses_legacy_keras and module_level in self._tf_lines:
+            return [] if module_level in self._covered else [self._tf_lines[module_level]]
+        if module_level in self._covered:
+            return []
+        return [line for scope, line in self._tf_slim_lines.items()
+                if scope not in self._covered]
+
+    # The statement an import stands in: its line, or the ``try`` around it, after
+    # which ``import slim_ext`` goes so that the ``except ImportError`` still only
+    # catches what it caught (a missing tf_slim).
+
+    def visit_Try(self, node: cst.Try) -> None:
+        self._tries.append(node)
+
+    def leave_Try(self, original_node: cst.Try, updated_node: cst.Try) -> cst.Try:
+        self._tries.pop()
+        return updated_node
+
+    def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
+        self._line = self._statement_of(node)
+
+    def visit_SimpleStatementSuite(self, node: cst.SimpleStatementSuite) -> None:
+        self._line = self._statement_of(node)
+
+    def _statement_of(self, line: cst.CSTNode) -> cst.CSTNode:
+        try_node = self._tries[-1] if self._tries else None
+        if try_node is not None and (try_node.body is line or (
+                isinstance(try_node.body, cst.IndentedBlock) and line in try_node.body.body)):
+            return try_node
+        return line
+
+    def _scope(self) -> int:
+        """0 at module level (``if``/``try`` blocks included), else the function's id."""
+        scopes = self.scopes.scopes
+        return id(scopes[-1].node) if scopes else 0
+
+    def _see_import(self, node: Union[cst.Import, cst.ImportFrom]) -> bool:
+        scope = self._scope()
+        modules = _imported_modules(node)
+        if any(_is_under(module, SLIM_EXT) for module in modules):
+            # Shims apply once, for the whole process; functions run after the module.
+            self._covered.add(scope)
+        elif any(_is_under(module, TF_SLIM) for module in modules):
+            self._tf_slim_lines.setdefault(scope, self._line)  # type: ignore[arg-type]
+        elif any(_is_under(module, "tensorflow") for module in modules):
+            self._tf_lines.setdefault(scope, self._line)  # type: ignore[arg-type]
+        return False
+
+    def visit_Import(self, node: cst.Import) -> bool:
+        return self._see_import(node)
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
+        return self._see_import(node)
+
+    def visit_Attribute(self, node: cst.Attribute) -> bool:
+        if self._uses_legacy_keras:
+            return False
+        parts = dotted_parts(node)
+        if parts is None:
+            return True
+        if _LEGACY_KERAS_ATTRIBUTES & set(parts):
+            self._uses_legacy_keras = _uses_legacy_keras(self.resolve_name(node))
+        return False

@@ -1,0 +1,234 @@
+"""contrib_table: every tf.contrib name of TF 1.15 has a home that exists, or is listed as gone.
+
+The generated table (contrib_api.txt) lists what TensorFlow 1.15's contrib modules
+exported; these tests check its homes against the installed TensorFlow and tf_slim,
+the hand-made homes on top of it, and the generator's reading of a module tree
+(on a small tree of our own, since TF 1.15 does not install on Python 3.11).
+"""
+from __future__ import annotations
+
+import importlib
+import sys
+import zipfile
+from pathlib import Path
+from typing import Dict
+
+import pytest
+
+from slimport.codemods.contrib_table import (
+    COMPAT_V1,
+    HOMES,
+    MODULE,
+    MODULE_HOMES,
+    SYMBOL,
+    Home,
+    listed_names,
+    lookup,
+)
+
+REPO = Path(__file__).resolve().parents[3]
+sys.path.insert(0, str(REPO / "tools"))
+import gen_contrib_table  # noqa: E402  (tools/ is not a package)
+
+LISTED = listed_names()
+SYMBOL_HOMES = sorted(key for key, (kind, home, _) in LISTED.items()
+                      if kind == SYMBOL and home != "-")
+# Contrib files with a home: ``from ... import`` of them moves the module as it is.
+MOVED_FILES = sorted(key for key, (kind, home, _) in LISTED.items()
+                     if kind == MODULE and home != "-")
+# Symbols listed as gone inside a contrib file module that moved to a tf_slim module.
+GONE_IN_MOVED = sorted(
+    key for key, (kind, home, _) in LISTED.items()
+    if kind == SYMBOL and home == "-"
+    and LISTED.get(key.rpartition(".")[0], ("", "-", ""))[:2][0] == MODULE
+    and LISTED[key.rpartition(".")[0]][1] != "-")
+
+
+@pytest.fixture(scope="module")
+def ported_runtime() -> None:
+    """What ported code imports with its homes: slim_ext routes tf.compat.v1.layers and
+    nn.rnn_cell to tf_keras where TensorFlow would send them to Keras 3."""
+    importlib.import_module("slim_ext")
+
+
+def _resolve(home: Home) -> object:
+    obj = importlib.import_module(home.package)
+    for part in home.attribute.split("."):
+        obj = getattr(obj, part)
+    return obj
+
+
+@pytest.mark.parametrize("key, home", [
+    # Seen missing on real TF1 trees.
+    ("layers.python.layers.utils.get_variable_collections",
+     "tf_slim.utils.get_variable_collections"),
+    ("layers.python.layers.utils.collect_named_outputs", "tf_slim.utils.collect_named_outputs"),
+    ("layers.get_variable_collections", "tf_slim.layers.utils.get_variable_collections"),
+    ("util.constant_value", f"{COMPAT_V1}.get_static_value"),
+    ("framework.deprecated", "slim_ext.contrib.framework.deprecated"),
+    ("framework.python.ops.add_arg_scope", "tf_slim.add_arg_scope"),
+    ("tfprof.model_analyzer.print_model_analysis",
+     "slim_ext.contrib.tfprof.model_analyzer.print_model_analysis"),
+    # Structural: the file tf_slim kept, under its new name.
+    ("losses.python.metric_learning.metric_loss_ops.triplet_semihard_loss",
+     "tf_slim.losses.triplet_semihard_loss"),
+    ("losses.metric_learning.lifted_struct_loss", "tf_slim.losses.lifted_struct_loss"),
+    ("layers.conv2d", "tf_slim.conv2d"),
+    # The one contrib.training meant, not tf_slim.evaluation's namesake.
+    ("training.evaluate_once", "tf_slim.train_eval.evaluate_once"),
+    # Core re-exports: the tf.compat.v1 name TF 1.15 exported.
+    ("rnn.LSTMCell", f"{COMPAT_V1}.nn.rnn_cell.LSTMCell"),
+    # Inside a module slim_ext mirrors.
+    ("image.python.ops.image_ops.rotate", "slim_ext.contrib.image.rotate"),
+])
+def test_symbol_homes(key: str, home: str) -> None:
+    found = lookup(key)
+    assert found is not None and found.home is not None, key
+    assert found.home.dotted == home
+
+
+@pytest.mark.parametrize("key, module", [
+    ("layers.python.layers.layers", "tf_slim.layers.layers"),
+    ("layers.python.layers.utils", "tf_slim.layers.utils"),
+    ("framework.python.ops.arg_scope", "tf_slim.ops.arg_scope"),
+    ("metrics.python.ops.metric_ops", "tf_slim.metrics.metric_ops"),
+    ("slim.python.slim.nets.vgg", "tf_slim.nets.vgg"),
+    ("quantize.python.graph_matcher", "slim_ext.contrib.quantize.graph_matcher"),
+])
+def test_module_homes(key: str, module: str) -> None:
+    found = lookup(key)
+    assert found is not None and found.is_module and found.module == module
+
+
+@pytest.mark.parametrize("key, listed", [
+    ("layers.embed_sequence", "layers.embed_sequence"),
+    ("distributions.Normal", "distributions"),
+    ("distributions.python.ops.normal.Normal", "distributions"),
+    ("framework.python.ops.variables.zero_initializer",
+     "framework.python.ops.variables.zero_initializer"),
+])
+def test_gone_names(key: str, listed: str) -> None:
+    found = lookup(key)
+    assert found is not None and found.is_gone and found.listed == listed
+
+
+@pytest.mark.parametrize("key", ["layers.no_such_layer", "not_a_package.x", "rnn.Nope"])
+def test_names_tf_1_15_did_not_have(key: str) -> None:
+    assert lookup(key) is None
+
+
+def test_every_listed_name_has_a_home_or_is_gone() -> None:
+    # The table is the list of reachable names; each must answer one way or the other.
+    unanswered = [key for key in LISTED if lookup(key) is None]
+    assert not unanswered
+    assert len(SYMBOL_HOMES) > 800 and len(LISTED) > 2000
+
+
+@pytest.mark.tf
+@pytest.mark.parametrize("key", SYMBOL_HOMES)
+def test_every_generated_home_exists(key: str, ported_runtime: None) -> None:
+    """As an attribute chain, and by ``from M import N`` (the same object)."""
+    found = lookup(key)
+    assert found is not None and found.home is not None
+    if key in HOMES:
+        return  # checked below
+    obj = _resolve(found.home)
+    imported = getattr(importlib.import_module(found.home.import_from), found.home.name)
+    if found.home.package != COMPAT_V1:
+        assert imported is obj, key
+    # (Importing ``tensorflow.compat.v1.nn.rnn_cell`` as a module loads TensorFlow's
+    # own legacy copy of the cells, not the tf_keras ones slim_ext routes the
+    # attribute to: both exist, but they are different classes.)
+
+
+@pytest.mark.tf
+@pytest.mark.parametrize("key", MOVED_FILES)
+def test_every_moved_module_has_what_its_listed_names_need(key: str) -> None:
+    """Uses through a moved import stay as they are: the new module must have every
+    name the contrib module had that is not listed as gone."""
+    found = lookup(key)
+    assert found is not None and found.module is not None
+    module = importlib.import_module(found.module)
+    prefix = key + "."
+    for name, (_, home, _) in LISTED.items():
+        if name.startswith(prefix) and "." not in name[len(prefix):] and home != "-":
+            assert hasattr(module, name[len(prefix):]), name
+
+
+@pytest.mark.tf
+@pytest.mark.parametrize("key", GONE_IN_MOVED)
+def test_names_listed_as_gone_are_gone(key: str) -> None:
+    parent = lookup(key.rpartition(".")[0])
+    assert parent is not None and parent.module is not None
+    assert not hasattr(importlib.import_module(parent.module), key.rpartition(".")[2])
+
+
+@pytest.mark.tf
+@pytest.mark.parametrize("key", sorted(HOMES))
+def test_every_hand_made_home_exists(key: str, ported_runtime: None) -> None:
+    home = HOMES[key]
+    obj = _resolve(home)
+    assert getattr(importlib.import_module(home.import_from), home.name) is obj
+    if home.is_stand_in:
+        assert callable(obj)
+
+
+@pytest.mark.tf
+@pytest.mark.parametrize("key", sorted(MODULE_HOMES))
+def test_every_hand_made_module_home_imports(key: str) -> None:
+    importlib.import_module(MODULE_HOMES[key])
+
+
+# -- the generator's reading of a TF 1.15-style tree ----------------------------------
+
+TREE: Dict[str, str] = {
+    "tensorflow_core/__init__.py": "",
+    "tensorflow_core/python/__init__.py": "",
+    "tensorflow_core/python/ops/__init__.py": "",
+    "tensorflow_core/python/ops/core_ops.py": (
+        "from tensorflow.python.util.tf_export import tf_export\n"
+        "@tf_export(v1=['nn.rnn_cell.LSTMCell'])\nclass LSTMCell(object): pass\n"
+        "@tf_export('get_static_value')\ndef constant_value(x): pass\n"
+        "def _private_helper(x): pass\n"),
+    "tensorflow_core/contrib/__init__.py": "from tensorflow.contrib import pkg\n",
+    "tensorflow_core/contrib/pkg/__init__.py": (
+        '"""Pkg.\n\n@@layer\n@@LSTMCell\n@@constant_value\n"""\n'
+        "from tensorflow.contrib.pkg.python.mod import *\n"
+        "from tensorflow.python.ops.core_ops import LSTMCell, constant_value\n"
+        "from tensorflow.python.util.all_util import remove_undocumented\n"
+        "_allowed = ['helper_alias']\nremove_undocumented(__name__, _allowed)\n"),
+    "tensorflow_core/contrib/pkg/python/__init__.py": "",
+    "tensorflow_core/contrib/pkg/python/mod.py": (
+        "from tensorflow.python.ops import core_ops\n"
+        "__all__ = ['layer', 'undocumented', 'helper_alias']\n"
+        "def layer(x): pass\ndef undocumented(x): pass\n"
+        "helper_alias = core_ops._private_helper\n"),
+}
+
+
+@pytest.fixture
+def tf1_tree(tmp_path: Path) -> "gen_contrib_table.Tf1Tree":
+    wheel = tmp_path / "tensorflow_cpu-1.15.0-cp37-cp37m-x.whl"
+    with zipfile.ZipFile(wheel, "w") as archive:
+        for path, text in TREE.items():
+            archive.writestr(path, text)
+    return gen_contrib_table.Tf1Tree(zipfile.ZipFile(wheel))
+
+
+def test_generator_reads_exports_as_tf_1_15_did(tf1_tree) -> None:  # type: ignore[no-untyped-def]
+    assert tf1_tree.contrib_modules() == [
+        "tensorflow.contrib.pkg", "tensorflow.contrib.pkg.python",
+        "tensorflow.contrib.pkg.python.mod"]
+    # remove_undocumented keeps the @@ names and the allowed list.
+    assert sorted(tf1_tree.api("tensorflow.contrib.pkg")) == [
+        "LSTMCell", "constant_value", "helper_alias", "layer"]
+    # A file's API: what it defines or lists, not the modules it imports for itself.
+    assert tf1_tree.api("tensorflow.contrib.pkg.python.mod") == [
+        "layer", "undocumented", "helper_alias"]
+    origin = tf1_tree.origin_of("tensorflow.contrib.pkg", "layer")
+    assert (origin.module, origin.name) == ("tensorflow.contrib.pkg.python.mod", "layer")
+    # An alias of a private core function keeps the binding it went through.
+    alias = tf1_tree.origin_of("tensorflow.contrib.pkg", "helper_alias")
+    assert alias.bindings()[0] == ("tensorflow.contrib.pkg.python.mod", "helper_alias")
+    assert tf1_tree.v1_exports("tensorflow.python.ops.core_ops") == {
+        "LSTMCell": ("nn.rnn_cell.LSTMCell",), "constant_value": ("get_static_value",)}

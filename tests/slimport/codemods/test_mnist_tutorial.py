@@ -1,0 +1,92 @@
+"""mnist_tutorial: TF1's tutorial MNIST reader -> slim_ext.mnist_input_data."""
+from __future__ import annotations
+
+import functools
+
+import pytest
+
+from slimport.codemods.contrib_symbols import ContribSymbolsCommand
+from slimport.codemods.mnist_tutorial import MnistTutorialCommand
+from tests.slimport.codemods._helpers import IdempotentCodemodTest, run_codemod
+
+run = functools.partial(run_codemod, MnistTutorialCommand)
+
+
+class TestMnistTutorial(IdempotentCodemodTest):
+    TRANSFORM = MnistTutorialCommand
+
+    def test_from_import_keeps_the_name(self) -> None:
+        before = """
+            import tensorflow as tf
+            from tensorflow.examples.tutorials.mnist import input_data
+
+            mnist = input_data.read_data_sets(FLAGS.data_dir, one_hot=True)
+        """
+        after = """
+            import tensorflow as tf
+            from slim_ext import mnist_input_data as input_data
+
+            mnist = input_data.read_data_sets(FLAGS.data_dir, one_hot=True)
+        """
+        self.assertCodemod(before, after)
+
+    def test_import_as_and_import_from_the_module(self) -> None:
+        before = """
+            import tensorflow.examples.tutorials.mnist.input_data as mnist_data
+            from tensorflow.examples.tutorials.mnist.input_data import read_data_sets
+        """
+        after = """
+            import slim_ext.mnist_input_data as mnist_data
+            from slim_ext.mnist_input_data import read_data_sets
+        """
+        self.assertCodemod(before, after)
+
+    def test_module_spelled_out_at_its_uses(self) -> None:
+        before = """
+            import tensorflow.examples.tutorials.mnist.input_data
+
+            data = tensorflow.examples.tutorials.mnist.input_data.read_data_sets('/tmp/mnist')
+        """
+        after = """
+            import slim_ext.mnist_input_data
+
+            data = slim_ext.mnist_input_data.read_data_sets('/tmp/mnist')
+        """
+        self.assertCodemod(before, after)
+
+
+NOOP = [
+    "from slim_ext import mnist_input_data as input_data\n",
+    "from keras.datasets import mnist\n(x, y), _ = mnist.load_data()\n",
+    "import input_data\ndata = input_data.read_data_sets('/tmp')\n",  # the tree's own copy
+    "# see tensorflow/examples/tutorials/mnist\n",
+]
+
+
+@pytest.mark.parametrize("source", NOOP)
+def test_noop_sources_stay_byte_identical(source: str) -> None:
+    assert run(source) == (source, [])
+
+
+def test_the_tutorial_model_module_has_no_home() -> None:
+    code, findings = run("from tensorflow.examples.tutorials.mnist import input_data, mnist\n")
+    assert code == ("from tensorflow.examples.tutorials.mnist import mnist\n"
+                    "from slim_ext import mnist_input_data as input_data\n")
+    [attention] = [f for f in findings if f.kind == "attention"]
+    assert "tensorflow.examples.tutorials.mnist.mnist" in attention.message
+
+
+def test_the_contrib_learn_reader_it_re_exported() -> None:
+    code, _ = run_codemod(ContribSymbolsCommand, """\
+        import tensorflow as tf
+        from tensorflow.contrib.learn.python.learn.datasets.mnist import read_data_sets
+
+        data = tf.contrib.learn.datasets.mnist.read_data_sets('/tmp/mnist', one_hot=True)
+    """)
+    assert code == """\
+import tensorflow as tf
+from slim_ext.mnist_input_data import read_data_sets
+import slim_ext.mnist_input_data
+
+data = slim_ext.mnist_input_data.read_data_sets('/tmp/mnist', one_hot=True)
+"""
