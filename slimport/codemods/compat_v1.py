@@ -224,15 +224,17 @@ class _SignalScan:
                 self.first_clean.setdefault(signal, id(statement))
 
     def _chain(self, statement: ast.stmt, parts: List[str]) -> Optional[str]:
-        use = api_use(self.bindings.resolve_parts(parts), self.bindings.names.get(parts[0]))
+        head = self.bindings.names.get(parts[0])
+        if head == TF and parts[1:3] == ["compat", "v1"]:
+            self.edits.add(id(statement))  # ``tf.compat.v1.X`` may collapse to ``tf.X``
+            return None
+        use = api_use(self.bindings.resolve_parts(parts), head)
         if use is None:
             return None
         root, relative = use
-        if (parts[0] == TF and self.bindings.names.get(parts[0]) == TF) \
+        if (parts[0] == TF and head == TF) \
                 or relative.split(".")[-1] in MODE_SWITCHES \
                 or self.api.missing_from_v1(relative) is not None:
-            self.edits.add(id(statement))
-        if root == TF and parts[1:3] == ["compat", "v1"]:
             self.edits.add(id(statement))
         return name_signal(self.api, relative) if root == TF else None
 

@@ -28,6 +28,7 @@ BEFORE_AFTER = {
         """\
         import tensorflow.compat.v1 as tf
         import tf_slim
+        import slim_ext
 
         arg_scope = tf_slim.arg_scope
         import tf_slim as slim
@@ -50,6 +51,7 @@ BEFORE_AFTER = {
             return slim.arg_scope
 
         import tf_slim as slim
+        import slim_ext
         """,
     ),
     # Flags read at import time parse sys.argv first, as TF1's FLAGS did.
