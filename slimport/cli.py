@@ -42,7 +42,7 @@ exit codes:
 # TensorFlow's native start-up logging (absl/C++), which ignores TF_CPP_MIN_LOG_LEVEL
 # before absl::InitializeLog() is called: "I0000 00:00:17... port.cc:153] oneDNN ...".
 _NATIVE_LOG_LINE = re.compile(
-    r"(?:[IWE]\d{4} \d\d:\d\d:\d\d\.\d+\s+\d+ \S+:\d+\] "
+    r"(?:[IWE]\d{4} [\d:.]+\s+\d+ \S+:\d+\] "
     r"|\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+: [IWE] \S+:\d+\] "
     r"|WARNING: All log messages before absl::InitializeLog\(\) is called)")
 

@@ -239,7 +239,7 @@ def _plan_named_file(path: Path, dest: Optional[Path], out: Optional[Path],
         return
     if out is not None:
         plan.jobs.append(Job(MKDIR, path, str(path), out))
-    elif dest is not None:
+    elif dest is not None and path.is_symlink():
         dest = Path(os.path.realpath(path))
     plan.jobs.append(Job(PORT, path, str(path), dest, in_place=dest is not None and out is None))
 

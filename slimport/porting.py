@@ -50,7 +50,7 @@ _PYTHON2_MESSAGES = (
     "leading zeros in decimal integer literals are not permitted",
 )
 _PYTHON2_LINE = re.compile(
-    r"`|<>|\bur['\"]|^\s*raise\s+[\w.]+\s*,|\b\d+[lL]\b|^\s*print\s*>>|^\s*exec\s+['\"\w]"
+    r"`|<>|\bur['\"]|^\s*raise\s+[\w.]+\s*,|\b\d+[lL]\b|^\s*exec\s+['\"\w]"
 )
 PYTHON2_FIX = ("this is Python 2 code: port it to Python 3 first (e.g. `2to3 -w FILE`, "
                "shipped with Python up to 3.12), then run slimport again")
@@ -224,6 +224,19 @@ def _group_filter(group: Sequence[type], tree: ast.Module,
         filters.append(needed)
         bindings = codemod.rebound(bindings)
     return lambda statement: any(needed(statement) for needed in filters)
+
+
+_REST_OF_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)?")
+
+
+def _blank_tail(text: str) -> int:
+    """Where the whitespace-only lines at the end of ``text`` start.
+
+    libcst gives such a tail back shortened in some shapes (``"x\\n\\n \\n "`` comes
+    back as ``"x\\n "``); holding it out of the codemods' text and putting it back
+    afterwards keeps it exactly.
+    """
+    return _REST_OF_LINE.match(text, len(text.rstrip(" \t\f\r\n"))).end()
 
 
 def _first_difference(expected: str, got: str) -> int:
@@ -407,7 +420,8 @@ def _port_text(data: bytes, text: str, encoding: str, tree: Optional[ast.Module]
     located: List[_Located] = []
     # Edits of the whole text, one per run of codemods.
     edits = line_map.History()
-    current = text
+    end = _blank_tail(text)
+    current, tail = text[:end], text[end:]
     index = 0
     while index < len(codemods):
         if tree is None:
@@ -430,6 +444,7 @@ def _port_text(data: bytes, text: str, encoding: str, tree: Optional[ast.Module]
         index = run.next_index
     findings = tuple(replace(place.finding, line=place.source) for place in located)
     output_lines = tuple(place.current for place in located)
+    current += tail
     if current == text:
         return Ported(data, text, text, tuple(applied), findings, output_lines)
     current = realign.realign(text, current)
