@@ -295,9 +295,10 @@ def _run_group(codemods: Sequence[type], start: int, text: str, tree: ast.Module
     maps lines of ``text`` to lines of the user's file.
 
     Raises:
-      _Unported: libcst cannot parse or round-trip the text, or a codemod crashed.
+      _Unported: libcst cannot parse or round-trip the text, or a codemod crashed or
+        found the code nested too deeply.
       _NeedsWholeFile: the skeleton does not serve (see the class).
-      RecursionError: the code is nested too deeply for libcst.
+      RecursionError: libcst's parser or code generation found it nested too deeply.
     """
     group = [codemod for codemod in codemods[start:] if codemod.applies_to(text)]
     cut = skeleton.Skeleton(text, [])
@@ -336,7 +337,8 @@ def _run_group(codemods: Sequence[type], start: int, text: str, tree: ast.Module
         except SkipFile:
             continue
         except RecursionError as error:
-            raise RecursionError(f"in codemod {codemod.NAME}") from error
+            raise _Unported(TOO_DEEP.format(who="libcst", where=f" in codemod {codemod.NAME}")
+                            ) from error
         except Exception as error:
             raise _Unported(f"codemod {codemod.NAME} crashed: "
                             f"{type(error).__name__}: {error}") from error
@@ -407,9 +409,8 @@ def port_source(data: bytes, filename: str, codemods: Sequence[type],
         return _port_text(data, text, encoding, tree, filename, codemods, options, sparse)
     except _NeedsWholeFile:
         return port_source(data, filename, codemods, options, max_bytes, sparse=False)
-    except RecursionError as error:
-        where = f" {error}" if str(error).startswith("in codemod") else ""
-        return Ported(data, error=TOO_DEEP.format(who="libcst", where=where))
+    except RecursionError:  # in libcst's parser or code generation
+        return Ported(data, error=TOO_DEEP.format(who="libcst", where=""))
 
 
 def _port_text(data: bytes, text: str, encoding: str, tree: Optional[ast.Module],

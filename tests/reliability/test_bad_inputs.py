@@ -92,6 +92,9 @@ ROWS = {
     "syntax_error_without_tensorflow": Row(
         {"broken.py": b"def f(:\n    pass\n"}, "broken.py", 2, "failed",
         "{path}:1: does not parse: invalid syntax", error_line=1),
+    "expression_too_deep_for_a_codemod": Row(
+        {"deep.py": _long_sum(400)}, "deep.py", 2, "failed",
+        "{path}: nested too deeply for libcst (RecursionError in codemod "),
     "expression_too_deep_for_libcst": Row(
         {"deep.py": _long_sum(1000)}, "deep.py", 2, "failed",
         "{path}: nested too deeply for libcst (RecursionError" + TOO_DEEP),

@@ -19,26 +19,21 @@ class RenameOldApi(SlimportCodemod):
     NAME = "rename_old_api"
     DESCRIPTION = "old_api -> new_api"
     TRIGGERS = ("old_api",)
+    NEW_NAME = "new_api"
 
     def leave_Name(self, original_node: cst.Name, updated_node: cst.Name) -> cst.Name:
         if updated_node.value != "old_api":
             return updated_node
-        self.record_edit(original_node, "old_api -> new_api")
-        return updated_node.with_changes(value="new_api")
+        self.record_edit(original_node, f"old_api -> {self.NEW_NAME}")
+        return updated_node.with_changes(value=self.NEW_NAME)
 
 
-class ShortenOldApi(SlimportCodemod):
+class ShortenOldApi(RenameOldApi):
     """old_api -> api: moves whatever follows the name on its line."""
 
     NAME = "shorten_old_api"
     DESCRIPTION = "old_api -> api"
-    TRIGGERS = ("old_api",)
-
-    def leave_Name(self, original_node: cst.Name, updated_node: cst.Name) -> cst.Name:
-        if updated_node.value != "old_api":
-            return updated_node
-        self.record_edit(original_node, "old_api -> api")
-        return updated_node.with_changes(value="api")
+    NEW_NAME = "api"
 
 
 class SparseRename(RenameOldApi):
