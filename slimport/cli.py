@@ -242,6 +242,18 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _codemod_options(args: argparse.Namespace, selected: Sequence[type],
+                     warnings: List[str]) -> Dict[str, Dict[str, str]]:
+    """The options for the codemods (``--map``); a note in ``warnings`` if none takes them."""
+    mapping: Dict[str, str] = {}
+    for pairs in args.map:
+        mapping.update(pairs)
+    if mapping and not any("mapping" in getattr(c, "OPTIONS", ()) for c in selected):
+        warnings.append("--map has no effect: none of the selected codemods takes a "
+                        "mapping (see `slimport list`)")
+    return {"mapping": mapping} if mapping else {}
+
+
 def _rewrite(args: argparse.Namespace) -> int:
     # Imported here so `slimport doctor` and `--help` work even if a codemod is broken.
     from slimport import codemods as registry
@@ -252,18 +264,9 @@ def _rewrite(args: argparse.Namespace) -> int:
         args.usage_error(str(error))
     if args.force and args.out is None:
         args.usage_error("--force only applies to --out DIR")
-
-    mapping: Dict[str, str] = {}
-    for pairs in args.map:
-        mapping.update(pairs)
-    options = {"mapping": mapping} if mapping else {}
     warnings: List[str] = []
-    if mapping and not any("mapping" in getattr(c, "OPTIONS", ()) for c in selected):
-        warnings.append("--map has no effect: none of the selected codemods takes a "
-                        "mapping (see `slimport list`)")
-
+    options = _codemod_options(args, selected, warnings)
     dry_run = args.diff or args.check
-    mode = "check" if args.check else "diff" if args.diff else "out" if args.out else "in-place"
     try:
         the_plan = engine.plan(args.paths, out=args.out, write=not dry_run, force=args.force,
                                exclude=args.exclude)
@@ -271,23 +274,28 @@ def _rewrite(args: argparse.Namespace) -> int:
             engine.check_report_path(args.report, the_plan, args.out)
     except engine.UsageError as error:
         args.usage_error(str(error))
-    if mapping and not warnings:
-        warnings += flag_mapping.undefined_targets(mapping, _texts(the_plan))
+    if options and not warnings:
+        warnings += flag_mapping.undefined_targets(options["mapping"], _texts(the_plan))
     settings = engine.Settings(tuple(selected), options, write=not dry_run, diff=args.diff,
                                max_file_bytes=args.max_size)
-    workers = args.jobs or os.cpu_count() or 1
 
     progress = report.Progress(len(the_plan.python_jobs),
                                enabled=args.verbosity > report.QUIET)
     try:
-        outcome = engine.run(the_plan, settings, jobs=workers,
+        outcome = engine.run(the_plan, settings, jobs=args.jobs or os.cpu_count() or 1,
                              on_done=lambda result: progress.advance(result.path))
     finally:
         progress.close()
+    return _report(args, the_plan, outcome, warnings)
 
+
+def _report(args: argparse.Namespace, the_plan: engine.Plan, outcome: engine.RunResult,
+            warnings: List[str]) -> int:
+    """Print the diff and the summary, write --report; the exit code."""
+    mode = "check" if args.check else "diff" if args.diff else "out" if args.out else "in-place"
     if args.diff:
         _print_diffs(outcome.results, report.use_color(sys.stdout, args.color))
-    exit_code = _exit_code(outcome.results, dry_run)
+    exit_code = _exit_code(outcome.results, dry_run=args.diff or args.check)
     if args.report is not None:
         try:
             report.write_json(args.report, outcome.results, mode, outcome.copied, warnings)
