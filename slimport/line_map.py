@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass
-from typing import List, Optional, Sequence
+from typing import List, Optional, Sequence, Tuple
 
 from slimport.skeleton import source_lines
+
+Opcode = Tuple[str, int, int, int, int]
 
 
 @dataclass(frozen=True)
@@ -28,6 +30,8 @@ class LineMap:
     # For each line of the old text, the new line it went to. A rewritten line maps
     # to its counterpart in the rewritten stretch, a deleted one to the line after.
     forward: Sequence[int]
+    # difflib's opcodes from the old lines to the new ones (0-based), for realign.
+    opcodes: Sequence[Opcode] = ()
 
     def old_line(self, line: int) -> int:
         return _look_up(self.backward, line)
@@ -48,8 +52,8 @@ def between(before: str, after: str) -> LineMap:
     backward: List[int] = []
     forward: List[int] = []
     last_old, last_new = max(len(old), 1), max(len(new), 1)
-    matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+    opcodes = difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes()
+    for tag, i1, i2, j1, j2 in opcodes:
         if tag == "equal":
             backward += range(i1 + 1, i2 + 1)
             forward += range(j1 + 1, j2 + 1)
@@ -57,7 +61,7 @@ def between(before: str, after: str) -> LineMap:
         backward += [min(i1 + 1, last_old)] * (j2 - j1)
         forward += [min(j1 + 1 + min(offset, max(j2 - j1 - 1, 0)), last_new)
                     for offset in range(i2 - i1)]
-    return LineMap(backward, forward)
+    return LineMap(backward, forward, opcodes)
 
 
 class History:

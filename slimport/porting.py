@@ -445,9 +445,10 @@ def _port_text(data: bytes, text: str, encoding: str, tree: Optional[ast.Module]
         index = run.next_index
     findings = tuple(replace(place.finding, line=place.source) for place in located)
     output_lines = tuple(place.current for place in located)
-    current += tail
-    if current == text:
+    if current == text[:end]:
         return Ported(data, text, text, tuple(applied), findings, output_lines)
-    current = realign.realign(text, current)
+    # One run of codemods (the usual case): its line diff is the whole file's.
+    opcodes = edits.steps[0].opcodes if len(edits.steps) == 1 else None
+    current = realign.realign(text[:end], current, opcodes) + tail
     return Ported(current.encode(encoding), text, current, tuple(applied), findings,
                   output_lines)

@@ -25,8 +25,9 @@ import difflib
 import itertools
 import tokenize
 from dataclasses import dataclass
-from typing import Dict, Iterator, List, Optional, Tuple
+from typing import Dict, Iterator, List, Optional, Sequence, Tuple
 
+from slimport.line_map import Opcode
 from slimport.skeleton import source_lines
 
 _OPENING = "([{"
@@ -169,11 +170,16 @@ def _shift_for(line: str, column: int, innermost: _Bracket) -> int:
     return innermost.shift
 
 
-def realign(before: str, after: str) -> str:
+def realign(before: str, after: str, opcodes: Optional[Sequence[Opcode]] = None) -> str:
     """``after`` (``before`` with codemod edits) with visually indented continuation
-    lines moved along with their bracket; ``after`` itself if nothing moves."""
+    lines moved along with their bracket; ``after`` itself if nothing moves.
+
+    ``opcodes``: difflib's opcodes from the lines of ``before`` to those of
+    ``after``, when the caller has them already.
+    """
     old, new = source_lines(before), source_lines(after)
-    opcodes = difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes()
+    if opcodes is None:
+        opcodes = difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes()
     moves: Dict[int, int] = {}
     for index, (tag, i1, i2, j1, j2) in enumerate(opcodes):
         following = opcodes[index + 1] if index + 1 < len(opcodes) else None
