@@ -248,29 +248,40 @@ def _first_difference(expected: str, got: str) -> int:
     return min(len(skeleton.source_lines(expected)), len(skeleton.source_lines(got))) + 1
 
 
-def _parse_exactly(cut: skeleton.Skeleton) -> cst.Module:
-    """libcst's tree of ``cut``, checked to give back exactly the text it parsed.
+def _parse(cut: skeleton.Skeleton) -> cst.Module:
+    """libcst's tree of ``cut``.
 
     Raises:
-      _Unported: libcst rejects the text, or would change it (whole files).
-      _NeedsWholeFile: libcst would change a skeleton's text.
+      _Unported: libcst rejects the text.
     """
     try:
-        module = cst.parse_module(cut.text)
+        return cst.parse_module(cut.text)
     except RecursionError:
         raise
     except Exception as error:  # ParserSyntaxError, and anything else libcst raises
         reason, line = _libcst_error(error)
         raise _Unported(reason, cut.source_line(line or 0) or line) from error
-    if module.code != cut.text:
-        if not cut.is_whole:
-            raise _NeedsWholeFile
-        line = _first_difference(cut.text, module.code)
-        raise _Unported(
-            f"libcst cannot round-trip it: it would change line {line} (e.g. drop a "
-            f"comment after a one-line block) before any edit; left untouched: move the "
-            f"block's body onto its own line, or port this file by hand", line)
-    return module
+
+
+def _check_round_trip(cut: skeleton.Skeleton, parsed: cst.Module) -> None:
+    """Make sure libcst gives back exactly the text it parsed before any edit is kept.
+
+    Checked only once a codemod changed something: an unchanged file is handed back
+    as it was read, whatever libcst would have made of it.
+
+    Raises:
+      _Unported: libcst would change the text of a whole file.
+      _NeedsWholeFile: libcst would change a skeleton's text.
+    """
+    if parsed.code == cut.text:
+        return
+    if not cut.is_whole:
+        raise _NeedsWholeFile
+    line = _first_difference(cut.text, parsed.code)
+    raise _Unported(
+        f"libcst cannot round-trip it: it would change line {line} (e.g. drop a "
+        f"comment after a one-line block) before any edit; left untouched: move the "
+        f"block's body onto its own line, or port this file by hand", line)
 
 
 def _skeleton_to_text(cut: skeleton.Skeleton, code: str) -> List[int]:
@@ -307,7 +318,7 @@ def _run_group(codemods: Sequence[type], start: int, text: str, tree: ast.Module
         needed = _group_filter(group, tree, bindings)
         if needed is not None:
             cut = skeleton.build(text, tree, bindings, needed)
-    module = _parse_exactly(cut)
+    module = parsed = _parse(cut)
     module_ast = tree if cut.is_whole else ast.parse(cut.text)
     code, full = cut.text, text
     # The edits of this run, on the skeleton.
@@ -349,6 +360,8 @@ def _run_group(codemods: Sequence[type], start: int, text: str, tree: ast.Module
             applied.append(codemod.NAME)
         new_code = new_module.code
         if new_code != code:
+            if not edits.steps:
+                _check_round_trip(cut, parsed)
             expanded = cut.expand(new_code)
             if expanded is None:
                 raise _NeedsWholeFile
