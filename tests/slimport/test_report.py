@@ -148,25 +148,27 @@ def test_use_color(when: str, stream, environment: dict, expected: bool, monkeyp
     assert report.use_color(stream, when) is expected
 
 
-def test_progress_line_fits_the_terminal(monkeypatch) -> None:
-    monkeypatch.setenv("COLUMNS", "30")
+def _drawn(monkeypatch, columns: int, total: int, paths: list) -> str:
+    """What a Progress of ``total`` files draws on a ``columns``-wide terminal."""
+    monkeypatch.setenv("COLUMNS", str(columns))
     stream = _Terminal()
-    progress = report.Progress(total=12, stream=stream)
-    progress.advance("a/very/long/directory/name/with/a/module.py")
-    progress.advance("short.py")
-    drawn = [line.rstrip() for line in stream.getvalue().split("\r") if line]
-    assert drawn == ["[1/12] ...me/with/a/module.py", "[2/12] short.py"]
-    assert all(len(line) <= 29 for line in stream.getvalue().split("\r"))
+    progress = report.Progress(total=total, stream=stream)
+    for path in paths:
+        progress.advance(path)
+    progress.close()
+    return stream.getvalue()
+
+
+def test_progress_line_fits_the_terminal(monkeypatch) -> None:
+    drawn = _drawn(monkeypatch, 30, 12, ["a/very/long/directory/name/with/a/module.py",
+                                         "short.py"])
+    assert [line.rstrip() for line in drawn.split("\r") if line.strip()] == [
+        "[1/12] ...me/with/a/module.py", "[2/12] short.py"]
+    assert all(len(line) <= 29 for line in drawn.split("\r"))
 
 
 def test_progress_draws_one_updating_line_on_a_terminal(monkeypatch) -> None:
-    monkeypatch.setenv("COLUMNS", "80")
-    stream = _Terminal()
-    progress = report.Progress(total=7, stream=stream)
-    progress.advance("a/long_name.py")
-    progress.advance("b.py")
-    progress.close()
-    assert stream.getvalue() == (
+    assert _drawn(monkeypatch, 80, 7, ["a/long_name.py", "b.py"]) == (
         "\r[1/7] a/long_name.py" "\r[2/7] b.py" + " " * 10 + "\r" + " " * 10 + "\r")
 
 
