@@ -3,31 +3,48 @@
 ``slimport rewrite`` hands the work to ``slimport.engine`` and the output to
 ``slimport.report``; ``slimport doctor`` runs ``python -m slim_ext`` in a child
 process of the same interpreter; ``slimport list`` prints the codemod registry.
+
+Whatever happens, the command ends with an exit code and a message, never a
+traceback: 0 done, 1 for ``--check`` / ``--diff`` when a file would change, 2 for
+usage errors and files that could not be ported, 130 on Ctrl-C.
 """
 from __future__ import annotations
 
 import argparse
 import importlib.util
 import os
+import re
 import subprocess
 import sys
+import traceback
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence
 
-from slimport import __version__, engine, report
+from slimport import __version__, engine, flag_mapping, report
+from slimport.contract import PLATFORM_FLAGS
+from slimport.writing import read_regular
 
 EXIT_OK = 0
 EXIT_WOULD_CHANGE = 1
 EXIT_FAILED = 2
+EXIT_INTERRUPTED = 130
 
 _EXIT_CODES = """\
 exit codes:
-  0  done (with --check: nothing would change)
-  1  --check only: some file would change (they are listed)
+  0  done (with --check or --diff: nothing would change)
+  1  --check or --diff: some file would change (they are listed)
   2  some file could not be processed (it is left untouched, the others are still
-     ported), or a usage error such as an unknown option, an unknown codemod name
-     or a refused --out directory
+     ported), or a usage error such as an unknown option, an unknown codemod name,
+     a bad --map entry or a refused --out directory or --report path
+  130  interrupted (Ctrl-C); every file is whole, as it was or ported
 """
+
+# TensorFlow's native start-up logging (absl/C++), which ignores TF_CPP_MIN_LOG_LEVEL
+# before absl::InitializeLog() is called: "I0000 00:00:17... port.cc:153] oneDNN ...".
+_NATIVE_LOG_LINE = re.compile(
+    r"(?:[IWE]\d{4} [\d:.]+\s+\d+ \S+:\d+\] "
+    r"|\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+: [IWE] \S+:\d+\] "
+    r"|WARNING: All log messages before absl::InitializeLog\(\) is called)")
 
 _REWRITE_EXAMPLES = """\
 examples:
@@ -37,6 +54,7 @@ examples:
   slimport rewrite slim --check                         CI: exit 1 if a file would change
   slimport rewrite slim --only contrib_slim,flags_to_absl --report port.json
   slimport rewrite slim --map data_dir=dataset_dir --map output_dir=train_dir
+  slimport rewrite slim --exclude 'third_party/*' --exclude '*_pb2.py' -v
 """
 
 
@@ -46,15 +64,10 @@ def _comma_list(value: str) -> List[str]:
 
 def _mapping_items(value: str) -> Dict[str, str]:
     """``FROM=TO[,FROM=TO...]`` -> {FROM: TO}; argparse turns errors into exit 2."""
-    pairs: Dict[str, str] = {}
-    for item in _comma_list(value):
-        source, sep, target = item.partition("=")
-        if not sep or not source.strip() or not target.strip():
-            raise argparse.ArgumentTypeError(
-                f"{item!r} is not FROM=TO (e.g. --map data_dir=dataset_dir)"
-            )
-        pairs[source.strip()] = target.strip()
-    return pairs
+    try:
+        return flag_mapping.parse_entries(value)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def _job_count(value: str) -> int:
@@ -117,9 +130,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     rewrite.add_argument(
         "paths", nargs="+", metavar="PATH", type=Path,
-        help="Python files or directories (walked recursively, skipping .git, __pycache__, "
-             ".tox, virtualenvs, node_modules, *.egg-info; symlinks are not followed), "
-             "e.g. `slimport rewrite train.py nets/`",
+        help="Python files or directories, walked recursively. Not walked: .git, .hg, .svn, "
+             "__pycache__, *.egg-info, and (reported as skipped) virtualenvs (a directory "
+             "with pyvenv.cfg or conda-meta/), .tox, .nox, node_modules; symlinks are not "
+             "followed (recreated under --out when they point inside the tree); only "
+             "regular files are read. e.g. `slimport rewrite train.py nets/`",
     )
     rewrite.add_argument(
         "--out", metavar="DIR", type=Path,
@@ -136,8 +151,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     rewrite.add_argument(
         "--diff", action="store_true",
-        help="print a unified diff of every change to stdout and write nothing, "
-             "e.g. --diff > port.patch",
+        help="print a unified diff of every change to stdout and write nothing; exit 1 "
+             "when there is one, e.g. --diff > port.patch",
+    )
+    rewrite.add_argument(
+        "--color", choices=("auto", "always", "never"), default="auto",
+        help="colour the --diff: auto (default) colours it on a terminal unless the "
+             "NO_COLOR environment variable is set, e.g. --color never",
     )
     rewrite.add_argument(
         "--check", action="store_true",
@@ -174,8 +194,29 @@ def build_parser() -> argparse.ArgumentParser:
     rewrite.add_argument(
         "--map", metavar="FROM=TO", type=_mapping_items, action="append", default=[],
         help="platform flag -> script flag mapping, given to the codemods that take a "
-             "mapping (uai_flags); repeatable or comma-separated, "
+             "mapping (uai_flags); FROM is one of the platform flags "
+             f"({', '.join(PLATFORM_FLAGS)}), TO a flag your entry script defines (a TO "
+             "no file defines is reported); repeatable or comma-separated, "
              "e.g. --map data_dir=dataset_dir,output_dir=train_dir",
+    )
+    rewrite.add_argument(
+        "--exclude", metavar="GLOB", action="append", default=[],
+        help="leave out files and directories matching GLOB: not ported, not copied by "
+             "--out. A GLOB without '/' matches names at any depth, one with '/' the path "
+             "(from the PATH given, or as given); repeatable, "
+             "e.g. --exclude '*_pb2.py' --exclude 'third_party/*'",
+    )
+    talk = rewrite.add_mutually_exclusive_group()
+    talk.add_argument(
+        "-q", "--quiet", dest="verbosity", action="store_const", const=report.QUIET,
+        default=report.NORMAL,
+        help="print only the files that could not be processed (no progress, no "
+             "summary), e.g. -q",
+    )
+    talk.add_argument(
+        "-v", "--verbose", dest="verbosity", action="store_const", const=report.VERBOSE,
+        help="also list every edit with its line, the unchanged files and what was left "
+             "out (.git, --exclude matches); tracebacks of internal errors, e.g. -v",
     )
 
     commands.add_parser(
@@ -186,7 +227,7 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
 
-    doctor = commands.add_parser(
+    commands.add_parser(
         "doctor",
         help="check that this Python can run ported code (TensorFlow, tf_slim, shims)",
         description=(
@@ -194,16 +235,23 @@ def build_parser() -> argparse.ArgumentParser:
             "tf_keras and tf_slim versions and the slim_ext compatibility shims applied.\n"
             "Needs TensorFlow (pip install 'slimport[tf]'); the rewrite itself does not."
         ),
-        epilog="examples:\n  slimport doctor\n  slimport doctor -- --help    (the options of "
-               "python -m slim_ext itself)",
+        epilog="example:\n  slimport doctor",
         formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    doctor.add_argument(
-        "doctor_args", nargs="*", metavar="ARG",
-        help="passed on to `python -m slim_ext`; put them after --, e.g. slimport doctor -- --help",
     )
     rewrite.set_defaults(usage_error=rewrite.error)
     return parser
+
+
+def _codemod_options(args: argparse.Namespace, selected: Sequence[type],
+                     warnings: List[str]) -> Dict[str, Dict[str, str]]:
+    """The options for the codemods (``--map``); a note in ``warnings`` if none takes them."""
+    mapping: Dict[str, str] = {}
+    for pairs in args.map:
+        mapping.update(pairs)
+    if mapping and not any("mapping" in getattr(c, "OPTIONS", ()) for c in selected):
+        warnings.append("--map has no effect: none of the selected codemods takes a "
+                        "mapping (see `slimport list`)")
+    return {"mapping": mapping} if mapping else {}
 
 
 def _rewrite(args: argparse.Namespace) -> int:
@@ -216,42 +264,81 @@ def _rewrite(args: argparse.Namespace) -> int:
         args.usage_error(str(error))
     if args.force and args.out is None:
         args.usage_error("--force only applies to --out DIR")
-
-    mapping: Dict[str, str] = {}
-    for pairs in args.map:
-        mapping.update(pairs)
-    options = {"mapping": mapping} if mapping else {}
-    if mapping and not any("mapping" in getattr(c, "OPTIONS", ()) for c in selected):
-        print("slimport: warning: --map has no effect: none of the selected codemods "
-              "takes a mapping (see `slimport list`)", file=sys.stderr)
-
+    warnings: List[str] = []
+    options = _codemod_options(args, selected, warnings)
     dry_run = args.diff or args.check
-    mode = "check" if args.check else "diff" if args.diff else "out" if args.out else "in-place"
     try:
-        the_plan = engine.plan(args.paths, out=args.out, write=not dry_run, force=args.force)
+        the_plan = engine.plan(args.paths, out=args.out, write=not dry_run, force=args.force,
+                               exclude=args.exclude)
+        if args.report is not None:
+            engine.check_report_path(args.report, the_plan, args.out)
     except engine.UsageError as error:
         args.usage_error(str(error))
+    if options and not warnings:
+        warnings += flag_mapping.undefined_targets(options["mapping"], _texts(the_plan))
     settings = engine.Settings(tuple(selected), options, write=not dry_run, diff=args.diff,
                                max_file_bytes=args.max_size)
-    workers = args.jobs or os.cpu_count() or 1
 
-    progress = report.Progress(len(the_plan.python_jobs))
-    outcome = engine.run(the_plan, settings, jobs=workers,
-                         on_done=lambda result: progress.advance(result.path))
-    progress.close()
+    progress = report.Progress(len(the_plan.python_jobs),
+                               enabled=args.verbosity > report.QUIET)
+    try:
+        outcome = engine.run(the_plan, settings, jobs=args.jobs or os.cpu_count() or 1,
+                             on_done=lambda result: progress.advance(result.path))
+    finally:
+        progress.close()
+    return _report(args, the_plan, outcome, warnings)
 
+
+def _report(args: argparse.Namespace, the_plan: engine.Plan, outcome: engine.RunResult,
+            warnings: List[str]) -> int:
+    """Print the diff and the summary, write --report; the exit code."""
+    mode = "check" if args.check else "diff" if args.diff else "out" if args.out else "in-place"
     if args.diff:
-        for result in outcome.results:
-            sys.stdout.write(result.diff)
-        sys.stdout.flush()
+        _print_diffs(outcome.results, report.use_color(sys.stdout, args.color))
+    exit_code = _exit_code(outcome.results, dry_run=args.diff or args.check)
     if args.report is not None:
-        report.write_json(args.report, outcome.results, mode, outcome.copied)
-    sys.stderr.write(report.summary_text(outcome.results, mode, outcome.copied))
+        try:
+            report.write_json(args.report, outcome.results, mode, outcome.copied, warnings)
+        except OSError as error:
+            warnings.append(f"cannot write --report {args.report}: {error.strerror or error}")
+            exit_code = EXIT_FAILED
+    left_out = [*the_plan.not_walked,
+                *((path, f"matches --exclude {glob}") for path, glob in the_plan.excluded)]
+    sys.stderr.write(report.summary_text(outcome.results, mode, outcome.copied,
+                                         verbosity=args.verbosity, warnings=warnings,
+                                         left_out=left_out))
+    return exit_code
 
-    statuses = {result.status for result in outcome.results}
+
+def _texts(the_plan: engine.Plan) -> List[str]:
+    """The text of every Python file of the plan that can be read (for --map)."""
+    texts = []
+    for job in the_plan.python_jobs:
+        try:
+            texts.append(read_regular(job.source)[0].decode("utf-8", "replace"))
+        except OSError:
+            continue  # the run reports it
+    return texts
+
+
+def _print_diffs(results: Sequence[report.FileResult], color: bool) -> None:
+    try:
+        for result in results:
+            sys.stdout.write(report.colored_diff(result.diff) if color else result.diff)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # `slimport rewrite --diff | head`: the reader is gone; the summary and the
+        # exit code still follow. Later writes to stdout go nowhere.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+
+
+def _exit_code(results: Sequence[report.FileResult], dry_run: bool) -> int:
+    statuses = {result.status for result in results}
     if report.FAILED in statuses:
         return EXIT_FAILED
-    if args.check and report.CHANGED in statuses:
+    if dry_run and report.CHANGED in statuses:
         return EXIT_WOULD_CHANGE
     return EXIT_OK
 
@@ -269,7 +356,7 @@ def _list() -> int:
     return EXIT_OK
 
 
-def _doctor(doctor_args: Sequence[str]) -> int:
+def _doctor() -> int:
     if importlib.util.find_spec("tensorflow") is None:
         print(
             f"slimport doctor: TensorFlow is not installed for {sys.executable}.\n"
@@ -280,16 +367,43 @@ def _doctor(doctor_args: Sequence[str]) -> int:
         return 1
     env = dict(os.environ)
     env.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
-    command = [sys.executable, "-m", "slim_ext", *doctor_args]
-    return subprocess.run(command, env=env, check=False).returncode
+    child = subprocess.run([sys.executable, "-m", "slim_ext"], env=env, check=False,
+                           stderr=subprocess.PIPE, text=True, errors="replace")
+    # TensorFlow's native start-up lines are noise here; a failure shows everything.
+    lines = child.stderr.splitlines(keepends=True)
+    if child.returncode == 0:
+        lines = [line for line in lines if not _NATIVE_LOG_LINE.match(line)]
+    sys.stderr.write("".join(lines))
+    return child.returncode
+
+
+def _interrupted(args: argparse.Namespace) -> int:
+    if getattr(args, "diff", False) or getattr(args, "check", False):
+        state = "nothing was written"
+    elif getattr(args, "out", None) is not None:
+        state = f"{args.out} is incomplete: run the same command again with --force"
+    else:
+        state = ("every file is whole, as it was or ported: run the same command again "
+                 "to finish")
+    print(f"\nslimport: interrupted; {state}", file=sys.stderr)
+    return EXIT_INTERRUPTED
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Run ``slimport`` with ``argv`` (default: the process arguments); returns the exit code."""
     parser = build_parser()
     args = parser.parse_args(argv)
-    if args.command == "rewrite":
-        return _rewrite(args)
-    if args.command == "list":
-        return _list()
-    return _doctor(args.doctor_args)
+    try:
+        if args.command == "rewrite":
+            return _rewrite(args)
+        if args.command == "list":
+            return _list()
+        return _doctor()
+    except KeyboardInterrupt:
+        return _interrupted(args)
+    except Exception as error:  # a bug: say so in one line; -v shows where
+        if getattr(args, "verbosity", report.NORMAL) >= report.VERBOSE:
+            traceback.print_exc()
+        print(f"slimport: internal error: {type(error).__name__}: {error}; please report "
+              f"it (run with -v for the traceback)", file=sys.stderr)
+        return EXIT_FAILED

@@ -2,7 +2,8 @@
 
 Tests that need a separate process (a gRPC server task, a second worker) start
 it through `ProcessSet`, whose exit stops every process it started, so a failing
-assertion never leaves a server behind.
+assertion never leaves a server behind. `descendants` and `wait_gone` check that
+the processes a started process started in turn (a pool's workers) end with it.
 """
 from __future__ import annotations
 
@@ -45,6 +46,57 @@ def log_tail(log_path: Path, max_chars: int = 4000) -> str:
     """Returns the end of a process log, for assertion messages."""
     text = Path(log_path).read_text(errors="replace")
     return text[-max_chars:]
+
+
+def _stat_fields(pid: int) -> list[str] | None:
+    """/proc/<pid>/stat after the command name: [state, ppid, ...]; None if gone."""
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    return text[text.rindex(")") + 2:].split()
+
+
+def descendants(pid: int) -> list[int]:
+    """Pids of the processes `pid` started, and theirs, running now (Linux /proc)."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            fields = _stat_fields(int(entry.name))
+            if fields is not None:
+                children.setdefault(int(fields[1]), []).append(int(entry.name))
+    found, pending = [], [pid]
+    while pending:
+        for child in children.get(pending.pop(), []):
+            found.append(child)
+            pending.append(child)
+    return found
+
+
+def alive(pids: Sequence[int]) -> list[int]:
+    """The `pids` still running (a zombie, dead but not yet reaped, is not)."""
+    return [pid for pid in pids if (_stat_fields(pid) or ["Z"])[0] not in ("Z", "X")]
+
+
+def wait_gone(pids: Sequence[int], timeout: float) -> list[int]:
+    """Waits up to `timeout` seconds for `pids` to end; returns those still running.
+
+    The caller then stops them itself (by pid), so a failing check leaves nothing
+    behind either.
+    """
+    deadline = time.monotonic() + timeout
+    while alive(pids) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return alive(pids)
+
+
+def kill_all(pids: Sequence[int]) -> None:
+    """SIGKILL each of `pids` that still runs."""
+    for pid in alive(pids):
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
 
 
 class Proc:

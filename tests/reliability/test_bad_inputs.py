@@ -53,6 +53,17 @@ class Row:
 TF_HEAD = b"import tensorflow as tf\nslim = tf.contrib.slim\n"
 
 
+def _long_sum(terms: int) -> bytes:
+    """Generated code: ``x = tf.a + tf.a + ...`` with ``terms`` terms."""
+    return TF_HEAD + ("x = " + " + ".join(["tf.a"] * terms) + "\n").encode()
+
+
+PYTHON2_FIX = ("this is Python 2 code: port it to Python 3 first (e.g. `2to3 -w FILE`, "
+               "shipped with Python up to 3.12), then run slimport again")
+TOO_DEEP = ("; e.g. a very long `a + b + ...` expression, as generated code has); left "
+            "untouched: split the expression or port this file by hand")
+
+
 def _generated_module(size: int) -> bytes:
     """A generated-looking table module of at least ``size`` bytes that mentions TF."""
     row = b"    (%07d, 'label_%07d', 0.5),\n"  # fixed width: the size comes out exact
@@ -73,6 +84,29 @@ ROWS = {
     "python2_print_and_except": Row(
         {"py2.py": TF_HEAD + b"print 'step'\ntry:\n    pass\nexcept ValueError, e:\n    pass\n"},
         "py2.py", 2, "failed", "{path}:3: does not parse: Missing parentheses", error_line=3),
+    # Every file is checked by CPython's parser, whether or not it mentions TensorFlow.
+    "python2_without_tensorflow": Row(
+        {"py2.py": b"import os\nprint 'no TensorFlow here'\n"}, "py2.py", 2, "failed",
+        "{path}:2: does not parse: Missing parentheses in call to 'print'. Did you mean "
+        "print(...)? \u2014 " + PYTHON2_FIX, error_line=2),
+    "syntax_error_without_tensorflow": Row(
+        {"broken.py": b"def f(:\n    pass\n"}, "broken.py", 2, "failed",
+        "{path}:1: does not parse: invalid syntax", error_line=1),
+    "expression_too_deep_for_a_codemod": Row(
+        {"deep.py": _long_sum(400)}, "deep.py", 2, "failed",
+        "{path}: nested too deeply for libcst (RecursionError in codemod "),
+    "expression_too_deep_for_libcst": Row(
+        # Where libcst's recursion gives up (a codemod's walk, code generation) varies.
+        {"deep.py": _long_sum(1000)}, "deep.py", 2, "failed",
+        "{path}: nested too deeply for libcst (RecursionError"),
+    "expression_too_deep_for_cpython": Row(
+        {"deep.py": _long_sum(3000)}, "deep.py", 2, "failed",
+        "{path}: nested too deeply for CPython's parser (RecursionError: maximum recursion "
+        "depth exceeded during ast construction" + TOO_DEEP),
+    "libcst_cannot_round_trip": Row(
+        # libcst gives this back without "# a": nothing it produces may be written.
+        {"lossy.py": TF_HEAD + b"def f(): g()\n    # a\n    # b\n"}, "lossy.py", 2, "failed",
+        "{path}:4: libcst cannot round-trip it: it would change line 4", error_line=4),
     "latin1_without_coding_line": Row(
         {"latin.py": TF_HEAD + b"# caf\xe9\n"}, "latin.py", 2, "failed",
         "{path}:3: cannot be decoded as utf-8 (byte 0xe9); declare its encoding",
@@ -106,7 +140,9 @@ ROWS = {
         untouched=False, mode=0o755),
     "git_dir_skipped": Row({".git/hooks/hook.py": NEEDS_PORT}, ".git/hooks/hook.py", 0, None),
     "pycache_skipped": Row({"__pycache__/m.py": NEEDS_PORT}, "__pycache__/m.py", 0, None),
-    "named_venv_skipped": Row({"venv/lib/m.py": NEEDS_PORT}, "venv/lib/m.py", 0, None),
+    # A folder named venv is code; a virtualenv has a pyvenv.cfg (test_virtualenv_...).
+    "folder_named_venv_is_ported": Row({"venv/lib/m.py": NEEDS_PORT}, "venv/lib/m.py", 0,
+                                       "changed", untouched=False),
     "any_virtualenv_skipped": Row(
         {"env3/pyvenv.cfg": "home = /usr/bin\n", "env3/lib/m.py": NEEDS_PORT},
         "env3/lib/m.py", 0, None),
@@ -168,3 +204,34 @@ def test_max_size_zero_ports_a_large_file(tmp_path: Path) -> None:
                                                       write=False))
     assert limited.status == "skipped"
     assert unlimited.status == "changed"
+
+
+def test_virtualenv_is_not_walked_and_is_reported(slimport_cli, tmp_path: Path,
+                                                  make_tree) -> None:
+    make_tree(tmp_path / "src", {"env3/pyvenv.cfg": "home = /usr/bin\n",
+                                 "env3/lib/m.py": NEEDS_PORT, GOOD: NEEDS_PORT})
+    result = slimport_cli("rewrite", "src", "--out", "ported", "--report", "report.json")
+    assert result.returncode == 0, result.stderr
+    shown = os.path.join("src", "env3")
+    message = "a virtualenv (has pyvenv.cfg); not walked or copied"
+    assert f"Skipped (1):\n  {shown}: {message}\n" in result.stderr
+    entries = {f["path"]: f for f in json.loads((tmp_path / "report.json").read_text())["files"]}
+    assert (entries[shown]["status"], entries[shown]["error"]) == ("skipped", message)
+    assert not (tmp_path / "ported" / "env3").exists()
+
+
+@pytest.mark.parametrize("mode", [[], ["--out", "ported"], ["--check"], ["--diff"]],
+                         ids=["in-place", "out", "check", "diff"])
+def test_fifo_named_like_python_is_skipped_not_read(mode, slimport_cli, tmp_path: Path,
+                                                    make_tree) -> None:
+    src = make_tree(tmp_path / "src", {GOOD: NEEDS_PORT})
+    os.mkfifo(src / "x.py")
+    # Reading the FIFO would block this run forever: the timeout bounds the test.
+    result = slimport_cli("rewrite", "src", *mode, timeout=60)
+    assert result.returncode == (1 if mode in (["--check"], ["--diff"]) else 0), result.stderr
+    assert f"{os.path.join('src', 'x.py')}: a FIFO, not a regular file; not read" \
+        in result.stderr
+    named_mode = ["--out", "ported_one"] if mode[:1] == ["--out"] else mode
+    named = slimport_cli("rewrite", "src/x.py", *named_mode, timeout=60)
+    assert named.returncode == 0, named.stderr
+    assert "a FIFO, not a regular file; not read" in named.stderr

@@ -40,15 +40,16 @@ FUZZ = settings(deadline=None, derandomize=True, database=None,
                                        HealthCheck.filter_too_much])
 # What a file libcst or CPython cannot parse is reported as; anything else is a bug.
 PARSE_FAILURES = ("does not parse", "libcst cannot parse it", "cannot be decoded",
-                  "bad encoding declaration")
+                  "bad encoding declaration", "libcst cannot round-trip it")
 
 
 def port(data: bytes) -> engine.Ported:
     """Port ``data`` on skeletons, checking the result against whole-file passes."""
     ported = engine.port_source(data, "fuzz.py", CODEMODS, {})
     whole = engine.port_source(data, "fuzz.py", CODEMODS, {}, sparse=False)
-    assert (ported.data, ported.findings, ported.error) == \
-        (whole.data, whole.findings, whole.error), "skeleton and whole-file passes differ"
+    assert (ported.data, ported.findings, ported.output_lines, ported.error) == \
+        (whole.data, whole.findings, whole.output_lines, whole.error), \
+        "skeleton and whole-file passes differ"
     return ported
 
 

@@ -1,10 +1,11 @@
 """kill -9 an in-place rewrite: every file is the old or the new version, never partial,
-and running the rewrite again finishes the job.
+running the rewrite again finishes the job, and no process of the run outlives it.
 
 Two kinds of kill: at random moments of a run (seeded, so CI repeats them), when a
 random number of files have been written; and at the exact points inside
 ``engine.atomic_write`` a random kill rarely hits (half-written temp file, complete
 temp file, just before the rename), via tests/reliability/_killed_rewrite.py.
+Ctrl-C stops a run cleanly: exit 130, a message, no traceback, no worker left.
 """
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from typing import Dict
 import pytest
 
 from slimport.engine import TEMP_SUFFIX
-from tests._procs import ProcessSet
+from tests._procs import ProcessSet, descendants, kill_all, wait_gone
 from tests.slimport.conftest import write_tree
 
 HERE = Path(__file__).resolve().parent
@@ -27,6 +28,8 @@ FILE_COUNT = 30
 RANDOM_KILLS = 5
 SEED = 6
 RUN_TIMEOUT_SECS = 120
+# A pool worker polls for its parent every 0.2 s; generous for a loaded machine.
+ORPHAN_EXIT_SECS = 15
 
 
 def _module(index: int) -> str:
@@ -87,23 +90,34 @@ def _finish_and_compare(root: Path, reference, slimport_cli) -> None:
     assert (root / "README.txt").read_text() == "not Python\n"
 
 
+def _assert_workers_end(workers: list) -> None:
+    """The pool workers of a killed run exit by themselves; stopped by pid if not."""
+    left = wait_gone(workers, ORPHAN_EXIT_SECS)
+    kill_all(left)
+    assert not left, f"pool workers {left} outlived the killed slimport run"
+
+
 def test_random_kills_lose_nothing(reference, slimport_cli, tmp_path: Path, make_tree) -> None:
     rng = random.Random(SEED)
     landed = []
     for round_index in range(RANDOM_KILLS):
         root = make_tree(tmp_path / f"round{round_index}" / "src", _tree())
         kill_after = rng.randint(1, FILE_COUNT - 1)
+        workers: list = []
         with ProcessSet() as procs:
-            proc = procs.start_python(["-m", "slimport", "rewrite", str(root)],
+            proc = procs.start_python(["-m", "slimport", "rewrite", str(root), "-j", "2"],
                                       tmp_path / f"round{round_index}.log", name="slimport")
             deadline = time.monotonic() + RUN_TIMEOUT_SECS
             while proc.returncode() is None and time.monotonic() < deadline:
                 if _assert_old_or_new(root, reference) >= kill_after:
+                    workers = descendants(proc.pid)
                     proc.popen.send_signal(signal.SIGKILL)
                     break
                 time.sleep(0.005)
             code = proc.wait(30)
         assert code == -signal.SIGKILL, f"the run ended before the kill:\n{proc.log()}"
+        assert len(workers) == 2, "the run was killed before its pool started"
+        _assert_workers_end(workers)
         new = _assert_old_or_new(root, reference)
         landed.append(new)
         assert 0 < new < FILE_COUNT
@@ -146,13 +160,13 @@ def test_leftover_temp_file_is_not_copied_by_out(tmp_path: Path, make_tree,
 
 DYING_WORKER = """
 import os, signal, sys
-from slimport import cli, engine
-port_source = engine.port_source
+from slimport import cli, porting
+port_source = porting.port_source
 def dies_on_f3(data, filename, *args, **kwargs):
     if filename.endswith("f3.py"):
         os.kill(os.getpid(), signal.SIGKILL)
     return port_source(data, filename, *args, **kwargs)
-engine.port_source = dies_on_f3
+porting.port_source = dies_on_f3
 sys.exit(cli.main(["rewrite", "src", "-j", "2"]))
 """
 
@@ -169,3 +183,27 @@ def test_a_killed_pool_worker_is_reported_and_loses_nothing(tmp_path: Path) -> N
     assert "f3.py: the worker process porting it died" in done.stdout + done.stderr
     for path in (tmp_path / "src").iterdir():
         assert path.read_text() in (source, "import tf_slim as slim\n")
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_ctrl_c_stops_cleanly(jobs: str, reference, slimport_cli, tmp_path: Path,
+                              make_tree) -> None:
+    root = make_tree(tmp_path / "src", _tree())
+    with ProcessSet() as procs:
+        proc = procs.start_python(["-m", "slimport", "rewrite", str(root), "-j", jobs],
+                                  tmp_path / "interrupted.log", name="slimport")
+        deadline = time.monotonic() + RUN_TIMEOUT_SECS
+        while proc.returncode() is None and time.monotonic() < deadline:
+            if _assert_old_or_new(root, reference) >= 3:
+                break
+            time.sleep(0.005)
+        workers = descendants(proc.pid)
+        proc.popen.send_signal(signal.SIGINT)
+        code = proc.wait(RUN_TIMEOUT_SECS)
+    log = proc.log()
+    assert code == 130, log
+    assert "Traceback" not in log
+    assert "slimport: interrupted; every file is whole" in log
+    _assert_workers_end(workers)
+    assert 0 < _assert_old_or_new(root, reference) < FILE_COUNT
+    _finish_and_compare(root, reference, slimport_cli)

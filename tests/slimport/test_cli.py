@@ -4,6 +4,8 @@ from __future__ import annotations
 import ast
 import json
 import os
+import pty
+import re
 import stat
 import subprocess
 import sys
@@ -12,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from slimport import codemods as registry
+from tests.slimport.conftest import REPO_ROOT
 
 TF1_TRAIN = """\
 import tensorflow as tf
@@ -43,10 +46,11 @@ def test_help_mentions_every_option(slimport_cli) -> None:
     result = slimport_cli("rewrite", "--help")
     assert result.returncode == 0
     for option in ["--out", "--diff", "--check", "-j", "--report", "--only", "--skip",
-                   "--map", "--force", "PATH", "exit codes"]:
+                   "--map", "--force", "--exclude", "--color", "-q", "-v", "PATH",
+                   "exit codes"]:
         assert option in result.stdout, option
     # Every option's help carries an example.
-    assert result.stdout.count("e.g.") >= 10
+    assert result.stdout.count("e.g.") >= 15
     top = slimport_cli("--help")
     assert all(command in top.stdout for command in ["rewrite", "list", "doctor", "exit codes"])
 
@@ -88,7 +92,8 @@ def test_diff_prints_patch_and_writes_nothing(slimport_cli, tmp_path: Path, make
     src = make_tree(tmp_path / "src", {"train.py": NEEDS_PORT, "util.py": PLAIN})
     before = tree_snapshot(src)
     result = slimport_cli("rewrite", "src", "--diff")
-    assert result.returncode == 0, result.stderr
+    assert result.returncode == 1, result.stderr  # like --check: something would change
+    assert "\x1b[" not in result.stdout  # no colour when piped
     assert result.stdout.startswith("--- a/src/train.py\n+++ b/src/train.py\n")
     assert "-slim = tf.contrib.slim\n" in result.stdout
     assert "util.py" not in result.stdout
@@ -208,11 +213,174 @@ def test_only_runs_just_the_named_codemods(slimport_cli, tmp_path: Path, make_tr
     assert set(codemods) <= {first}
 
 
-def test_bad_map_is_a_usage_error(slimport_cli, tmp_path: Path) -> None:
-    (tmp_path / "a.py").write_text(PLAIN)
-    result = slimport_cli("rewrite", "a.py", "--map", "data_dir")
+@pytest.mark.parametrize("value, message", [
+    ("data_dir", "'data_dir' is not FROM=TO"),
+    ("data_dir=a=b", "'data_dir=a=b' is not FROM=TO"),
+    ("foo=dataset_dir", "'foo' is not a platform flag; the platform flags are work_dir, "
+                        "data_dir, output_dir, log_dir, num_gpus, max_step"),
+    ("data_dir=data-set", "'data-set' is not a flag name"),
+])
+def test_bad_map_is_a_usage_error(value: str, message: str, slimport_cli, tmp_path: Path,
+                                  make_tree, tree_snapshot) -> None:
+    src = make_tree(tmp_path / "src", {"train.py": TF1_TRAIN})
+    before = tree_snapshot(src)
+    result = slimport_cli("rewrite", "src", "--map", value)
     assert result.returncode == 2
-    assert "'data_dir' is not FROM=TO" in result.stderr
+    assert message in result.stderr and "usage:" in result.stderr
+    assert tree_snapshot(src) == before
+
+
+def test_map_onto_a_flag_no_script_defines_is_reported(slimport_cli, tmp_path: Path,
+                                                       make_tree) -> None:
+    make_tree(tmp_path / "src", {"train.py": TF1_TRAIN})
+    result = slimport_cli("rewrite", "src", "--map", "data_dir=dataset_dir,max_step=max_steps",
+                          "--report", "r.json")
+    assert result.returncode == 0, result.stderr
+    warning = ("--map max_step=max_steps: no Python file here defines a flag 'max_steps', so "
+               "no script gets this mapping; check the spelling, or define --max_steps in the "
+               "entry script")
+    assert f"Warnings (1):\n  {warning}\n" in result.stderr
+    assert json.loads((tmp_path / "r.json").read_text())["warnings"] == [warning]
+
+
+def test_report_path_is_refused_before_anything_is_written(slimport_cli, tmp_path: Path,
+                                                           make_tree, tree_snapshot) -> None:
+    src = make_tree(tmp_path / "src", {"train.py": NEEDS_PORT})
+    before = tree_snapshot(src)
+    result = slimport_cli("rewrite", "src", "--report", "missing/dir/port.json")
+    assert result.returncode == 2
+    assert "--report missing/dir/port.json: directory" in result.stderr
+    assert "does not exist; create it first" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert tree_snapshot(src) == before
+
+
+def test_one_file_with_out_works_like_a_tree(slimport_cli, tmp_path: Path, make_tree) -> None:
+    make_tree(tmp_path / "src", {"train.py": NEEDS_PORT})
+    result = slimport_cli("rewrite", "src/train.py", "--out", "newdir")
+    assert result.returncode == 0, result.stderr
+    assert "contrib" not in (tmp_path / "newdir/train.py").read_text()
+    assert "  newdir/train.py  (" in result.stderr
+
+
+QUANTIZED = TF1_TRAIN.replace(
+    "  tf.logging.info('batch size %d', FLAGS.batch_size)\n",
+    "  tf.logging.info('batch size %d', FLAGS.batch_size)\n"
+    "  tf.contrib.quantize.create_training_graph(quant_delay=0)\n")
+
+
+@pytest.mark.parametrize("out", [False, True], ids=["in-place", "out"])
+def test_finding_lines_are_lines_of_the_file_to_edit(out: bool, slimport_cli, tmp_path: Path,
+                                                     make_tree) -> None:
+    make_tree(tmp_path / "src", {"train.py": QUANTIZED})
+    result = slimport_cli("rewrite", "src", *(["--out", "ported"] if out else []))
+    assert result.returncode == 0, result.stderr
+    edited = Path("ported" if out else "src", "train.py")
+    [line] = [line for line in result.stderr.splitlines() if "[contrib_symbols]" in line]
+    where = line.split(": [")[0].strip()
+    assert where.rpartition(":")[0] == str(edited)
+    number = int(where.rpartition(":")[2])
+    source_number = QUANTIZED.splitlines().index(
+        "  tf.contrib.quantize.create_training_graph(quant_delay=0)") + 1
+    assert number != source_number  # the edits above it moved it
+    ported_line = (tmp_path / edited).read_text().splitlines()[number - 1]
+    assert "quantize_create_training_graph(quant_delay=0)" in ported_line
+
+
+def test_continuation_lines_follow_the_shorter_call(slimport_cli, tmp_path: Path,
+                                                    make_tree) -> None:
+    aligned = TF1_TRAIN.replace(
+        "tf.app.flags.DEFINE_integer('batch_size', 32, 'Images per batch.')",
+        "tf.app.flags.DEFINE_integer('batch_size', 32,\n"
+        "                            'Images per batch.')")
+    src = make_tree(tmp_path / "src", {"train.py": aligned})
+    assert slimport_cli("rewrite", "src").returncode == 0
+    assert ("flags.DEFINE_integer('batch_size', 32,\n"
+            "                     'Images per batch.')\n") in (src / "train.py").read_text()
+    assert slimport_cli("rewrite", "src", "--check").returncode == 0
+
+
+def test_exclude_leaves_paths_out(slimport_cli, tmp_path: Path, make_tree) -> None:
+    make_tree(tmp_path / "src", {"train.py": NEEDS_PORT, "gen/a_pb2.py": NEEDS_PORT,
+                                 "third_party/x.py": NEEDS_PORT})
+    result = slimport_cli("rewrite", "src", "--out", "ported", "--exclude", "*_pb2.py",
+                          "--exclude", "third_party", "-v")
+    assert result.returncode == 0, result.stderr
+    assert sorted(p.name for p in (tmp_path / "ported").rglob("*.py")) == ["train.py"]
+    assert "Left out (2):" in result.stderr
+    assert f"{os.path.join('src', 'gen', 'a_pb2.py')}: matches --exclude *_pb2.py" \
+        in result.stderr
+
+
+def test_quiet_and_verbose(slimport_cli, tmp_path: Path, make_tree) -> None:
+    make_tree(tmp_path / "src", {"train.py": NEEDS_PORT, "util.py": PLAIN,
+                                 "bad.py": "print 'x'\n", ".git/config": ""})
+    quiet = slimport_cli("rewrite", "src", "--check", "-q")
+    assert quiet.returncode == 2
+    assert quiet.stderr.startswith("Failed, left untouched (1):\n")
+    assert "train.py" not in quiet.stderr and "files" not in quiet.stderr
+    verbose = slimport_cli("rewrite", "src", "--check", "-v")
+    assert "      line 2: [contrib_slim]" in verbose.stderr
+    assert f"Unchanged (1):\n  {os.path.join('src', 'util.py')}\n" in verbose.stderr
+    assert f"{os.path.join('src', '.git')}: version control metadata" in verbose.stderr
+    conflicting = slimport_cli("rewrite", "src", "-q", "-v")
+    assert conflicting.returncode == 2 and "not allowed with" in conflicting.stderr
+
+
+def _on_a_terminal(args: list, env: dict, stdout_on_terminal: bool = True) -> tuple:
+    """Run ``python -m slimport ARGS`` with stdout (or stderr) on a pseudo-terminal.
+
+    Returns (exit code, what the terminal showed, the other stream).
+    """
+    controller, terminal = pty.openpty()
+    with subprocess.Popen(
+            [sys.executable, "-m", "slimport", *args], cwd=env["HOME_DIR"],
+            env={k: v for k, v in env.items() if k != "HOME_DIR"},
+            stdout=terminal if stdout_on_terminal else subprocess.PIPE,
+            stderr=subprocess.PIPE if stdout_on_terminal else terminal) as child:
+        os.close(terminal)
+        shown = b""
+        while True:
+            try:
+                chunk = os.read(controller, 65536)
+            except OSError:  # EIO: the child closed the terminal
+                break
+            if not chunk:
+                break
+            shown += chunk
+        other = (child.stderr if stdout_on_terminal else child.stdout).read()
+        code = child.wait(timeout=120)
+    os.close(controller)
+    return code, shown.decode(), other.decode()
+
+
+def _environment(tmp_path: Path, **extra: str) -> dict:
+    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "COLUMNS")}
+    env["PYTHONPATH"] = os.pathsep.join([str(REPO_ROOT), *filter(None, [env.get("PYTHONPATH")])])
+    return {**env, "TERM": "xterm", "HOME_DIR": str(tmp_path), **extra}
+
+
+def test_diff_is_coloured_on_a_terminal_unless_no_color(tmp_path: Path, make_tree) -> None:
+    make_tree(tmp_path / "src", {"train.py": NEEDS_PORT})
+    code, shown, _ = _on_a_terminal(["rewrite", "src", "--diff"], _environment(tmp_path))
+    assert code == 1
+    assert "\x1b[31m-slim = tf.contrib.slim\x1b[0m" in shown
+    code, shown, _ = _on_a_terminal(["rewrite", "src", "--diff"],
+                                    _environment(tmp_path, NO_COLOR="1"))
+    assert code == 1 and "-slim = tf.contrib.slim" in shown and "\x1b[" not in shown
+
+
+def test_progress_line_fits_the_terminal(tmp_path: Path, make_tree) -> None:
+    deep = "a_rather_long_directory_name/" * 3
+    make_tree(tmp_path / "src", {f"{deep}module_{i}.py": NEEDS_PORT for i in range(8)})
+    code, shown, summary = _on_a_terminal(["rewrite", "src", "-j", "1"],
+                                          _environment(tmp_path, COLUMNS="40"),
+                                          stdout_on_terminal=False)
+    assert code == 0, summary
+    # The summary follows on the same terminal (and the terminal's \n is \r\n).
+    drawn = [part for part in shown.split("\r") if part.startswith("[")]
+    assert len(drawn) == 8 and drawn[-1].startswith("[8/8] ...")
+    assert all(len(part) <= 39 for part in drawn), drawn
 
 
 def test_json_report_schema(slimport_cli, tmp_path: Path, make_tree) -> None:
@@ -221,7 +389,7 @@ def test_json_report_schema(slimport_cli, tmp_path: Path, make_tree) -> None:
     result = slimport_cli("rewrite", "src", "--out", "ported", "--report", "report.json")
     assert result.returncode == 2
     document = json.loads((tmp_path / "report.json").read_text())
-    assert document["version"] == 1 and document["mode"] == "out"
+    assert document["version"] == 2 and document["mode"] == "out"
     summary = document["summary"]
     assert {k: summary[k] for k in ["files", "changed", "unchanged", "failed", "skipped",
                                     "copied"]} == {
@@ -234,8 +402,8 @@ def test_json_report_schema(slimport_cli, tmp_path: Path, make_tree) -> None:
     assert "contrib_slim" in train["codemods"]
     assert train["edits"] == sum(1 for f in train["findings"] if f["kind"] == "edit") >= 1
     for finding in train["findings"]:
-        assert set(finding) == {"codemod", "line", "message", "fix", "kind"}
-        assert finding["line"] >= 1
+        assert set(finding) == {"codemod", "line", "source_line", "message", "fix", "kind"}
+        assert finding["line"] >= 1 and finding["source_line"] >= 1
     assert by_path["bad.py"]["error_line"] == 2
     assert summary["edits"] == sum(f["edits"] for f in document["files"])
 
@@ -296,12 +464,81 @@ def test_doctor_without_tensorflow_says_how_to_install(monkeypatch, capsys) -> N
     assert "TensorFlow is not installed" in message and "pip install 'slimport[tf]'" in message
 
 
+def test_doctor_takes_no_arguments(slimport_cli) -> None:
+    result = slimport_cli("doctor", "--", "--help")
+    assert result.returncode == 2 and "unrecognized arguments" in result.stderr
+
+
+# TensorFlow's native log lines ("I0000 00:00:1795435671.421227   29927 port.cc:153] oneDNN
+# custom operations are on ...") and absl's notice before them.
+NATIVE_LOG = re.compile(r"^[IWE]\d{4} |InitializeLog|oneDNN|cuda", re.MULTILINE)
+
+
 @pytest.mark.tf
-def test_doctor_runs_slim_ext_with_the_same_interpreter(slimport_cli, tmp_path: Path) -> None:
-    repo_root = Path(__file__).resolve().parents[2]
-    direct = subprocess.run([sys.executable, "-m", "slim_ext"], cwd=repo_root, capture_output=True,
-                            text=True, timeout=180, check=False,
-                            env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "2"})
-    doctor = slimport_cli("doctor", cwd=repo_root, timeout=180)
+def test_doctor_runs_slim_ext_quietly_with_the_same_interpreter(tmp_path: Path) -> None:
+    # Without TF_CPP_MIN_LOG_LEVEL: TF 2.21 prints its start-up lines anyway.
+    env = {k: v for k, v in os.environ.items() if k != "TF_CPP_MIN_LOG_LEVEL"}
+    env["PYTHONPATH"] = os.pathsep.join([str(REPO_ROOT), *filter(None, [env.get("PYTHONPATH")])])
+    direct = subprocess.run([sys.executable, "-m", "slim_ext"], cwd=REPO_ROOT, env=env,
+                            capture_output=True, text=True, timeout=180, check=False)
+    doctor = subprocess.run([sys.executable, "-m", "slimport", "doctor"], cwd=tmp_path, env=env,
+                            capture_output=True, text=True, timeout=180, check=False)
     assert doctor.returncode == direct.returncode == 0, doctor.stderr
     assert doctor.stdout == direct.stdout
+    assert "OK: everything slim_ext needs is installed." in doctor.stdout
+    assert not NATIVE_LOG.search(doctor.stderr), doctor.stderr
+
+
+FLAGS_SCRIPT = (
+    "import tensorflow as tf\n\n"
+    "tf.app.flags.DEFINE_integer('batch_size', 32, 'Images per batch.')\n"
+    "FLAGS = tf.app.flags.FLAGS\n"
+)
+
+
+def _libcst_tool(args: list, cwd: Path) -> subprocess.CompletedProcess:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(REPO_ROOT), *filter(None, [env.get("PYTHONPATH")])])
+    return subprocess.run([sys.executable, "-m", "libcst.tool", "codemod", *args], cwd=cwd,
+                          env=env, capture_output=True, text=True, timeout=300, check=False)
+
+
+def test_the_documented_libcst_tool_commands_work(tmp_path: Path, make_tree) -> None:
+    # Anywhere: -x takes the class's full path, --no-format keeps black (the tool's
+    # default formatter) from reformatting the file.
+    anywhere = make_tree(tmp_path / "anywhere", {"train.py": FLAGS_SCRIPT})
+    full_path = _libcst_tool(["-x", "--no-format",
+                              "slimport.codemods.flags_to_absl.FlagsToAbslCommand", "train.py"],
+                             anywhere)
+    assert full_path.returncode == 0, full_path.stderr
+    ported = (anywhere / "train.py").read_text()
+    assert "tf.app.flags" not in ported and "from absl import flags" in ported
+    # In a tree with slimport's .libcst.codemod.yaml: short names, output as written.
+    project = make_tree(tmp_path / "project", {
+        "train.py": FLAGS_SCRIPT,
+        ".libcst.codemod.yaml": (REPO_ROOT / ".libcst.codemod.yaml").read_text()})
+    short = _libcst_tool(["flags_to_absl.FlagsToAbslCommand", "train.py"], project)
+    assert short.returncode == 0, short.stderr
+    assert (project / "train.py").read_text() == ported
+
+
+def test_pre_commit_hooks(tmp_path: Path, make_tree) -> None:
+    # `pre-commit try-repo` installs slimport from this checkout (with its uncommitted
+    # changes) into a fresh virtualenv, then runs every hook of .pre-commit-hooks.yaml,
+    # sorted by id: slimport ports the file (a hook that modifies files fails, so the
+    # commit stops for a review), then slimport-check finds nothing left to port.
+    pre_commit = Path(sys.executable).parent / "pre-commit"
+    repo = make_tree(tmp_path / "user_repo", {"train.py": NEEDS_PORT, "util.py": PLAIN})
+    subprocess.run(["git", "init", "-q"], cwd=repo, check=True, timeout=60)
+    subprocess.run(["git", "add", "."], cwd=repo, check=True, timeout=60)
+    env = {**os.environ, "PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home")}
+    run = subprocess.run([str(pre_commit), "try-repo", str(REPO_ROOT), "--files", "train.py",
+                          "util.py"], cwd=repo, env=env, capture_output=True, text=True,
+                         timeout=600, check=False)
+    output = run.stdout + run.stderr
+    assert run.returncode == 1, output
+    rewrite, check = output.split("- hook id: slimport\n")[1].split("slimport --check")
+    assert "- files were modified by this hook" in rewrite and "Changed (1):" in rewrite
+    assert check.split("\n")[0].endswith("Passed")
+    assert "contrib" not in (repo / "train.py").read_text()
+    assert (repo / "util.py").read_text() == PLAIN

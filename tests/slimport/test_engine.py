@@ -10,7 +10,7 @@ import libcst as cst
 import pytest
 from libcst.codemod import CodemodContext, SkipFile
 
-from slimport import engine
+from slimport import engine, writing
 from slimport.codemods._base import SlimportCodemod
 from slimport.report import ATTENTION, CHANGED, EDIT, FAILED, SKIPPED, UNCHANGED, WARNING
 
@@ -19,12 +19,31 @@ class RenameOldApi(SlimportCodemod):
     NAME = "rename_old_api"
     DESCRIPTION = "old_api -> new_api"
     TRIGGERS = ("old_api",)
+    NEW_NAME = "new_api"
 
     def leave_Name(self, original_node: cst.Name, updated_node: cst.Name) -> cst.Name:
         if updated_node.value != "old_api":
             return updated_node
-        self.record_edit(original_node, "old_api -> new_api")
-        return updated_node.with_changes(value="new_api")
+        self.record_edit(original_node, f"old_api -> {self.NEW_NAME}")
+        return updated_node.with_changes(value=self.NEW_NAME)
+
+
+class ShortenOldApi(RenameOldApi):
+    """old_api -> api: moves whatever follows the name on its line."""
+
+    NAME = "shorten_old_api"
+    DESCRIPTION = "old_api -> api"
+    NEW_NAME = "api"
+
+
+class SparseRename(RenameOldApi):
+    """RenameOldApi on skeletons: needs no statement inside a function or class."""
+
+    NAME = "sparse_rename"
+
+    @classmethod
+    def statement_filter(cls, tree, bindings):  # type: ignore[no-untyped-def]
+        return lambda statement: False
 
 
 class FlagNewApi(SlimportCodemod):
@@ -93,13 +112,94 @@ def port(data: bytes, *codemods: type, **options: Any) -> engine.Ported:
 
 # --- port_source -----------------------------------------------------------------
 
-def test_no_trigger_returns_input_without_parsing() -> None:
-    # Python 2 source: parsing it would fail, so an unchanged result proves no parse.
-    data = b'print "no trigger here"\n'
+def test_no_trigger_is_not_handed_to_libcst() -> None:
+    # libcst cannot give this text back (test_libcst_round_trip_loss_is_reported): an
+    # unchanged result without an error proves libcst never parsed it.
+    data = b"def f(): g()\n    # a\n    # b\n"
     ported = port(data, RenameOldApi)
-    assert ported.error is None
+    assert (ported.data, ported.error, ported.codemods) == (data, None, ())
+
+
+PYTHON2 = {
+    "print": (b'print "no trigger here"\n', 1, "Missing parentheses in call to 'print'"),
+    "except_comma": (b"try:\n    pass\nexcept ValueError, e:\n    pass\n", 3,
+                     "multiple exception types must be parenthesized"),
+    "octal": (b"mode = 0777\n", 1, "leading zeros"),
+    "long": (b"big = 10L\n", 1, ""),
+    "backticks": (b"s = `1`\n", 1, ""),
+    "not_equal": (b"if 1 <> 2:\n    pass\n", 1, ""),
+    "raise_comma": (b"raise ValueError, 'bad'\n", 1, ""),
+    "exec": (b"exec 'x = 1'\n", 1, ""),
+    "ur_string": (b"s = ur'x'\n", 1, ""),
+}
+
+
+@pytest.mark.parametrize("data, line, message", PYTHON2.values(), ids=list(PYTHON2))
+def test_every_file_is_checked_and_python2_says_what_to_do(data: bytes, line: int,
+                                                          message: str) -> None:
+    # No trigger word in any of them: CPython's parser checks every file.
+    ported = port(data, RenameOldApi)
     assert ported.data is data
-    assert ported.codemods == ()
+    assert ported.error_line == line
+    assert ported.error.startswith(f"does not parse: {message}"), ported.error
+    assert ported.error.endswith("this is Python 2 code: port it to Python 3 first (e.g. "
+                                 "`2to3 -w FILE`, shipped with Python up to 3.12), then "
+                                 "run slimport again")
+
+
+@pytest.mark.parametrize("data", [b"def f(:\n    pass\n", b"x = (\n", b"f(**)\n"])
+def test_other_syntax_errors_get_no_python2_advice(data: bytes) -> None:
+    ported = port(data, RenameOldApi)
+    assert ported.error.startswith("does not parse") and "Python 2" not in ported.error
+
+
+def _long_sum(terms: int) -> bytes:
+    return ("x = " + " + ".join(["old_api"] * terms) + "\n").encode()
+
+
+@pytest.mark.parametrize("terms, parser", [(1000, "libcst"), (3000, "CPython's parser")])
+def test_deeply_nested_code_is_reported_not_raised(terms: int, parser: str) -> None:
+    # Generated code does this; CPython parses 1,000 terms but libcst's recursion
+    # does not, and at 3,000 CPython's own parser gives up.
+    data = _long_sum(terms)
+    ported = port(data, ShortenOldApi)
+    assert ported.data is data
+    assert ported.error.startswith(f"nested too deeply for {parser} (RecursionError"), \
+        ported.error
+    assert "split the expression or port this file by hand" in ported.error
+
+
+def test_libcst_round_trip_loss_is_reported() -> None:
+    # libcst.parse_module(data).code drops "# a": nothing is written from such a tree.
+    data = b"x = old_api\n\n\ndef f(): g()\n    # a\n    # b\n"
+    assert cst.parse_module(data).code != data.decode()
+    ported = port(data, RenameOldApi)
+    assert ported.data is data
+    assert ported.error_line == 5
+    assert ported.error.startswith("libcst cannot round-trip it: it would change line 5")
+
+
+def test_comments_after_an_elided_definition_survive() -> None:
+    # On the skeleton the definition becomes a one-line placeholder; the comments
+    # after it at the end of the file are the shape libcst drops a comment from.
+    data = b"y = old_api\n\n\ndef f():\n    x = 1\n    # a\n    # b\n"
+    assert port(data, SparseRename).data == data.replace(b"old_api", b"new_api")
+
+
+@pytest.mark.parametrize(
+    "before, after",
+    [
+        (b"x = old_api(1,\n            2)\n", b"x = api(1,\n        2)\n"),
+        (b"x = old_api(\n    1, 2)\n", b"x = api(\n    1, 2)\n"),
+        (b"x = old_api(1,\r\n            2)  # c\r\n", b"x = api(1,\r\n        2)  # c\r\n"),
+        (b"x = f(old_api, g(1,\n                 2))\n", b"x = f(api, g(1,\n             2))\n"),
+    ],
+    ids=["visual", "hanging", "crlf-comment", "inner-bracket"],
+)
+def test_continuation_lines_follow_their_bracket(before: bytes, after: bytes) -> None:
+    ported = port(before, ShortenOldApi)
+    assert ported.data == after
+    assert port(ported.data, ShortenOldApi).data == after  # idempotent
 
 
 def test_edit_is_recorded_with_line_and_codemod() -> None:
@@ -129,8 +229,11 @@ def test_later_codemod_sees_earlier_edits_in_registry_order() -> None:
          b"# -*- coding: latin-1 -*-\ns = '\xe9'\nx = new_api\n"),
         (b"x = old_api", b"x = new_api"),
         (b"if True:\n\tx = old_api  \n\n\n# end\n", b"if True:\n\tx = new_api  \n\n\n# end\n"),
+        # libcst alone gives "x = new_api\n " back: it drops blank lines at the end.
+        (b"x = old_api\n\n \n ", b"x = new_api\n\n \n "),
     ],
-    ids=["crlf", "bom", "latin1-coding", "no-final-newline", "tabs-trailing-space"],
+    ids=["crlf", "bom", "latin1-coding", "no-final-newline", "tabs-trailing-space",
+         "blank-lines-at-the-end"],
 )
 def test_bytes_survive_outside_the_edit(before: bytes, after: bytes) -> None:
     assert port(before, RenameOldApi).data == after
@@ -197,6 +300,7 @@ def test_plan_skips_tool_directories_and_foreign_symlinks(tmp_path: Path, make_t
         "nets/net.py": "y = 1\n",
         ".git/hooks/hook.py": "", "__pycache__/m.py": "", ".tox/py/x.py": "",
         "venv/lib/x.py": "", "env2/pyvenv.cfg": "", "env2/lib/x.py": "",
+        "conda/conda-meta/history": "", "conda/lib/x.py": "",
         "pkg.egg-info/x.py": "", "node_modules/x.py": "",
     })
     (tmp_path / "outside.py").write_text("z = 1\n")
@@ -204,11 +308,63 @@ def test_plan_skips_tool_directories_and_foreign_symlinks(tmp_path: Path, make_t
     os.symlink("train.py", src / "link_in.py")
     os.symlink(tmp_path, src / "dir_out")
     the_plan = engine.plan([src])
+    # A folder named venv is code; a virtualenv is found by its pyvenv.cfg.
     assert sorted(job.display for job in the_plan.python_jobs) == [
-        str(src / "nets/net.py"), str(src / "train.py")]
-    assert sorted((r.path, r.status) for r in the_plan.skipped) == [
-        (str(src / "dir_out"), SKIPPED), (str(src / "link_out.py"), SKIPPED)]
-    assert "outside the tree" in the_plan.skipped[0].error
+        str(src / "nets/net.py"), str(src / "train.py"), str(src / "venv/lib/x.py")]
+    assert {r.path: (r.status, r.error) for r in the_plan.skipped} == {
+        str(src / ".tox"): (SKIPPED, "tox environments; not walked"),
+        str(src / "conda"): (SKIPPED, "a conda environment (has conda-meta/); not walked"),
+        str(src / "dir_out"): (SKIPPED, f"symlink to {tmp_path} points outside the tree; "
+                                        f"not followed"),
+        str(src / "env2"): (SKIPPED, "a virtualenv (has pyvenv.cfg); not walked"),
+        str(src / "link_out.py"): (SKIPPED, f"symlink to {tmp_path / 'outside.py'} points "
+                                            f"outside the tree; not followed"),
+        str(src / "node_modules"): (SKIPPED, "npm packages; not walked"),
+    }
+    assert sorted(the_plan.not_walked) == [
+        (str(src / ".git"), "version control metadata"),
+        (str(src / "__pycache__"), "bytecode cache"),
+        (str(src / "pkg.egg-info"), "package metadata")]
+
+
+def test_plan_never_reads_a_fifo(tmp_path: Path, make_tree) -> None:
+    src = make_tree(tmp_path / "src", {"a.py": "x = old_api\n"})
+    os.mkfifo(src / "x.py")
+    os.mkfifo(src / "pipe")
+    in_place = engine.plan([src])
+    assert [job.display for job in in_place.python_jobs] == [str(src / "a.py")]
+    assert [(r.path, r.error) for r in in_place.skipped] == [
+        (str(src / "x.py"), "a FIFO, not a regular file; not read")]
+    out = engine.plan([src], out=tmp_path / "out")
+    assert sorted((r.path, r.error) for r in out.skipped) == [
+        (str(src / "pipe"), "a FIFO, not a regular file; not read or copied"),
+        (str(src / "x.py"), "a FIFO, not a regular file; not read or copied")]
+    named = engine.plan([src / "x.py"])
+    assert (named.python_jobs, [r.error for r in named.skipped]) == (
+        [], ["a FIFO, not a regular file; not read"])
+
+
+def test_a_file_that_turned_into_a_fifo_is_refused_not_read(tmp_path: Path) -> None:
+    path = tmp_path / "x.py"
+    os.mkfifo(path)
+    with pytest.raises(OSError, match="a FIFO, not a regular file"):
+        writing.read_regular(path)  # would block forever if it waited for a writer
+
+
+def test_plan_leaves_out_excluded_paths(tmp_path: Path, make_tree) -> None:
+    src = make_tree(tmp_path / "src", {
+        "train.py": "", "proto/a_pb2.py": "", "third_party/lib/x.py": "", "nets/third_party.py": "",
+        "data.txt": "",
+    })
+    the_plan = engine.plan([src], out=tmp_path / "out",
+                           exclude=["*_pb2.py", "third_party/*", "data.txt"])
+    assert sorted(job.display for job in the_plan.python_jobs) == [
+        str(src / "nets/third_party.py"), str(src / "train.py")]
+    assert not [job for job in the_plan.jobs if job.kind == "copy"]
+    assert sorted(the_plan.excluded) == [
+        (str(src / "data.txt"), "data.txt"), (str(src / "proto/a_pb2.py"), "*_pb2.py"),
+        (str(src / "third_party/lib"), "third_party/*")]
+    assert engine.plan([src / "train.py"], exclude=["train.py"]).python_jobs == []
 
 
 def test_plan_refuses_out_inside_source(tmp_path: Path, make_tree) -> None:
@@ -236,6 +392,23 @@ def test_plan_refuses_writing_a_path_over_itself(tmp_path: Path, make_tree) -> N
 def test_plan_refuses_missing_path(tmp_path: Path) -> None:
     with pytest.raises(engine.UsageError, match="no such file"):
         engine.plan([tmp_path / "nope"])
+
+
+def test_report_path_is_checked_before_the_run(tmp_path: Path, make_tree) -> None:
+    src = make_tree(tmp_path / "src", {"a.py": "x = old_api\n"})
+    the_plan = engine.plan([src])
+    refusals = {
+        tmp_path / "missing/dir/port.json": "directory .* does not exist",
+        tmp_path: "is a directory",
+        src / "a.py": "is a file being ported",
+    }
+    for path, message in refusals.items():
+        with pytest.raises(engine.UsageError, match=message):
+            engine.check_report_path(path, the_plan, None)
+    engine.check_report_path(tmp_path / "port.json", the_plan, None)
+    out = tmp_path / "new"
+    # Inside --out, which the run creates.
+    engine.check_report_path(out / "port.json", engine.plan([src], out=out), out)
 
 
 # --- writing ---------------------------------------------------------------------
@@ -276,6 +449,16 @@ def test_run_in_place_reports_each_file(tmp_path: Path, make_tree) -> None:
     assert by_name["c.py"].error_line == 1
 
 
+def test_run_goes_on_after_a_file_too_deep_to_port(tmp_path: Path, make_tree) -> None:
+    src = make_tree(tmp_path / "src", {"a.py": "x = old_api\n", "deep.py": _long_sum(3000),
+                                       "z.py": "z = old_api\n"})
+    outcome = engine.run(engine.plan([src]), _settings(ShortenOldApi))
+    assert {Path(r.path).name: r.status for r in outcome.results} == {
+        "a.py": CHANGED, "deep.py": FAILED, "z.py": CHANGED}
+    assert (src / "z.py").read_text() == "z = api\n"
+    assert (src / "deep.py").read_bytes() == _long_sum(3000)
+
+
 def test_run_read_only_file_fails_alone(tmp_path: Path, make_tree) -> None:
     src = make_tree(tmp_path / "src", {"a.py": "x = old_api\n", "b.py": "y = old_api\n"})
     (src / "a.py").chmod(0o444)
@@ -311,6 +494,40 @@ def test_run_with_out_copies_the_whole_tree(tmp_path: Path, make_tree) -> None:
         "bad.py": FAILED, "train.py": CHANGED}
 
 
+def test_out_recreates_directory_symlinks_and_loops(tmp_path: Path, make_tree) -> None:
+    src = make_tree(tmp_path / "src", {"data/labels.txt": "a\n", "pkg/m.py": "x = old_api\n"})
+    links = {"datalink": "data", "pkg/up": "..", "a": "b", "b": "a", "self": "self",
+             "pkg/detour": "../../src/data/labels.txt", "pkg/dangling": "../nowhere.txt"}
+    for name, target in links.items():
+        os.symlink(target, src / name)
+    out = tmp_path / "out"
+    outcome = engine.run(engine.plan([src], out=out), _settings(RenameOldApi))
+    assert [r.status for r in outcome.results] == [CHANGED], outcome.results
+    recreated = {name: os.readlink(out / name) for name in links}
+    assert recreated == {**links, "pkg/detour": "../data/labels.txt"}
+    assert (out / "datalink" / "labels.txt").read_text() == "a\n"
+    assert (out / "pkg/up/pkg/m.py").read_text() == "x = new_api\n"
+
+
+def test_one_file_with_out_works_like_a_tree(tmp_path: Path, make_tree) -> None:
+    src = make_tree(tmp_path / "src", {"train.py": "x = old_api\n"})
+    out = tmp_path / "new" / "dir"
+    outcome = engine.run(engine.plan([src / "train.py"], out=out), _settings(RenameOldApi))
+    assert [(r.status, r.output) for r in outcome.results] == [
+        (CHANGED, str(out / "train.py"))]
+    assert (out / "train.py").read_text() == "x = new_api\n"
+
+
+def test_a_symlink_named_on_the_command_line_ports_its_target(tmp_path: Path,
+                                                              make_tree) -> None:
+    src = make_tree(tmp_path / "src", {"real.py": "x = old_api\n"})
+    os.symlink("real.py", src / "link.py")
+    outcome = engine.run(engine.plan([src / "link.py"]), _settings(RenameOldApi))
+    assert [r.status for r in outcome.results] == [CHANGED]
+    assert os.readlink(src / "link.py") == "real.py"
+    assert (src / "real.py").read_text() == "x = new_api\n"
+
+
 def test_run_dry_writes_nothing_and_builds_diff(tmp_path: Path, make_tree) -> None:
     src = make_tree(tmp_path / "src", {"a.py": "x = old_api\n"})
     outcome = engine.run(engine.plan([src], write=False), _settings(RenameOldApi, write=False,
@@ -335,3 +552,32 @@ def test_findings_of_later_codemods_name_lines_of_the_original_file():
     missing = [f for f in ported.findings if "no_such_name_in_compat_v1" in f.message]
     assert [f.line for f in missing] == [5], ported.findings
     assert b"from absl import flags" in ported.data
+    # ... and the line of the ported text it is on now.
+    output_lines = ported.data.decode().splitlines()
+    for finding, line in zip(ported.findings, ported.output_lines):
+        if finding is missing[0]:
+            assert "no_such_name_in_compat_v1" in output_lines[line - 1]
+
+
+def test_results_name_lines_of_the_file_the_user_edits(tmp_path: Path, make_tree) -> None:
+    class InsertsTwoLines(SlimportCodemod):
+        NAME = "inserts_two_lines"
+        DESCRIPTION = "a two-line header before the first statement, then reports old_api"
+        TRIGGERS = ("old_api",)
+
+        def leave_Module(self, original_node: cst.Module, updated_node: cst.Module):
+            header = cst.parse_module("import first\nimport second\n").body
+            return updated_node.with_changes(body=[*header, *updated_node.body])
+
+        def visit_Name(self, node: cst.Name) -> None:
+            if node.value == "old_api":
+                self.needs_attention(node, "old_api is old", "port it")
+
+    src = make_tree(tmp_path / "src", {"a.py": "x = 1\ny = old_api\n"})
+    settings = _settings(InsertsTwoLines, write=False)
+    [dry] = engine.run(engine.plan([src], write=False), settings).results
+    [written] = engine.run(engine.plan([src]), _settings(InsertsTwoLines)).results
+    assert [(f.line, line) for f, line in zip(dry.findings, dry.source_lines)] == [(2, 2)]
+    assert [(f.line, line) for f, line in zip(written.findings, written.source_lines)] == [
+        (4, 2)]
+    assert (src / "a.py").read_text().splitlines()[3] == "y = old_api"
