@@ -425,11 +425,24 @@ def port_source(data: bytes, filename: str, codemods: Sequence[type],
     if not any(codemod.applies_to(text) for codemod in codemods):
         return Ported(data, before=text, after=text)
     try:
+        if "\r" in text and "\n" not in text:
+            return _back_to_cr(data, text, encoding, _port_text(
+                data, text.replace("\r", "\n"), encoding, tree, filename, codemods, options,
+                sparse))
         return _port_text(data, text, encoding, tree, filename, codemods, options, sparse)
     except _NeedsWholeFile:
         return port_source(data, filename, codemods, options, max_bytes, sparse=False)
     except RecursionError:  # in libcst's parser or code generation
         return Ported(data, error=TOO_DEEP.format(who="libcst", where=""))
+
+
+def _back_to_cr(data: bytes, text: str, encoding: str, ported: Ported) -> Ported:
+    """A CR-only file, ported as LF lines (libcst drops such a file's last line
+    ending), given its CRs back; no CR or LF is in a line's text, so it is exact."""
+    if ported.error is not None or ported.skipped is not None or ported.after == ported.before:
+        return replace(ported, data=data, before=text, after=text)
+    after = ported.after.replace("\n", "\r")
+    return replace(ported, data=after.encode(encoding), before=text, after=after)
 
 
 def _port_text(data: bytes, text: str, encoding: str, tree: Optional[ast.Module],

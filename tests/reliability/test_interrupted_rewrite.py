@@ -102,7 +102,9 @@ def test_random_kills_lose_nothing(reference, slimport_cli, tmp_path: Path, make
     landed = []
     for round_index in range(RANDOM_KILLS):
         root = make_tree(tmp_path / f"round{round_index}" / "src", _tree())
-        kill_after = rng.randint(1, FILE_COUNT - 1)
+        # A margin of files: the kill lands a few files after the poll sees the
+        # count, and on an idle machine the pool ports ~100 files a second.
+        kill_after = rng.randint(1, FILE_COUNT - 10)
         workers: list = []
         with ProcessSet() as procs:
             proc = procs.start_python(["-m", "slimport", "rewrite", str(root), "-j", "2"],
@@ -182,7 +184,7 @@ def test_a_killed_pool_worker_is_reported_and_loses_nothing(tmp_path: Path) -> N
     assert "Traceback" not in done.stderr + done.stdout
     assert "f3.py: the worker process porting it died" in done.stdout + done.stderr
     for path in (tmp_path / "src").iterdir():
-        assert path.read_text() in (source, "import tf_slim as slim\n")
+        assert path.read_text() in (source, "import tf_slim as slim\nimport slim_ext\n")
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])

@@ -120,3 +120,17 @@ def test_noop(name: str) -> None:
     assert ported.error is None
     assert ported.data == source.encode()
     assert [f for f in ported.findings if f.kind != "edit"] == []
+
+
+@pytest.mark.parametrize("source, expected", [
+    # libcst drops a CR-only file's last line ending; the port keeps every CR.
+    (b"import tensorflow as tf\rx = tf.placeholder(tf.float32)\r",
+     b"import tensorflow.compat.v1 as tf\rtf.disable_v2_behavior()\r"
+     b"x = tf.placeholder(tf.float32)\r"),
+    (b"# tensorflow\rdef f():\r    g()\r    # a\r", b"# tensorflow\rdef f():\r    g()\r    # a\r"),
+])
+def test_cr_only_files(source: bytes, expected: bytes) -> None:
+    ported = engine.port_source(source, "sample.py", CODEMODS, {})
+    assert ported.error is None
+    assert ported.data == expected
+    assert engine.port_source(expected, "sample.py", CODEMODS, {}).data == expected
