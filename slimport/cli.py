@@ -93,7 +93,9 @@ def build_parser() -> argparse.ArgumentParser:
             "commands:\n"
             "  slimport rewrite PATH...   port Python files (see: slimport rewrite --help)\n"
             "  slimport list              the codemods, in the order they run\n"
-            "  slimport doctor            check this Python's TensorFlow/tf_slim setup\n\n"
+            "  slimport doctor            check this Python's TensorFlow/tf_slim setup\n"
+            "  slimport verify DIR        after a port: import every module, build the nets\n"
+            "                             (see: slimport verify --help)\n\n"
             + _EXIT_CODES
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -202,6 +204,7 @@ def build_parser() -> argparse.ArgumentParser:
         "doctor_args", nargs="*", metavar="ARG",
         help="passed on to `python -m slim_ext`; put them after --, e.g. slimport doctor -- --help",
     )
+    _add_verify(commands)
     rewrite.set_defaults(usage_error=rewrite.error)
     return parser
 
@@ -284,6 +287,36 @@ def _doctor(doctor_args: Sequence[str]) -> int:
     return subprocess.run(command, env=env, check=False).returncode
 
 
+# -- slimport verify: runs slim_ext.verify, which needs TensorFlow ---------------------
+
+def _add_verify(commands: argparse._SubParsersAction) -> None:
+    # Every argument, --help included, goes to `python -m slim_ext.verify`, where the
+    # options are defined: a prefix character no argument has keeps argparse from
+    # reading them here.
+    verify = commands.add_parser(
+        "verify", add_help=False, prefix_chars="\0",
+        help="after a port: import every module, run entry scripts with --helpfull, build "
+             "the nets; a table of what still fails and why (needs TensorFlow)",
+    )
+    verify.add_argument("verify_args", nargs="*", metavar="ARG")
+
+
+def _verify(verify_args: Sequence[str]) -> int:
+    """``slimport verify ARGS`` = ``python -m slim_ext.verify ARGS`` with this interpreter."""
+    if importlib.util.find_spec("tensorflow") is None:
+        print(
+            f"slimport verify: TensorFlow is not installed for {sys.executable}.\n"
+            "Verifying a port imports and builds the ported code, which needs it:\n"
+            "  pip install 'slimport[tf]'",
+            file=sys.stderr,
+        )
+        return EXIT_FAILED
+    env = dict(os.environ)
+    env.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+    command = [sys.executable, "-m", "slim_ext.verify", *verify_args]
+    return subprocess.run(command, env=env, check=False).returncode
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Run ``slimport`` with ``argv`` (default: the process arguments); returns the exit code."""
     parser = build_parser()
@@ -292,4 +325,6 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return _rewrite(args)
     if args.command == "list":
         return _list()
+    if args.command == "verify":
+        return _verify(args.verify_args)
     return _doctor(args.doctor_args)
