@@ -44,7 +44,8 @@ _OPTION = re.compile(r"(?<![\w-])--([A-Za-z][\w-]*)")
 def describe(error, depth=0):
   """An exception as plain data: type, message, traceback frames, and its cause."""
   try:
-    message = str(error)
+    # A syntax error's str() repeats the file and line, which are kept apart.
+    message = error.msg if isinstance(error, SyntaxError) else str(error)
   except Exception:  # pylint: disable=broad-except
     message = f"<{type(error).__name__}: str() failed>"
   frames = traceback.extract_tb(error.__traceback__)[-_MAX_FRAMES:]
@@ -69,7 +70,8 @@ def describe(error, depth=0):
 
 
 def _file_of(module):
-  return os.path.realpath(getattr(module, "__file__", None) or "") or None
+  location = getattr(module, "__file__", None)
+  return os.path.realpath(location) if location else None
 
 
 def preload(config):
@@ -128,18 +130,24 @@ class _Tee(io.TextIOBase):
     self.stream.flush()
 
 
-def _absl_flag_names():
-  """The flags defined so far, leaving out absl's own (--helpfull, --only_check_args, ...)."""
+def _defined_by(module_name, script, tree_dirs):
+  """True for flags of the script itself, of a tree module, or of slim_ext (platform flags)."""
+  if module_name in (script, "__main__") or module_name.startswith("slim_ext"):
+    return True
+  location = _file_of(sys.modules.get(module_name))
+  return bool(location) and any(location.startswith(d + os.sep) for d in tree_dirs)
+
+
+def _script_flag_names(script, tree_dirs):
+  """The flags the script and its tree define: not absl's, TensorFlow's or a test runner's."""
   flags = sys.modules.get("absl.flags")
   if flags is None:
     return set()
   return {flag.name for module, defined in flags.FLAGS.flags_by_module_dict().items()
-          if not module.startswith("absl.") for flag in defined}
+          if _defined_by(module, script, tree_dirs) for flag in defined}
 
 
 def _check_script(job, config):
-  del config
-  before = _absl_flag_names()
   sys.argv = [job["path"], job["help_option"]]
   tee = _Tee(sys.stdout)
   sys.stdout = sys.stderr = tee
@@ -151,11 +159,13 @@ def _check_script(job, config):
       raise RuntimeError(
           f"exited with status {exit_request.code!r} without printing help after "
           f"{job['help_option']}: {printed.strip()[-800:]}") from exit_request
-    defined = sorted(_absl_flag_names() - before) or sorted(set(_OPTION.findall(printed)))
-    return {"stopped_at_help": True, "flags": defined}
+    defined = _script_flag_names(job["path"], config["tree_dirs"]) or (
+        set(_OPTION.findall(printed)) - {"help"})
+    return {"stopped_at_help": True, "flags": sorted(defined)}
   finally:
     sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
-  return {"stopped_at_help": False, "flags": sorted(_absl_flag_names() - before)}
+  return {"stopped_at_help": False,
+          "flags": sorted(_script_flag_names(job["path"], config["tree_dirs"]))}
 
 
 def _network_factory(job):
@@ -211,8 +221,10 @@ def _probe_function(job):
 def one_training_step(make_loss, threads):
   """Builds ``make_loss()`` in a new graph and runs one gradient-descent step.
 
-  Graph mode, as TF1 training code runs: regularization losses are added and
-  UPDATE_OPS (batch-norm statistics) run with the step.
+  TF1 behaviour, as the ported entry scripts run (``disable_v2_behavior``:
+  graph mode, TF1 shapes and variables; this process is a throw-away fork);
+  regularization losses are added and UPDATE_OPS (batch-norm statistics) run
+  with the step.
 
   Args:
     make_loss: builds the model and returns a loss tensor (reduced to its mean).
@@ -227,6 +239,7 @@ def one_training_step(make_loss, threads):
   """
   import tensorflow as tf  # pylint: disable=g-import-not-at-top  (preloaded)
   v1 = tf.compat.v1
+  v1.disable_v2_behavior()
   graph = tf.Graph()
   with graph.as_default():
     v1.set_random_seed(0)

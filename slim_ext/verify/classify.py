@@ -9,6 +9,9 @@ Kinds, in table order:
                (xrange, urllib2, dict.iteritems, implicit relative imports).
   import-work  the module does work when imported: reads files, exits, parses the
                command line, or runs past the time limit.
+  tree-bug     fails on TensorFlow 1 as well, provably (a flag default of the wrong
+               type, a flag the tree defines twice: absl, under tf.app.flags since
+               TF 1.5, rejects both): the tree's own bug.
   fails        everything else; this is what the port is answerable for, and
                verify exits 1 if any row has it.
 
@@ -18,6 +21,7 @@ for a time limit).
 """
 import dataclasses
 import importlib.util
+import linecache
 import os
 import re
 from typing import Dict, List, Optional, Tuple
@@ -29,10 +33,13 @@ OK = "ok"
 BLOCKED = "blocked"
 PYTHON2 = "python2"
 IMPORT_WORK = "import-work"
+TREE_BUG = "tree-bug"
 FAILS = "fails"
-KINDS = (OK, BLOCKED, PYTHON2, IMPORT_WORK, FAILS)
+KINDS = (OK, BLOCKED, PYTHON2, IMPORT_WORK, TREE_BUG, FAILS)
 
 _MISSING_MODULE = re.compile(r"No module named '([\w.]+)'")
+_NOT_A_PACKAGE = re.compile(r"'([\w.]+)' is not a package")
+_DEFINED_TWICE = re.compile(r"First from (\S+), Second from (\S+)")
 _CANNOT_IMPORT = re.compile(r"cannot import name '(\w+)' from '([\w.]+)'")
 _MODULE_ATTRIBUTE = re.compile(r"module '([\w.]+)' has no attribute '(\w+)'")
 _OBJECT_ATTRIBUTE = re.compile(r"object has no attribute '(\w+)'")
@@ -163,9 +170,32 @@ def _tree_file_for(name: str, tree: Tree) -> Optional[Tuple[str, str]]:
   return None
 
 
-def _missing_module(name: str, frame, tree: Tree) -> _Verdict:
+def _first_on_path(top: str, tree: Tree) -> Optional[str]:
+  """The file Python finds for top-level name ``top`` among the tree's roots."""
+  for root in tree.roots:
+    for candidate in (os.path.join(root, top + ".py"), os.path.join(root, top, "__init__.py")):
+      if os.path.isfile(candidate):
+        return candidate
+  return None
+
+
+def _name_clash(shadowing: str, name: str, tree: Tree) -> _Verdict:
+  """``import a.b`` found a module ``a`` where the code means a package of the same name."""
+  found, meant = _first_on_path(shadowing, tree), _tree_file_for(name, tree)
+  found_text = f" ({tree.relative(found)})" if found else ""
+  meant_text = f" in {tree.relative(meant[0])}" if meant else ""
+  return _Verdict(BLOCKED, f"`{shadowing}` is another module here{found_text}, not the "
+                  f"package of {name}{meant_text}",
+                  f"the tree gives two modules the name `{shadowing}`: this file runs only "
+                  "with its package's root ahead on sys.path (reorder --path)")
+
+
+def _missing_module(name: str, message: str, frame, tree: Tree) -> _Verdict:
   top = name.split(".")[0]
   source = frame[2] if frame else ""
+  clash = _NOT_A_PACKAGE.search(message)
+  if clash and clash.group(1).split(".")[0] in tree.top_level_names():
+    return _name_clash(clash.group(1), name, tree)
   if top in ("tensorflow", "tensorflow_estimator") or fixes.is_shim_target(name):
     return _Verdict(FAILS, f"No module named '{name}'",
                     fixes.tensorflow_module(name, source))
@@ -176,6 +206,8 @@ def _missing_module(name: str, frame, tree: Tree) -> _Verdict:
     return _Verdict(PYTHON2, f"implicit relative import of {name} (Python 2)",
                     f"write `from . import {top}` (Python 3 imports are absolute)")
   in_tree = _tree_file_for(name, tree)
+  if in_tree is not None and in_tree[1] in tree.roots:
+    return _name_clash(top, name, tree)
   if in_tree is not None:
     return _Verdict(BLOCKED, f"{name} is in the tree but not on sys.path",
                     f"give its root: --path {os.path.relpath(in_tree[1], tree.top)}")
@@ -238,6 +270,20 @@ def _missing_attribute(message: str, frame) -> Optional[_Verdict]:
   return None
 
 
+def _flag_error(kind: str, message: str, summary: str, frame) -> _Verdict:
+  source = frame[2] if frame else ""
+  if kind == "UnparsedFlagAccessError":
+    return _Verdict(FAILS, summary, fixes.FLAG_READ_AT_IMPORT)
+  if kind == "IllegalFlagValueError" and "DEFINE_" in source:
+    return _Verdict(TREE_BUG, f"{summary} (its default)",
+                    "give the flag a default of its own type")
+  twice = _DEFINED_TWICE.search(message)
+  if kind == "DuplicateFlagError" and twice and not any(
+      module.startswith("slim_ext") for module in twice.groups()):
+    return _Verdict(TREE_BUG, summary, "define each flag once")
+  return _Verdict(FAILS, summary)
+
+
 def _error_verdict(check: str, error: Dict[str, object], frame, tree: Tree) -> _Verdict:
   kind, message = error["type"], error.get("message", "")
   summary = f"{kind}: {_first_line(message)}"
@@ -249,7 +295,7 @@ def _error_verdict(check: str, error: Dict[str, object], frame, tree: Tree) -> _
                     "parse untouched)")
   missing = _MISSING_MODULE.search(message)
   if kind in ("ModuleNotFoundError", "ImportError") and missing:
-    return _missing_module(error.get("name") or missing.group(1), frame, tree)
+    return _missing_module(error.get("name") or missing.group(1), message, frame, tree)
   cannot = _CANNOT_IMPORT.search(message)
   if kind == "ImportError" and cannot:
     return _cannot_import(cannot.group(1), cannot.group(2), message, frame, tree)
@@ -263,8 +309,7 @@ def _error_verdict(check: str, error: Dict[str, object], frame, tree: Tree) -> _
     return _Verdict(PYTHON2, f"Python 2 builtin {name}",
                     f"Python 3 spells it {known.PY2_BUILTINS[name]}")
   if kind in _ABSL_FLAG_ERRORS:
-    fix = fixes.FLAG_READ_AT_IMPORT if kind == "UnparsedFlagAccessError" else None
-    return _Verdict(FAILS, summary, fix)
+    return _flag_error(kind, message, summary, frame)
   if kind == "RemovedInTF2Error":
     return _Verdict(FAILS, f"{kind} at import", _first_line(message, 400))
   if "Descriptors cannot be created directly" in message:
@@ -272,7 +317,8 @@ def _error_verdict(check: str, error: Dict[str, object], frame, tree: Tree) -> _
   if "is not available with Keras 3" in message or "legacy_tf_layers" in message:
     return _Verdict(FAILS, summary, fixes.SLIM_EXT_SHIMS)
   if check in ("import", "script") and kind == "SystemExit":
-    return _Verdict(IMPORT_WORK, f"exits when imported (status {error.get('code')})")
+    status = _first_line(str(error.get("code")).strip("'\""), 120)
+    return _Verdict(IMPORT_WORK, f"exits when imported (status {status})")
   if check in ("import", "script") and kind in _IO_ERRORS:
     return _Verdict(IMPORT_WORK, f"reads files or the network when imported: {summary}")
   return _Verdict(FAILS, summary)
@@ -289,7 +335,8 @@ def _dump_frame(output: str, tree: Tree) -> Optional[Tuple[str, int, str]]:
 def _where(frame, tree: Tree) -> Tuple[Optional[str], str]:
   if frame is None:
     return None, ""
-  return f"{tree.relative(frame[0])}:{frame[1]}", (frame[2] or "").strip()
+  statement = frame[2] or linecache.getline(frame[0], frame[1])  # a stack dump has no text
+  return f"{tree.relative(frame[0])}:{frame[1]}", statement.strip()
 
 
 _OK_MESSAGES = {

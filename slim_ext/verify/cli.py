@@ -153,23 +153,27 @@ class _Run:
     self.tree = tree
     self.progress = progress
     self.rows: List[classify.Row] = []
+    self.modules = {module.path: module for module in tree.modules}
     wanted = args.networks.split(",") if args.networks else None
     self.wanted = [name.strip() for name in wanted] if wanted else None
 
   def jobs(self) -> List[Dict[str, object]]:
     jobs = [_build_job(target, self.args.build_timeout, self.tree)
             for target in self.args.build]
-    jobs += [_module_job("import", module, self.args.timeout)
-             for module in self.tree.modules]
-    if not self.args.no_scripts:
-      jobs += [_module_job("script", module, self.args.timeout)
-               for module in self.tree.modules if module.help_option]
-    return jobs
+    return jobs + [_module_job("import", module, self.args.timeout)
+                   for module in self.tree.modules]
 
   def finished(self, done: runner.Done, submit) -> None:
+    """Records a finished job; submits what follows from it.
+
+    A factory's listing is followed by one build per network; a module that
+    imported and is an entry script, by its --helpfull run (one whose import
+    fails would only fail again).
+    """
     job = done.job
     self.progress.finished(str(job["target"]))
-    if job["check"] == "networks" and done.result["status"] == "ok":
+    ok = done.result["status"] == "ok"
+    if job["check"] == "networks" and ok:
       networks = done.result["details"]["networks"]
       chosen = [n for n in networks if self.wanted is None or n in self.wanted]
       for network in chosen:
@@ -177,6 +181,11 @@ class _Run:
                     target=f"{job['factory']}:{network}", file=""))
       self.progress.add(len(chosen))
       return
+    if job["check"] == "import" and ok and not self.args.no_scripts:
+      module = self.modules[str(job["path"])]
+      if module.help_option:
+        submit(_module_job("script", module, self.args.timeout))
+        self.progress.add(1)
     check = {"networks": "build", "network": "build", "probe": "build"}.get(
         str(job["check"]), str(job["check"]))
     self.rows.append(classify.classify(

@@ -56,10 +56,13 @@ def contrib(source_line: str) -> str:
   if home is not None:
     return (f"slimport maps {spelled} to {home.dotted}, but this spelling was not "
             "ported: change it to that (and report the spelling to slimport)")
-  if contrib_table.deep_module(qualified) or (key and contrib_table.is_module_key(key)):
-    return (f"{spelled} is a tf.contrib module: import the module's symbols from their "
-            "TensorFlow 2 homes (tf_slim for slim's layers, arg_scope, losses, metrics; "
-            "tensorflow.compat.v1 for the rest)")
+  package = qualified.split(".")[2] if qualified.count(".") >= 2 else ""
+  mapped = sorted(name for name in contrib_table.TABLE if name.startswith(package + "."))
+  if mapped and (contrib_table.deep_module(qualified) or contrib_table.is_module_key(key or "")):
+    example = contrib_table.TABLE[mapped[0]]
+    return (f"{spelled} is a tf.contrib module; slimport ports its symbols one by one "
+            f"(e.g. tf.contrib.{mapped[0]} -> {example.dotted}): import what the file "
+            "uses from those homes")
   return (f"{spelled} was removed with tf.contrib and slimport has no mapping for it: "
           "port it by hand (tf_slim, tensorflow.compat.v1, or a TensorFlow 2 library)")
 

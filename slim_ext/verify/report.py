@@ -21,20 +21,22 @@ import json
 import sys
 from typing import Dict, Iterable, List, Sequence, TextIO
 
-from slim_ext.verify.classify import BLOCKED, FAILS, IMPORT_WORK, KINDS, OK, PYTHON2, Row
+from slim_ext.verify.classify import (BLOCKED, FAILS, IMPORT_WORK, KINDS, OK, PYTHON2,
+                                      TREE_BUG, Row)
 
 REPORT_VERSION = 1
 CHECKS = ("import", "script", "build")
 _CHECK_TITLES = {"import": "import", "script": "--helpfull", "build": "build + step"}
 _KIND_TITLES = {
     OK: "ok",
-    BLOCKED: "blocked: missing package",
+    BLOCKED: "blocked: not installed / not found",
     PYTHON2: "Python 2 code",
     IMPORT_WORK: "does work at import",
+    TREE_BUG: "fails on TF 1 too (tree bug)",
     FAILS: "fails",
 }
 # Details are shown worst first.
-_DETAIL_ORDER = (FAILS, BLOCKED, PYTHON2, IMPORT_WORK)
+_DETAIL_ORDER = (FAILS, TREE_BUG, BLOCKED, PYTHON2, IMPORT_WORK)
 _LISTED = 6
 
 
@@ -65,6 +67,10 @@ def _names(rows: Sequence[Row], verbose: bool) -> str:
   return ", ".join(targets[:_LISTED]) + f", ... (+{len(targets) - _LISTED})"
 
 
+def _count(number: int, noun: str) -> str:
+  return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
+
+
 def _grouped(rows: Sequence[Row]) -> Dict[tuple, List[Row]]:
   groups: Dict[tuple, List[Row]] = {}
   for row in rows:
@@ -80,16 +86,15 @@ def details(rows: Sequence[Row], verbose: bool = False) -> List[str]:
     if not members:
       continue
     groups = _grouped(members)
-    lines.append(f"\n{_KIND_TITLES[kind].upper()} ({len(members)} checks, "
-                 f"{len(groups)} causes)")
+    lines.append(f"\n{_KIND_TITLES[kind].upper()} ({_count(len(members), 'check')}, "
+                 f"{_count(len(groups), 'cause')})")
     for (where, message, fix), group in groups.items():
       lines.append(f"  {where or group[0].file or group[0].target}: {message}")
       if group[0].statement:
         lines.append(f"      {group[0].statement}")
       if fix:
         lines.append(f"      fix: {fix}")
-      lines.append(f"      {len(group)} {'check' if len(group) == 1 else 'checks'}: "
-                   f"{_names(group, verbose)}")
+      lines.append(f"      {_count(len(group), 'check')}: {_names(group, verbose)}")
     installs = sorted({row.install for row in members if row.install})
     if installs:
       lines.append(f"  pip install {' '.join(installs)}")

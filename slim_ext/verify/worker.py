@@ -22,6 +22,7 @@ whole group ``GRACE_SECS`` later if it has not exited by then. The worker itself
 dies with its parent.
 """
 import ctypes
+import gc
 import importlib
 import importlib.util
 import json
@@ -96,17 +97,28 @@ class _Worker:
       data = data[os.write(self.events_out, data):]
 
   def serve(self):
+    # A child's exit wakes the loop at once (SIGCHLD written to a pipe it watches).
+    wake_read, wake_write = os.pipe()
+    os.set_blocking(wake_read, False)
+    os.set_blocking(wake_write, False)
+    signal.signal(signal.SIGCHLD, lambda number, frame: None)
+    signal.set_wakeup_fd(wake_write)
     selector = selectors.DefaultSelector()
     selector.register(self.jobs_in.fd, selectors.EVENT_READ)
+    selector.register(wake_read, selectors.EVENT_READ)
     while not self.jobs_in.closed or self.queue or self.running:
       while self.queue and len(self.running) < self.config["max_children"]:
         self._start(self.queue.pop(0))
-      if not self.jobs_in.closed and selector.select(_POLL_SECS):
-        self.queue += self.jobs_in.read_available()
-        # Expensive jobs (builds) first, so they do not form the tail of the run.
-        self.queue.sort(key=lambda job: -job.get("priority", 0))
-      elif self.jobs_in.closed:
-        time.sleep(_POLL_SECS)
+      for key, _ in selector.select(_POLL_SECS):
+        if key.fd == wake_read:
+          while _drained(wake_read):
+            pass
+        else:
+          self.queue += self.jobs_in.read_available()
+          if self.jobs_in.closed:
+            selector.unregister(self.jobs_in.fd)
+          # Expensive jobs (builds) first, so they do not form the tail of the run.
+          self.queue.sort(key=lambda job: -job.get("priority", 0))
       self._reap()
       self._enforce_limits()
 
@@ -118,6 +130,14 @@ class _Worker:
     return os.path.join(self.config["scratch"], f"job-{job['id']}")
 
   def _start(self, job):
+    if job["check"] == "import" and sys.modules.get(job.get("module") or "") is not None:
+      # The preload imported it already: a forked import would be a no-op.
+      self.send({"event": "started", "id": job["id"], "pid": os.getpid()})
+      self.send({"event": "done", "id": job["id"], "pid": os.getpid(), "exit_code": 0,
+                 "seconds": 0.0, "output": "",
+                 "result": {"status": "ok", "seconds": 0.0, "error": None,
+                            "details": {"preloaded": True}}})
+      return
     directory = self._job_dir(job)
     os.makedirs(directory, exist_ok=True)
     sys.stdout.flush()
@@ -202,6 +222,13 @@ class _Worker:
         self.running[pid] = (job, started, True)
 
 
+def _drained(fd):
+  try:
+    return bool(os.read(fd, 4096))
+  except BlockingIOError:
+    return False
+
+
 def _load_checks(path):
   spec = importlib.util.spec_from_file_location("_slimport_verify_checks", path)
   module = importlib.util.module_from_spec(spec)
@@ -238,6 +265,9 @@ def main():
   worker.send(preloaded)
   if preloaded["event"] == "preload_failed":
     return
+  # Objects loaded so far are never collected: the collector would otherwise write
+  # to every page they share with the children (copy-on-write) in each child.
+  gc.freeze()
   try:
     worker.serve()
   finally:

@@ -1,0 +1,243 @@
+"""Issue 11's do-no-harm test: port installed real packages and prove nothing broke.
+
+    python tools/noharm.py [tf_slim tf_keras keras tensorflow] [--keep DIR] [-j N]
+    tox -e noharm          (tf_slim, tf_keras, keras; and tf_slim's own tests)
+    tox -e noharm-tf       (TensorFlow's own python package)
+
+For each installed package: ``slimport rewrite PKG --out TMP/PKG``, then
+
+- every file the report calls unchanged, and every non-Python file, is
+  byte-identical in the copy (and none is missing);
+- a second run over the copy (``--check``) changes nothing;
+- TF2 code (tools/tf2_code.py: every public TensorFlow name it uses exists in
+  this TensorFlow) gets zero edits and zero findings;
+- every module that imports unported also imports ported: ``slimport verify``
+  on both, same settings (the package is preloaded with TensorFlow in the
+  forking process, so a thousand modules take a minute);
+- for tf_slim, a subset of its own bundled tests gives the same results on the
+  ported copy as on the installed one (tools/ported_tests.py).
+
+Prints one table (a column per package) and every violation. Exit status 0 when
+every check holds, 1 when one does not, 2 when a step could not run.
+"""
+from __future__ import annotations
+
+import argparse
+import filecmp
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Dict, List, Sequence
+
+import _harness
+import ported_tests
+import tf2_code
+
+DEFAULT_PACKAGES = ("tf_slim", "tf_keras", "keras")
+# What the forking process imports once: TensorFlow, and the package itself,
+# whose __init__ loads most of its modules (each would cost seconds otherwise).
+PRELOAD = {"tensorflow": "tensorflow"}
+SKIPPED_DIRS = {"__pycache__"}
+_SHOWN = 8
+
+
+@dataclass
+class Outcome:
+    """One package's measurements and the violations found."""
+
+    package: str
+    version: str
+    numbers: Dict[str, object] = field(default_factory=dict)
+    violations: Dict[str, List[str]] = field(default_factory=dict)
+
+    def violate(self, check: str, items: Sequence[str]) -> None:
+        if items:
+            self.violations.setdefault(check, []).extend(items)
+
+
+def _version(name: str) -> str:
+    from importlib import metadata  # pylint: disable=g-import-not-at-top
+
+    for distribution in (name, name.replace("_", "-")):
+        try:
+            return metadata.version(distribution)
+        except metadata.PackageNotFoundError:
+            continue
+    return "?"
+
+
+def _files(root: Path) -> List[Path]:
+    files = []
+    for directory, subdirectories, names in os.walk(root):
+        subdirectories[:] = [d for d in subdirectories if d not in SKIPPED_DIRS]
+        files += [Path(directory, name).relative_to(root) for name in names]
+    return files
+
+
+def check_copy(source: Path, ported: Path, port_report: dict, outcome: Outcome) -> None:
+    """Unchanged and non-Python files are byte-identical; nothing is missing."""
+    changed = {Path(f["path"]).resolve().relative_to(source)
+               for f in port_report["files"] if f["status"] == "changed"}
+    missing, different, identical = [], [], 0
+    for relative in _files(source):
+        if relative in changed:
+            continue
+        copy = ported / relative
+        if not copy.exists():
+            missing.append(str(relative))
+        elif not filecmp.cmp(source / relative, copy, shallow=False):
+            different.append(str(relative))
+        else:
+            identical += 1
+    outcome.numbers["files byte-identical"] = identical
+    outcome.violate("missing from the copy", missing)
+    outcome.violate("unchanged but not byte-identical", different)
+
+
+def check_tf2_code(source: Path, port_report: dict, outcome: Outcome) -> None:
+    """TF2 code gets no edit and no finding."""
+    by_path = {Path(f["path"]).resolve(): f for f in port_report["files"]}
+    tf2_files = [path for path in by_path if path.suffix == ".py" and tf2_code.is_tf2_code(path)]
+    edited = [f"{path.relative_to(source)}: {by_path[path]['edits']} edits "
+              f"({', '.join(by_path[path]['codemods'])})"
+              for path in tf2_files if by_path[path]["edits"]]
+    flagged = []
+    for path in tf2_files:
+        for finding in by_path[path]["findings"]:
+            if finding["kind"] != "edit":
+                flagged.append(f"{path.relative_to(source)}:{finding['line']}: "
+                               f"[{finding['codemod']}] {finding['message']}")
+    outcome.numbers["TF2-code files"] = len(tf2_files)
+    outcome.numbers["TF2 files edited"] = len(edited)
+    outcome.numbers["TF2 findings"] = len(flagged)
+    outcome.violate("TF2 code edited", edited)
+    outcome.violate("findings on TF2 code", flagged)
+
+
+def check_idempotent(ported: Path, workdir: Path, deadline: _harness.Deadline,
+                     outcome: Outcome) -> None:
+    report = workdir / "second.json"
+    ran = _harness.run([sys.executable, "-m", "slimport", "rewrite", str(ported), "--check",
+                        "--report", str(report)], deadline, log=workdir / "second.log")
+    changes = [f"{Path(f['path']).relative_to(ported)} ({', '.join(f['codemods'])})"
+               for f in _harness.read_json(report)["files"] if f["status"] == "changed"]
+    outcome.numbers["2nd run changes"] = len(changes)
+    outcome.violate("a second run changes", changes)
+    if ran.returncode not in (0, 1):
+        outcome.violate("a second run fails", [f"exit status {ran.returncode}"])
+
+
+def _verify_rows(tree: Path, preload: str, jobs: int, workdir: Path, name: str,
+                 deadline: _harness.Deadline) -> Dict[str, dict]:
+    report = workdir / f"verify-{name}.json"
+    ran = _harness.verify(tree, ["--no-scripts", "--preload", preload, "-j", str(jobs),
+                                 "--timeout", "120"], report, deadline,
+                          log=workdir / f"verify-{name}.log")
+    if ran.returncode == 2 or not report.exists():
+        return {"": {"kind": "fails", "message": "verify could not run: "
+                     + (workdir / f"verify-{name}.log").read_text()[-1500:]}}
+    return {row["target"]: row for row in _harness.read_json(report)["rows"]}
+
+
+def check_imports(source: Path, ported: Path, jobs: int, workdir: Path,
+                  deadline: _harness.Deadline, outcome: Outcome) -> None:
+    """Every module that imports unported imports ported (the same verify settings)."""
+    preload = PRELOAD.get(outcome.package, f"tensorflow,{outcome.package}")
+    started = time.monotonic()
+    before = _verify_rows(source, preload, jobs, workdir, "unported", deadline)
+    after = _verify_rows(ported, preload, jobs, workdir, "ported", deadline)
+    broken = [f"{module}: {after.get(module, {}).get('where') or ''} "
+              f"{after.get(module, {}).get('message', 'not checked in the ported copy')}"
+              for module, row in sorted(before.items())
+              if row["kind"] == "ok" and after.get(module, {}).get("kind") != "ok"]
+    if "" in after:
+        broken.append(after[""]["message"])
+    outcome.numbers["modules"] = len(before)
+    outcome.numbers["import unported"] = sum(r["kind"] == "ok" for r in before.values())
+    outcome.numbers["import ported"] = sum(r["kind"] == "ok" for r in after.values())
+    outcome.numbers["broken by the port"] = len(broken)
+    outcome.numbers["verify s (both)"] = f"{time.monotonic() - started:.0f}"
+    outcome.violate("imports unported, not ported", broken)
+
+
+def check_package(package: str, base: Path, jobs: int, deadline: _harness.Deadline) -> Outcome:
+    source = _harness.installed_package(package)
+    outcome = Outcome(package, _version(package))
+    workdir = base / package
+    ported = workdir / "ported" / package
+    workdir.mkdir(parents=True)
+    print(f"=== {package} {outcome.version}: slimport rewrite {source} --out {ported}",
+          flush=True)
+    port = _harness.rewrite(source, ported, workdir / "port.json", deadline,
+                            log=workdir / "rewrite.log")
+    report = _harness.read_json(workdir / "port.json")
+    summary = report["summary"]
+    outcome.numbers.update({
+        "Python files": summary["files"], "changed": summary["changed"],
+        "edits": summary["edits"], "findings": summary["attention"],
+        "rewrite s": f"{port.seconds:.0f}"})
+    if port.returncode != 0:
+        outcome.violate("the rewrite fails", [f"exit status {port.returncode}: "
+                                              f"{summary['failed']} files failed"])
+    check_copy(source, ported, report, outcome)
+    check_tf2_code(source, report, outcome)
+    check_idempotent(ported, workdir, deadline, outcome)
+    check_imports(source, ported, jobs, workdir, deadline, outcome)
+    if package == "tf_slim":
+        tests = ported_tests.compare(source, ported, jobs, workdir / "tests", deadline)
+        outcome.numbers["own tests (unported)"] = tests.counts("unported")
+        outcome.numbers["own tests (ported)"] = tests.counts("ported")
+        outcome.violate("tf_slim's own tests differ", tests.differences())
+    return outcome
+
+
+def report(outcomes: Sequence[Outcome]) -> str:
+    names = list(dict.fromkeys(key for o in outcomes for key in o.numbers))
+    rows = [[name] + [o.numbers.get(name, "") for o in outcomes] for name in names]
+    lines = [_harness.table([""] + [f"{o.package} {o.version}" for o in outcomes], rows)]
+    for outcome in outcomes:
+        for check, items in outcome.violations.items():
+            lines.append(f"\nFAIL {outcome.package}: {check} ({len(items)})")
+            lines += [f"  {item}" for item in items[:_SHOWN]]
+            if len(items) > _SHOWN:
+                lines.append(f"  ... (+{len(items) - _SHOWN}; --keep DIR keeps the reports)")
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter,
+                                     epilog="\n".join(__doc__.splitlines()[2:]))
+    parser.add_argument("packages", nargs="*", default=list(DEFAULT_PACKAGES),
+                        help="installed packages (default: %(default)s)")
+    parser.add_argument("--keep", type=Path, help="keep the ported copies and reports here")
+    parser.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1,
+                        help="processes for verify and the tests (default: CPU count)")
+    parser.add_argument("--deadline", type=float, default=1800.0,
+                        help="seconds for the whole run (default 1800)")
+    args = parser.parse_args(argv)
+    deadline = _harness.Deadline(args.deadline)
+    started = time.monotonic()
+    outcomes = []
+    with tempfile.TemporaryDirectory(prefix="slimport-noharm-") as scratch:
+        base = args.keep or Path(scratch)
+        try:
+            for package in args.packages:
+                outcomes.append(check_package(package, base, args.jobs, deadline))
+        except (RuntimeError, TimeoutError, subprocess.SubprocessError) as error:
+            print(f"noharm: {error}", file=sys.stderr)
+            return 2
+    print(f"\n=== do no harm: installed packages ported with --out "
+          f"({time.monotonic() - started:.0f} s)\n{report(outcomes)}")
+    if any(outcome.violations for outcome in outcomes):
+        return 1
+    print("\nOK: nothing the port touched broke, and TF2 code was left alone")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
