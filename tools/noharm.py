@@ -31,7 +31,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, List, Sequence
+from typing import Dict, List, Sequence, Tuple
 
 import _harness
 import ported_tests
@@ -132,15 +132,16 @@ def check_idempotent(ported: Path, workdir: Path, deadline: _harness.Deadline,
 
 
 def _verify_rows(tree: Path, preload: str, jobs: int, workdir: Path, name: str,
-                 deadline: _harness.Deadline) -> Dict[str, dict]:
-    report = workdir / f"verify-{name}.json"
+                 deadline: _harness.Deadline) -> Tuple[Dict[str, dict], str]:
+    """verify's rows by module, and why verify could not run ('' when it ran)."""
+    report, log = workdir / f"verify-{name}.json", workdir / f"verify-{name}.log"
     ran = _harness.verify(tree, ["--no-scripts", "--preload", preload, "-j", str(jobs),
-                                 "--timeout", "120"], report, deadline,
-                          log=workdir / f"verify-{name}.log")
+                                 "--timeout", "120"], report, deadline, log=log)
     if ran.returncode == 2 or not report.exists():
-        return {"": {"kind": "fails", "message": "verify could not run: "
-                     + (workdir / f"verify-{name}.log").read_text()[-1500:]}}
-    return {row["target"]: row for row in _harness.read_json(report)["rows"]}
+        reason = [line for line in log.read_text().splitlines()
+                  if line.startswith(("slimport verify:", "  fix:"))]
+        return {}, " ".join(reason) or log.read_text()[-1500:]
+    return {row["target"]: row for row in _harness.read_json(report)["rows"]}, ""
 
 
 def check_imports(source: Path, ported: Path, jobs: int, workdir: Path,
@@ -148,18 +149,24 @@ def check_imports(source: Path, ported: Path, jobs: int, workdir: Path,
     """Every module that imports unported imports ported (the same verify settings)."""
     preload = PRELOAD.get(outcome.package, f"tensorflow,{outcome.package}")
     started = time.monotonic()
-    before = _verify_rows(source, preload, jobs, workdir, "unported", deadline)
-    after = _verify_rows(ported, preload, jobs, workdir, "ported", deadline)
-    broken = [f"{module}: {after.get(module, {}).get('where') or ''} "
-              f"{after.get(module, {}).get('message', 'not checked in the ported copy')}"
-              for module, row in sorted(before.items())
-              if row["kind"] == "ok" and after.get(module, {}).get("kind") != "ok"]
-    if "" in after:
-        broken.append(after[""]["message"])
+    before, unported_error = _verify_rows(source, preload, jobs, workdir, "unported", deadline)
+    after, ported_error = _verify_rows(ported, preload, jobs, workdir, "ported", deadline)
+    if unported_error:
+        raise RuntimeError(f"verify could not run on the installed {outcome.package}: "
+                           f"{unported_error}")
+    working = sorted(module for module, row in before.items() if row["kind"] == "ok")
+    missing = {"where": "", "message": "not among the ported copy's modules"}
+    broken = [f"{module}: {after.get(module, missing)['where'] or ''} "
+              f"{after.get(module, missing)['message']}"
+              for module in working if after.get(module, {}).get("kind") != "ok"]
+    if ported_error:
+        broken = [f"all {len(working)}: the ported {outcome.package} does not import: "
+                  f"{ported_error}"]
     outcome.numbers["modules"] = len(before)
-    outcome.numbers["import unported"] = sum(r["kind"] == "ok" for r in before.values())
+    outcome.numbers["import unported"] = len(working)
     outcome.numbers["import ported"] = sum(r["kind"] == "ok" for r in after.values())
-    outcome.numbers["broken by the port"] = len(broken)
+    outcome.numbers["broken by the port"] = (len(working) if ported_error
+                                             else len(broken))
     outcome.numbers["verify s (both)"] = f"{time.monotonic() - started:.0f}"
     outcome.violate("imports unported, not ported", broken)
 

@@ -6,7 +6,7 @@ Kinds, in table order:
                where to get it), or an installed package no longer has what the
                tree uses (the tree needs an older version): not the port's doing.
   python2      Python 2 code: does not parse as Python 3, or uses Python 2 names
-               (xrange, urllib2, dict.iteritems, implicit relative imports).
+               (xrange, urllib2, dict.iteritems).
   import-work  the module does work when imported: reads files, exits, parses the
                command line, or runs past the time limit.
   tree-bug     fails on TensorFlow 1 as well, provably (a flag default of the wrong
@@ -145,28 +145,32 @@ def _installed(top: str) -> bool:
     return False
 
 
-def _next_to(frame: Optional[Tuple[str, int, str]], name: str) -> bool:
-  """True when ``name`` is a sibling of the importing file inside a package (Python 2)."""
+def _sibling_directory(frame: Optional[Tuple[str, int, str]], name: str) -> Optional[str]:
+  """The importing file's directory when ``name`` is a module right next to it."""
   if frame is None:
-    return False
+    return None
   directory = os.path.dirname(frame[0])
   first = name.split(".")[0]
-  return os.path.isfile(os.path.join(directory, "__init__.py")) and (
-      os.path.isfile(os.path.join(directory, first + ".py"))
-      or os.path.isdir(os.path.join(directory, first)))
+  if (os.path.isfile(os.path.join(directory, first + ".py"))
+      or os.path.isfile(os.path.join(directory, first, "__init__.py"))):
+    return directory
+  return None
 
 
 def _tree_file_for(name: str, tree: Tree) -> Optional[Tuple[str, str]]:
-  """A file of the tree that looks like module ``name``, and the root it needs.
+  """A file of the tree that is module ``name`` if its directory were on sys.path.
 
-  Matched by path suffix (``a/b.py`` or ``a/b/__init__.py`` for ``a.b``); the root
-  is the directory the suffix hangs from.
+  Returns the file and that directory: ``a/b.py`` or ``a/b/__init__.py`` for
+  ``a.b``, hanging from a directory that is not itself a package (so not a
+  subpackage that merely shares the name, like keras's backend/jax/).
   """
   relative = os.path.join(*name.split("."))
   for suffix in (relative + ".py", os.path.join(relative, "__init__.py")):
     for module in tree.modules:
       if module.path.endswith(os.sep + suffix):
-        return module.path, module.path[:-len(os.sep + suffix)]
+        root = module.path[:-len(os.sep + suffix)]
+        if not os.path.isfile(os.path.join(root, "__init__.py")) or root in tree.roots:
+          return module.path, root
   return None
 
 
@@ -193,18 +197,23 @@ def _name_clash(shadowing: str, name: str, tree: Tree) -> _Verdict:
 def _missing_module(name: str, message: str, frame, tree: Tree) -> _Verdict:
   top = name.split(".")[0]
   source = frame[2] if frame else ""
-  clash = _NOT_A_PACKAGE.search(message)
-  if clash and clash.group(1).split(".")[0] in tree.top_level_names():
-    return _name_clash(clash.group(1), name, tree)
   if top in ("tensorflow", "tensorflow_estimator") or fixes.is_shim_target(name):
     return _Verdict(FAILS, f"No module named '{name}'",
                     fixes.tensorflow_module(name, source))
   if top in known.PY2_MODULES:
     return _Verdict(PYTHON2, f"Python 2 module {top}",
                     f"Python 3 calls it {known.PY2_MODULES[top]}")
-  if _next_to(frame, name):
-    return _Verdict(PYTHON2, f"implicit relative import of {name} (Python 2)",
-                    f"write `from . import {top}` (Python 3 imports are absolute)")
+  clash = _NOT_A_PACKAGE.search(message)
+  if clash and clash.group(1).split(".")[0] in tree.top_level_names():
+    return _name_clash(clash.group(1), name, tree)
+  if known.is_package_name(name) and top not in tree.top_level_names():
+    return _not_installed(name)
+  sibling = _sibling_directory(frame, name)
+  if sibling is not None:
+    return _Verdict(BLOCKED, f"{top} is next to the importing file, whose directory is not "
+                    "on sys.path (a script run from its own directory, or a Python 2 "
+                    "implicit relative import)",
+                    f"--path {os.path.relpath(sibling, tree.top)}, or `from . import {top}`")
   in_tree = _tree_file_for(name, tree)
   if in_tree is not None and in_tree[1] in tree.roots:
     return _name_clash(top, name, tree)
@@ -218,6 +227,11 @@ def _missing_module(name: str, message: str, frame, tree: Tree) -> _Verdict:
   if "." in name and _installed(top):
     return _Verdict(BLOCKED, f"the installed {top} has no module {name}",
                     f"the tree was written for another version of {top}")
+  return _not_installed(name)
+
+
+def _not_installed(name: str) -> _Verdict:
+  top = name.split(".")[0]
   install, elsewhere = known.distribution(name)
   if install is None:
     return _Verdict(BLOCKED, f"{top} is not installed", elsewhere)

@@ -87,8 +87,28 @@ def tensorflow_module(name: str, source_line: str) -> str:
   return f"{name} does not exist in this TensorFlow: it was moved or removed after TF 1"
 
 
+def _in_tf2(relative: str) -> bool:
+  """True when ``tf.<relative>`` exists in this TensorFlow's TF2 API."""
+  import tensorflow  # pylint: disable=g-import-not-at-top  (slim_ext loaded it already)
+
+  value = tensorflow
+  for part in relative.split("."):
+    try:
+      value = getattr(value, part)
+    except Exception:  # pylint: disable=broad-except  (lazy loaders raise anything)
+      return False
+  return True
+
+
 def tensorflow_attribute(module: str, attribute: str, source_line: str) -> str:
   """The fix for ``module 'tensorflow...' has no attribute 'X'``."""
+  module = module.replace("tensorflow._api.v2.", "tensorflow.", 1)
+  if module.startswith("tensorflow.compat.v1"):
+    relative = f"{module[len('tensorflow.compat.v1'):]}.{attribute}".lstrip(".")
+    if _in_tf2(relative):
+      return (f"tf.{relative} is TensorFlow 2 API that tf.compat.v1 lacks: this file is "
+              "TF2 code and needs `import tensorflow as tf`, not tensorflow.compat.v1 "
+              "(slimport's compat_v1 codemod should have left it alone)")
   if attribute == "contrib":
     return contrib(source_line)
   if attribute == "estimator":

@@ -43,6 +43,19 @@ DISTRIBUTIONS = {
     "pycocotools": "pycocotools",
 }
 
+# Import names of PyPI packages installed under the same name that TF-era trees
+# (and the packages verify is run on) import. A missing one is a missing package,
+# even when the tree happens to hold a module of that name (keras has
+# keras/src/backend/jax/ and a test importing the real jax).
+COMMON_PACKAGES = frozenset({
+    "numpy", "scipy", "pandas", "matplotlib", "h5py", "six", "mock", "tqdm", "requests",
+    "lxml", "contextlib2", "dlib", "imageio", "torch", "torchvision", "jax", "jaxlib",
+    "flax", "optax", "onnx", "onnxruntime", "openvino", "grain", "tensorflow",
+    "tensorboard", "tf2onnx", "pytest", "nose", "pydot", "graphviz", "sympy", "numba",
+    "Cython", "seaborn", "nltk", "gensim", "jieba", "boto3", "redis", "psutil", "absl",
+    "tf_keras", "keras", "tf_slim",
+})
+
 # Top-level packages of trees that are not on PyPI: where to get them.
 _RESEARCH_SLIM = ("research/slim of github.com/tensorflow/models (not on PyPI): "
                   "check it out and give its directory with --path")
@@ -93,6 +106,13 @@ NUMPY_REMOVED = {
     "NAN": "np.nan", "Inf": "np.inf", "PINF": "np.inf", "NINF": "-np.inf",
     "infty": "np.inf", "in1d": "np.isin", "trapz": "np.trapezoid",
 }
+
+
+def is_package_name(module: str) -> bool:
+  """True when the top-level name is one verify knows to be a PyPI package (or research/slim)."""
+  top = module.split(".")[0]
+  return top in COMMON_PACKAGES or top in ELSEWHERE or any(
+      name.split(".")[0] == top for name in DISTRIBUTIONS)
 
 
 def distribution(module: str) -> Tuple[Optional[str], Optional[str]]:

@@ -14,9 +14,10 @@ from tests.verify.conftest import write_tree
 @pytest.fixture(scope="module")
 def tree(tmp_path_factory):
   top = write_tree(tmp_path_factory.mktemp("tree"), {
-      "pkg/__init__.py": "", "pkg/model.py": "", "pkg/sibling.py": "",
+      "pkg/__init__.py": "", "pkg/model.py": "", "pkg/sibling.py": "", "pkg/torch.py": "",
+      "pkg/jax/__init__.py": "",
       "pkg/protos/__init__.py": "", "src/__init__.py": "", "src/facenet.py": "",
-      "facenet/__init__.py": "", "facenet/src/__init__.py": "",
+      "facenet/__init__.py": "", "facenet/src/__init__.py": "", "scripts/lfw.py": "",
   })
   return tree_lib.discover(str(top))
 
@@ -50,14 +51,27 @@ def _row(tree, error, check="import"):
      None, None),
     ("ModuleNotFoundError", "No module named 'urllib2'", "import urllib2",
      {"name": "urllib2"}, "python2", "urllib.request", None),
+    # A module next to the importer: a script's own directory, or Python 2.
     ("ModuleNotFoundError", "No module named 'sibling'", "import sibling",
-     {"name": "sibling"}, "python2", "from . import sibling", None),
+     {"name": "sibling"}, "blocked", "--path pkg", None),
+    # ... unless the name is a known package: then it is that package (keras has
+    # keras/src/export/torch.py beside a test that imports the real torch).
+    ("ModuleNotFoundError", "No module named 'torch'", "import torch", {"name": "torch"},
+     "blocked", "pip install torch", "torch"),
+    ("ModuleNotFoundError", "No module named 'jax'", "import jax", {"name": "jax"},
+     "blocked", "pip install jax", "jax"),
+    # A module of the tree whose directory is not on sys.path.
+    ("ModuleNotFoundError", "No module named 'lfw'", "import lfw", {"name": "lfw"},
+     "blocked", "--path scripts", None),
     ("ModuleNotFoundError", "No module named 'tensorflow.contrib'",
      "from tensorflow.contrib.framework import arg_scope", {"name": "tensorflow.contrib"},
      "fails", "tf_slim.arg_scope", None),
     ("ModuleNotFoundError", "No module named 'tensorflow.contrib'",
      "from tensorflow.contrib.image.python.ops import image_ops",
      {"name": "tensorflow.contrib"}, "fails", "no mapping", None),
+    ("ModuleNotFoundError", "No module named 'tensorflow.contrib'",
+     "from tensorflow.contrib.layers.python.layers import layers",
+     {"name": "tensorflow.contrib"}, "fails", "ports its symbols one by one", None),
     ("ModuleNotFoundError", "No module named 'tensorflow.contrib'",
      "from tensorflow.contrib import nccl", {"name": "tensorflow.contrib"}, "fails",
      "no mapping", None),

@@ -1,0 +1,44 @@
+"""`slimport verify` hands every argument to `python -m slim_ext.verify`; its usage errors."""
+import os
+import subprocess
+import sys
+
+import pytest
+
+from slim_ext.verify import cli
+from tests.verify.conftest import REPO_ROOT
+
+pytestmark = pytest.mark.tf
+
+
+def _slimport(*arguments):
+  return subprocess.run([sys.executable, "-m", "slimport", *arguments], capture_output=True,
+                        text=True, timeout=300, cwd=REPO_ROOT, check=False,
+                        env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2"))
+
+
+def test_help_is_verify_own_help():
+  result = _slimport("verify", "--help")
+  assert result.returncode == 0, result.stderr
+  assert result.stdout.startswith("usage: slimport verify")
+  for option in ("--path DIR", "--build TARGET", "--report FILE.json", "-j N", "--timeout"):
+    assert option in result.stdout
+  assert "exit codes:" in result.stdout
+
+
+def test_listed_in_slimport_help():
+  assert "slimport verify DIR" in _slimport("--help").stdout
+
+
+def test_usage_errors_exit_2_and_name_the_problem(tmp_path, capsys):
+  assert cli.main([str(tmp_path / "missing")]) == 2
+  assert "not a directory" in capsys.readouterr().err
+  assert cli.main([str(tmp_path)]) == 2
+  assert "no Python modules" in capsys.readouterr().err
+  (tmp_path / "a.py").write_text("")
+  assert cli.main([str(tmp_path), "--path", "src"]) == 2
+  assert "--path src" in capsys.readouterr().err
+  assert cli.main([str(tmp_path), "--build", "nets.nets_factory"]) == 2
+  assert "--build nets.nets_factory: no module of that name" in capsys.readouterr().err
+  assert cli.main([str(tmp_path), "--build", "probes.py:build"]) == 2
+  assert "probes.py does not exist" in capsys.readouterr().err
