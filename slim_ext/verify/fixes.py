@@ -84,6 +84,10 @@ def tensorflow_module(name: str, source_line: str) -> str:
             "TensorFlow 2: read the data with tf.data or tensorflow_datasets")
   if is_shim_target(name):
     return SLIM_EXT_SHIMS
+  if _in_tf2(name.partition(".")[2]):
+    return (f"{name} exists in this TensorFlow, but not yet where this import runs: "
+            "TensorFlow is itself still being imported (a circular import; an import of "
+            "TensorFlow's public API inside a module TensorFlow loads first)")
   return f"{name} does not exist in this TensorFlow: it was moved or removed after TF 1"
 
 

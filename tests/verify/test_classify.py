@@ -78,6 +78,13 @@ def _row(tree, error, check="import"):
     ("ModuleNotFoundError", "No module named 'tf_keras.legacy_tf_layers'",
      "net = slim.conv2d(images, 32)", {"name": "tf_keras.legacy_tf_layers"}, "fails",
      "import slim_ext", None),
+    # TensorFlow's own package, ported: its public API imported while it loads.
+    ("ModuleNotFoundError", "No module named 'tensorflow.compat'",
+     "import tensorflow.compat.v1 as tf", {"name": "tensorflow.compat"}, "fails",
+     "circular import", None),
+    ("AttributeError", "module 'tensorflow._api.v2.compat.v1.__internal__.types' has no "
+     "attribute 'Tensor'", "Tensor = tf.__internal__.types.Tensor", {}, "fails",
+     "TF2 code and needs `import tensorflow as tf`", None),
     ("AttributeError", "module 'tensorflow.python.framework.ops' has no attribute 'Tensor'",
      "net = slim.conv2d(x, 3)", {}, "fails", "import slim_ext", None),
     ("AttributeError", "module 'tensorflow' has no attribute 'placeholder'",
