@@ -8,16 +8,18 @@ deadline passes or the harness stops.
 """
 from __future__ import annotations
 
+import argparse
 import importlib.util
 import json
 import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence
+from typing import Callable, Dict, List, Optional, Sequence
 
 
 class Deadline:
@@ -81,6 +83,31 @@ def verify(tree: Path, arguments: Sequence[str], report: Path, deadline: Deadlin
     """``python -m slim_ext.verify TREE ARGUMENTS --report REPORT`` (what slimport verify runs)."""
     return run([sys.executable, "-m", "slim_ext.verify", str(tree), *arguments,
                 "--report", str(report)], deadline, log, env)
+
+
+def add_run_options(parser: argparse.ArgumentParser, deadline: float, jobs_help: str) -> None:
+    """--keep, -j and --deadline, as both harnesses take them."""
+    parser.add_argument("--keep", type=Path,
+                        help="keep the unpacked or ported trees and every report here")
+    parser.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1,
+                        help=f"{jobs_help} (default: CPU count)")
+    parser.add_argument("--deadline", type=float, default=deadline,
+                        help=f"seconds for the whole run (default {deadline:.0f})")
+
+
+def run_each(names: Sequence[str], check: Callable[[str, Path], object], keep: Optional[Path],
+             label: str) -> Optional[List[object]]:
+    """``check(name, workdir)`` for each name, in a scratch directory (or ``keep``).
+
+    Returns the outcomes, or None when a step could not run (the reason is printed).
+    """
+    with tempfile.TemporaryDirectory(prefix=f"slimport-{label}-") as scratch:
+        base = keep or Path(scratch)
+        try:
+            return [check(name, base / name) for name in names]
+        except (RuntimeError, TimeoutError, subprocess.SubprocessError) as error:
+            print(f"{label}: {error}", file=sys.stderr)
+            return None
 
 
 def installed_package(name: str) -> Path:

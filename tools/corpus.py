@@ -9,8 +9,9 @@ repository), unpack it into a temporary directory, ``slimport rewrite SRC --out
 PORTED``, then ``slimport verify PORTED`` with the corpus's sys.path roots and its
 model builds (tools/corpus_probes.py). verify prints its table; this script then
 prints one line per corpus: every module, sorted into blocked (a package this
-environment does not install, or research/slim, which is not on PyPI), Python 2
-code, work at import, and failures caused by the port.
+environment does not install, research/slim, which is not on PyPI, or a sys.path
+question of the sdist's layout), Python 2 code, work at import, the tree's own
+bugs (fail on TF 1 too), and failures caused by the port.
 
 Exit status 0 only when no import fails because of the port and every model
 builds and trains a step (issue 12's goal); 1 otherwise; 2 when a step could not
@@ -21,7 +22,6 @@ from __future__ import annotations
 import argparse
 import hashlib
 import os
-import subprocess
 import sys
 import tarfile
 import tempfile
@@ -124,6 +124,7 @@ class Outcome:
 def check_corpus(corpus: Corpus, cache: Path, workdir: Path, jobs: int,
                  deadline: _harness.Deadline) -> Outcome:
     """Downloads, ports and verifies one corpus; verify's own table goes to stdout."""
+    workdir.mkdir(parents=True)
     source = unpack(fetch(corpus, cache, deadline), workdir / "source")
     ported = workdir / "ported"
     print(f"\n=== {corpus.requirement}: slimport rewrite {source.name} --out {ported}",
@@ -151,11 +152,11 @@ def check_corpus(corpus: Corpus, cache: Path, workdir: Path, jobs: int,
 
 def summary(outcomes: Sequence[Outcome]) -> str:
     rows = [[o.corpus.requirement, o.modules, o.kinds["ok"], o.kinds["blocked"],
-             o.kinds["python2"], o.kinds["import-work"], o.kinds["fails"],
+             o.kinds["python2"], o.kinds["import-work"], o.kinds["tree-bug"], o.kinds["fails"],
              f"{o.builds_ok}/{len(o.corpus.builds)}", f"{o.port_seconds:.1f}",
              f"{o.verify_seconds:.1f}"] for o in outcomes]
     return _harness.table(["corpus", "modules", "import", "blocked", "Python 2",
-                           "work at import", "fail (port)", "models build",
+                           "work at import", "tree bug", "fail (port)", "models build",
                            "rewrite s", "verify s"], rows)
 
 
@@ -165,30 +166,19 @@ def main(argv: Sequence[str] = None) -> int:
                                      epilog="\n".join(__doc__.splitlines()[2:]))
     parser.add_argument("--cache", type=Path, default=_default_cache(),
                         help="where the sdists are kept (default: %(default)s)")
-    parser.add_argument("--keep", type=Path,
-                        help="keep the unpacked sources, ported trees and reports here")
     parser.add_argument("--only", help="comma-separated corpus names: "
                         + ", ".join(c.name for c in CORPORA))
-    parser.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1,
-                        help="verify checks at a time (default: CPU count)")
-    parser.add_argument("--deadline", type=float, default=1500.0,
-                        help="seconds for the whole run (default 1500)")
+    _harness.add_run_options(parser, 1500.0, "verify checks at a time")
     args = parser.parse_args(argv)
-    chosen = [c for c in CORPORA if not args.only or c.name in args.only.split(",")]
+    chosen = {c.name: c for c in CORPORA if not args.only or c.name in args.only.split(",")}
     deadline = _harness.Deadline(args.deadline)
     started = time.monotonic()
-    outcomes = []
-    with tempfile.TemporaryDirectory(prefix="slimport-corpus-") as scratch:
-        base = args.keep or Path(scratch)
-        try:
-            for corpus in chosen:
-                workdir = base / corpus.name
-                workdir.mkdir(parents=True, exist_ok=False)
-                outcomes.append(check_corpus(corpus, args.cache, workdir, args.jobs,
-                                             deadline))
-        except (RuntimeError, TimeoutError, subprocess.SubprocessError) as error:
-            print(f"corpus: {error}", file=sys.stderr)
-            return 2
+    outcomes = _harness.run_each(
+        list(chosen), lambda name, workdir: check_corpus(chosen[name], args.cache, workdir,
+                                                         args.jobs, deadline),
+        args.keep, "corpus")
+    if outcomes is None:
+        return 2
     print(f"\n=== real TF1 code from PyPI, ported and verified "
           f"({time.monotonic() - started:.0f} s)\n{summary(outcomes)}")
     for outcome in outcomes:

@@ -25,9 +25,7 @@ from __future__ import annotations
 import argparse
 import filecmp
 import os
-import subprocess
 import sys
-import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -171,10 +169,10 @@ def check_imports(source: Path, ported: Path, jobs: int, workdir: Path,
     outcome.violate("imports unported, not ported", broken)
 
 
-def check_package(package: str, base: Path, jobs: int, deadline: _harness.Deadline) -> Outcome:
+def check_package(package: str, workdir: Path, jobs: int,
+                  deadline: _harness.Deadline) -> Outcome:
     source = _harness.installed_package(package)
     outcome = Outcome(package, _version(package))
-    workdir = base / package
     ported = workdir / "ported" / package
     workdir.mkdir(parents=True)
     print(f"=== {package} {outcome.version}: slimport rewrite {source} --out {ported}",
@@ -221,23 +219,16 @@ def main(argv: Sequence[str] = None) -> int:
                                      epilog="\n".join(__doc__.splitlines()[2:]))
     parser.add_argument("packages", nargs="*", default=list(DEFAULT_PACKAGES),
                         help="installed packages (default: %(default)s)")
-    parser.add_argument("--keep", type=Path, help="keep the ported copies and reports here")
-    parser.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1,
-                        help="processes for verify and the tests (default: CPU count)")
-    parser.add_argument("--deadline", type=float, default=1800.0,
-                        help="seconds for the whole run (default 1800)")
+    _harness.add_run_options(parser, 1800.0, "processes for verify and the tests")
     args = parser.parse_args(argv)
     deadline = _harness.Deadline(args.deadline)
     started = time.monotonic()
-    outcomes = []
-    with tempfile.TemporaryDirectory(prefix="slimport-noharm-") as scratch:
-        base = args.keep or Path(scratch)
-        try:
-            for package in args.packages:
-                outcomes.append(check_package(package, base, args.jobs, deadline))
-        except (RuntimeError, TimeoutError, subprocess.SubprocessError) as error:
-            print(f"noharm: {error}", file=sys.stderr)
-            return 2
+    outcomes = _harness.run_each(
+        args.packages, lambda package, workdir: check_package(package, workdir, args.jobs,
+                                                              deadline),
+        args.keep, "noharm")
+    if outcomes is None:
+        return 2
     print(f"\n=== do no harm: installed packages ported with --out "
           f"({time.monotonic() - started:.0f} s)\n{report(outcomes)}")
     if any(outcome.violations for outcome in outcomes):

@@ -42,3 +42,37 @@ def test_usage_errors_exit_2_and_name_the_problem(tmp_path, capsys):
   assert "--build nets.nets_factory: no module of that name" in capsys.readouterr().err
   assert cli.main([str(tmp_path), "--build", "probes.py:build"]) == 2
   assert "probes.py does not exist" in capsys.readouterr().err
+
+
+class _Terminal:
+  """A stream that says it is a terminal and keeps what was written."""
+
+  def __init__(self, tty: bool):
+    self.tty = tty
+    self.text = ""
+
+  def isatty(self):
+    return self.tty
+
+  def write(self, text):
+    self.text += text
+
+  def flush(self):
+    pass
+
+
+def test_progress_on_a_terminal_only():
+  from slim_ext.verify import report  # pylint: disable=g-import-not-at-top
+
+  for tty in (True, False):
+    stream = _Terminal(tty)
+    progress = report.Progress(stream)
+    progress.add(3)
+    progress.started("nets.lenet")
+    progress.finished("nets.lenet")
+    progress.close()
+    if tty:
+      assert "[0/3] nets.lenet" in stream.text and "[1/3] nets.lenet" in stream.text
+      assert stream.text.endswith("\r\033[K")
+    else:
+      assert stream.text == ""
