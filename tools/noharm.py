@@ -171,6 +171,7 @@ def check_imports(source: Path, ported: Path, jobs: int, workdir: Path,
 
 def check_package(package: str, workdir: Path, jobs: int,
                   deadline: _harness.Deadline) -> Outcome:
+    started = time.monotonic()
     source = _harness.installed_package(package)
     outcome = Outcome(package, _version(package))
     ported = workdir / "ported" / package
@@ -193,10 +194,13 @@ def check_package(package: str, workdir: Path, jobs: int,
     check_idempotent(ported, workdir, deadline, outcome)
     check_imports(source, ported, jobs, workdir, deadline, outcome)
     if package == "tf_slim":
+        started = time.monotonic()
         tests = ported_tests.compare(source, ported, jobs, workdir / "tests", deadline)
+        outcome.numbers["own tests s (both)"] = f"{time.monotonic() - started:.0f}"
         outcome.numbers["own tests (unported)"] = tests.counts("unported")
         outcome.numbers["own tests (ported)"] = tests.counts("ported")
         outcome.violate("tf_slim's own tests differ", tests.differences())
+    outcome.numbers["all checks s"] = f"{time.monotonic() - started:.0f}"
     return outcome
 
 
