@@ -50,6 +50,28 @@ exit codes:
 """
 
 
+def _count(value: str) -> int:
+  if not value.isdigit():
+    raise argparse.ArgumentTypeError(f"{value!r} is not 0 (one per CPU) or a positive number")
+  return int(value)
+
+
+def _seconds(value: str) -> float:
+  try:
+    seconds = float(value)
+  except ValueError:
+    seconds = -1.0
+  if seconds <= 0:
+    raise argparse.ArgumentTypeError(f"{value!r} is not a positive number of seconds")
+  return seconds
+
+
+def _env_item(value: str) -> str:
+  if not value.partition("=")[0] or "=" not in value:
+    raise argparse.ArgumentTypeError(f"{value!r} is not KEY=VALUE")
+  return value
+
+
 def build_parser() -> argparse.ArgumentParser:
   parser = argparse.ArgumentParser(
       prog="slimport verify", description=_DESCRIPTION,
@@ -79,19 +101,19 @@ def build_parser() -> argparse.ArgumentParser:
       "--no-scripts", action="store_true",
       help="do not run entry scripts with --helpfull (imports and builds only)")
   parser.add_argument(
-      "-j", "--jobs", metavar="N", type=int, default=0,
+      "-j", "--jobs", metavar="N", type=_count, default=0,
       help="checks at a time (default 0: one per CPU)")
   parser.add_argument(
-      "--timeout", metavar="SECS", type=float, default=120.0,
+      "--timeout", metavar="SECS", type=_seconds, default=120.0,
       help="time limit of one import or entry script (default 120)")
   parser.add_argument(
-      "--build-timeout", metavar="SECS", type=float, default=900.0,
+      "--build-timeout", metavar="SECS", type=_seconds, default=900.0,
       help="time limit of one network build and training step (default 900)")
   parser.add_argument(
       "--preload", metavar="MODULE,...", default="tensorflow",
       help="modules the forking process imports once (default tensorflow; '' for none)")
   parser.add_argument(
-      "--env", metavar="KEY=VALUE", action="append", default=[],
+      "--env", metavar="KEY=VALUE", action="append", default=[], type=_env_item,
       help="set an environment variable for the checks (repeatable); "
            f"{PROTOBUF_VARIABLE}=python is set by itself when the tree holds *_pb2.py "
            "files from an old protoc")
@@ -176,6 +198,11 @@ class _Run:
     if job["check"] == "networks" and ok:
       networks = done.result["details"]["networks"]
       chosen = [n for n in networks if self.wanted is None or n in self.wanted]
+      for unknown in sorted(set(self.wanted or ()) - set(networks)):
+        self.rows.append(classify.Row(
+            check="build", target=f"{job['factory']}:{unknown}", file="",
+            kind=classify.FAILS, message=f"--networks {unknown}: not in networks_map "
+            f"({', '.join(networks)})"))
       for network in chosen:
         submit(dict(job, check="network", network=network,
                     target=f"{job['factory']}:{network}", file=""))

@@ -44,6 +44,19 @@ def test_usage_errors_exit_2_and_name_the_problem(tmp_path, capsys):
   assert "probes.py does not exist" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("option, value, message", [
+    ("-j", "-1", "is not 0 (one per CPU) or a positive number"),
+    ("--timeout", "0", "is not a positive number of seconds"),
+    ("--build-timeout", "soon", "is not a positive number of seconds"),
+    ("--env", "NOVALUE", "is not KEY=VALUE"),
+])
+def test_bad_option_values_are_usage_errors(tmp_path, capsys, option, value, message):
+  with pytest.raises(SystemExit) as exit_request:
+    cli.main([str(tmp_path), option, value])
+  assert exit_request.value.code == 2
+  assert message in capsys.readouterr().err
+
+
 class _Terminal:
   """A stream that says it is a terminal and keeps what was written."""
 

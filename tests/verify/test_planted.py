@@ -45,6 +45,20 @@ PLANTED = {
                       "with open(os.environ['PLANTED_PIDS'], 'a') as pids:\n"
                       "  pids.write('%d\\n' % child.pid)\n"),
     "pkg/crash.py": "import os, signal\nos.kill(os.getpid(), signal.SIGSEGV)\n",
+    # A research/slim-style factory with one tiny network.
+    "pkg/factory.py": (
+        "import tensorflow.compat.v1 as tf\n"
+        "def tiny(images, num_classes, is_training=False):\n"
+        "  flat = tf.reshape(images, [tf.shape(images)[0], -1])\n"
+        "  weights = tf.get_variable('w', [8 * 8 * 3, num_classes])\n"
+        "  return tf.matmul(flat, weights), {}\n"
+        "tiny.default_image_size = 8\n"
+        "networks_map = {'tiny': tiny}\n"
+        "def get_network_fn(name, num_classes, weight_decay=0.0, is_training=False):\n"
+        "  def network_fn(images):\n"
+        "    return networks_map[name](images, num_classes, is_training=is_training)\n"
+        "  network_fn.default_image_size = networks_map[name].default_image_size\n"
+        "  return network_fn\n"),
     "train.py": ("from absl import app, flags\n"
                  "flags.DEFINE_integer('steps', 10, 'Steps to train.')\n"
                  "flags.DEFINE_string('train_dir', '/tmp/train', 'Where to write.')\n"
@@ -63,7 +77,13 @@ def verified(tmp_path_factory):
   tree = write_tree(base / "tree", PLANTED)
   pids = base / "pids"
   started = time.monotonic()
-  result = run_verify(tree, ["--timeout", str(TIME_LIMIT), "-j", "2"], base / "report.json",
+  probes = write_tree(base, {"probes.py": (
+      "import tensorflow.compat.v1 as tf\n"
+      "def constant_loss():\n  return tf.constant(2.5)\n"
+      "def broken():\n  from pkg import raises\n")}) / "probes.py"
+  result = run_verify(tree, ["--timeout", str(TIME_LIMIT), "-j", "2", "--build", "pkg.factory",
+                             "--networks", "tiny,missing", "--build", f"{probes}:constant_loss",
+                             "--build", f"{probes}:broken"], base / "report.json",
                       env={"PLANTED_PIDS": str(pids)})
   result.seconds = time.monotonic() - started
   result.planted_pids = pids_in(pids)
@@ -108,6 +128,7 @@ def test_every_module_has_a_row(verified):
     ("pkg.flag_bug", "tree-bug", "pkg/flag_bug.py:2", "IllegalFlagValueError",
      "a default of its own type"),
     ("pkg.spawns", "ok", None, "imported", None),
+    ("pkg.factory", "ok", None, "imported", None),
     ("pkg.crash", "fails", "pkg/crash.py:2", "the process died (signal 11)", None),
 ])
 def test_outcome_of_each_planted_module(verified, module, kind, where, message, fix):
@@ -134,6 +155,22 @@ def test_entry_scripts_print_their_flags_and_main_never_runs(verified):
   assert scripts["train"]["details"]["flags"] == ["steps", "train_dir"]
   assert scripts["convert"]["kind"] == "ok", scripts["convert"]
   assert scripts["convert"]["details"]["flags"] == ["input_dir"]
+
+
+def test_builds_train_a_step_or_say_why_not(verified):
+  builds = verified.rows("build")
+  assert set(builds) == {"pkg.factory:tiny", "pkg.factory:missing",
+                         "probes.py:constant_loss", "probes.py:broken"}
+  tiny = builds["pkg.factory:tiny"]
+  assert tiny["kind"] == "ok", tiny
+  assert tiny["details"]["trainable_variables"] == 1
+  assert tiny["details"]["parameters"] == 8 * 8 * 3 * 10
+  assert builds["pkg.factory:missing"]["kind"] == "fails"
+  assert "not in networks_map (tiny)" in builds["pkg.factory:missing"]["message"]
+  constant = builds["probes.py:constant_loss"]
+  assert (constant["kind"], constant["details"]["loss"]) == ("ok", 2.5)
+  broken = builds["probes.py:broken"]
+  assert (broken["kind"], broken["where"]) == ("fails", "pkg/raises.py:2"), broken
 
 
 def test_table_and_details_are_printed(verified):
