@@ -101,6 +101,9 @@ def run_each(names: Sequence[str], check: Callable[[str, Path], object], keep: O
 
     Returns the outcomes, or None when a step could not run (the reason is printed).
     """
+    # SIGTERM (tox stopping, a CI timeout) unwinds through run(), which kills the
+    # running child's process group.
+    signal.signal(signal.SIGTERM, lambda number, frame: sys.exit(128 + number))
     with tempfile.TemporaryDirectory(prefix=f"slimport-{label}-") as scratch:
         base = keep or Path(scratch)
         try:

@@ -1,6 +1,7 @@
 """``python -m slim_ext.verify`` (``slimport verify``): after a port, what still does not work."""
 import argparse
 import os
+import signal
 import sys
 import tempfile
 import time
@@ -318,4 +319,7 @@ def _print(rows: List[classify.Row], tree: tree_lib.Tree, header: Dict[str, obje
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
+  # SIGTERM unwinds like Ctrl-C: the runner then stops the worker and its children
+  # by process group and the scratch directory is removed.
+  signal.signal(signal.SIGTERM, lambda number, frame: sys.exit(128 + number))
   return run(build_parser().parse_args(argv))

@@ -11,7 +11,7 @@ stuck, and the run stops with an error rather than hanging.
 import dataclasses
 import json
 import os
-import selectors
+import select
 import signal
 import subprocess
 import sys
@@ -68,11 +68,13 @@ class Runner:
     self.process: Optional[subprocess.Popen] = None
     self.log_path = os.path.join(scratch, "worker.log")
     self._buffer = b""
+    # Jobs not yet taken by the worker's stdin pipe. Writes never block: a worker
+    # busy writing events it cannot get rid of would otherwise never read again.
+    self._outgoing = b""
     self._next_id = 0
     self._pending: Dict[int, Dict[str, object]] = {}
     self._started: Dict[int, float] = {}
     self._child_pids: Dict[int, int] = {}
-    self._selector = selectors.DefaultSelector()
 
   def __enter__(self) -> "Runner":
     with open(self.log_path, "wb") as log:
@@ -80,7 +82,7 @@ class Runner:
           [sys.executable, WORKER], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
           stderr=log, env=self.env, cwd=self.scratch, start_new_session=True)
     try:
-      self._selector.register(self.process.stdout, selectors.EVENT_READ)
+      os.set_blocking(self.process.stdin.fileno(), False)
       self._send(self.config)
       self.ready = self._next_event(time.monotonic() + self.preload_timeout)
       if self.ready is None:
@@ -132,6 +134,7 @@ class Runner:
     """Stops the worker and every job child still known, by process group id."""
     if self.process is None:
       return
+    self._outgoing = b""
     try:
       self.process.stdin.close()
     except OSError:
@@ -145,7 +148,6 @@ class Runner:
       _kill_group(pid)
     self.process.wait()
     self.process.stdout.close()
-    self._selector.close()
     self.process = None
 
   def _deadline(self) -> float:
@@ -155,11 +157,20 @@ class Runner:
     return min(limits) if limits else time.monotonic() + 3600.0
 
   def _send(self, document: Dict[str, object]) -> None:
-    try:
-      self.process.stdin.write((json.dumps(document) + "\n").encode())
-      self.process.stdin.flush()
-    except BrokenPipeError:
-      pass  # the worker is gone; reading its events says why
+    self._outgoing += (json.dumps(document) + "\n").encode()
+    self._flush()
+
+  def _flush(self) -> None:
+    """Writes what the worker's stdin pipe takes now; the rest waits for the next try."""
+    while self._outgoing:
+      try:
+        written = os.write(self.process.stdin.fileno(), self._outgoing)
+      except BlockingIOError:
+        return
+      except BrokenPipeError:
+        self._outgoing = b""  # the worker is gone; reading its events says why
+        return
+      self._outgoing = self._outgoing[written:]
 
   def _next_event(self, deadline: float) -> Optional[Dict[str, object]]:
     while b"\n" not in self._buffer:
@@ -168,8 +179,12 @@ class Runner:
                           for job_id in self._started)
         raise WorkerError(f"the verify worker stopped answering (running: {stuck}):\n"
                           f"{self.log_tail()}")
-      if self._selector.select(_POLL_SECS):
-        data = os.read(self.process.stdout.fileno(), 1 << 16)
+      self._flush()
+      events, stdin = self.process.stdout.fileno(), self.process.stdin.fileno()
+      readable, _, _ = select.select([events], [stdin] if self._outgoing else [], [],
+                                     _POLL_SECS)
+      if readable:
+        data = os.read(events, 1 << 16)
         if not data:
           return None
         self._buffer += data

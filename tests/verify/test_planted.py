@@ -201,7 +201,9 @@ def test_killing_verify_stops_its_worker_and_children(tmp_path):
                    "with open(os.environ['PLANTED_PIDS'], 'a') as f:\n"
                    "  f.write('%d\\n%d\\n' % (os.getpid(), os.getppid()))\n"
                    "time.sleep(600)\n")})
-  env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2", PLANTED_PIDS=str(pids))
+  # A killed verify cannot remove its scratch directory: keep it in tmp_path.
+  env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2", PLANTED_PIDS=str(pids),
+             TMPDIR=str(tmp_path))
   verify = subprocess.Popen([sys.executable, "-m", "slim_ext.verify", str(tree), "--timeout",
                              "600"], env=env, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
@@ -217,3 +219,45 @@ def test_killing_verify_stops_its_worker_and_children(tmp_path):
   while (alive(child) or alive(worker)) and time.monotonic() < deadline:
     time.sleep(0.2)
   assert not alive(child) and not alive(worker)
+
+
+def test_sigterm_stops_verify_and_cleans_up(tmp_path):
+  pids = tmp_path / "pids"
+  tree = write_tree(tmp_path / "tree", {
+      "hangs.py": ("import os, time\n"
+                   "with open(os.environ['PLANTED_PIDS'], 'a') as f:\n"
+                   "  f.write('%d\\n%d\\n' % (os.getpid(), os.getppid()))\n"
+                   "time.sleep(600)\n")})
+  scratch = tmp_path / "scratch"
+  scratch.mkdir()
+  env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2", PLANTED_PIDS=str(pids),
+             TMPDIR=str(scratch))
+  verify = subprocess.Popen([sys.executable, "-m", "slim_ext.verify", str(tree), "--timeout",
+                             "600"], env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+  try:
+    deadline = time.monotonic() + 300
+    while len(pids_in(pids)) < 2 and time.monotonic() < deadline and verify.poll() is None:
+      time.sleep(0.2)
+    child, worker = pids_in(pids)
+    verify.send_signal(signal.SIGTERM)
+    assert verify.wait(timeout=60) == 128 + signal.SIGTERM
+  finally:
+    verify.kill()
+    verify.wait()
+  assert not alive(child) and not alive(worker)
+  assert list(scratch.iterdir()) == []
+
+
+def test_thousands_of_modules_do_not_jam_the_pipes(tmp_path):
+  # Every job is sent before any result is read, and a preloaded module's result
+  # comes back at once: both pipes fill up unless the sender never blocks.
+  count = 3000
+  files = {f"big/m{i}.py": "" for i in range(count)}
+  files["big/__init__.py"] = "".join(f"from big import m{i}\n" for i in range(count))
+  tree = write_tree(tmp_path / "tree", files)
+  result = run_verify(tree, ["--preload", "big"], tmp_path / "report.json", timeout=600)
+  assert result.returncode == 0, result.stderr[-2000:]
+  rows = result.rows()
+  assert len(rows) == count + 1
+  assert all(row["kind"] == "ok" and row["details"].get("preloaded") for row in rows.values())
