@@ -1,6 +1,6 @@
 """Pieces of the harnesses in tools/: the TF2-code test, junit reading, tables.
 
-The harnesses themselves run in their own tox envs (corpus, noharm, noharm-tf);
+The harnesses themselves run in their own tox envs (corpus, noharm);
 these are the decisions inside them that a wrong answer would silently skew.
 """
 import sys
