@@ -106,7 +106,9 @@ def build_parser() -> argparse.ArgumentParser:
             "commands:\n"
             "  slimport rewrite PATH...   port Python files (see: slimport rewrite --help)\n"
             "  slimport list              the codemods, in the order they run\n"
-            "  slimport doctor            check this Python's TensorFlow/tf_slim setup\n\n"
+            "  slimport doctor            check this Python's TensorFlow/tf_slim setup\n"
+            "  slimport verify DIR        after a port: import every module, build the nets\n"
+            "                             (see: slimport verify --help)\n\n"
             + _EXIT_CODES
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -238,6 +240,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="example:\n  slimport doctor",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    _add_verify(commands)
     rewrite.set_defaults(usage_error=rewrite.error)
     return parser
 
@@ -356,18 +359,25 @@ def _list() -> int:
     return EXIT_OK
 
 
-def _doctor() -> int:
-    if importlib.util.find_spec("tensorflow") is None:
-        print(
-            f"slimport doctor: TensorFlow is not installed for {sys.executable}.\n"
-            "The rewrite does not need it, but ported code does. Install the runtime with:\n"
-            "  pip install 'slimport[tf]'",
-            file=sys.stderr,
-        )
-        return 1
+def _needs_tensorflow(command: str, why: str) -> bool:
+    """True, after saying how to install it, when this Python has no TensorFlow."""
+    if importlib.util.find_spec("tensorflow") is not None:
+        return False
+    print(f"slimport {command}: TensorFlow is not installed for {sys.executable}.\n{why} "
+          "Install the runtime with:\n  pip install 'slimport[tf]'", file=sys.stderr)
+    return True
+
+
+def _child_env() -> Dict[str, str]:
     env = dict(os.environ)
     env.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
-    child = subprocess.run([sys.executable, "-m", "slim_ext"], env=env, check=False,
+    return env
+
+
+def _doctor() -> int:
+    if _needs_tensorflow("doctor", "The rewrite does not need it, but ported code does."):
+        return 1
+    child = subprocess.run([sys.executable, "-m", "slim_ext"], env=_child_env(), check=False,
                            stderr=subprocess.PIPE, text=True, errors="replace")
     # TensorFlow's native start-up lines are noise here; a failure shows everything.
     lines = child.stderr.splitlines(keepends=True)
@@ -389,6 +399,29 @@ def _interrupted(args: argparse.Namespace) -> int:
     return EXIT_INTERRUPTED
 
 
+# -- slimport verify: runs slim_ext.verify, which needs TensorFlow ---------------------
+
+def _add_verify(commands: argparse._SubParsersAction) -> None:
+    # Every argument, --help included, goes to `python -m slim_ext.verify`, where the
+    # options are defined: a prefix character no argument has keeps argparse from
+    # reading them here.
+    verify = commands.add_parser(
+        "verify", add_help=False, prefix_chars="\0",
+        help="after a port: import every module, run entry scripts with --helpfull, build "
+             "the nets; a table of what still fails and why (needs TensorFlow)",
+    )
+    verify.add_argument("verify_args", nargs="*", metavar="ARG")
+
+
+def _verify(verify_args: Sequence[str]) -> int:
+    """``slimport verify ARGS`` = ``python -m slim_ext.verify ARGS`` with this interpreter."""
+    if _needs_tensorflow("verify", "Verifying a port imports and builds the ported code, "
+                                   "which needs it."):
+        return EXIT_FAILED
+    command = [sys.executable, "-m", "slim_ext.verify", *verify_args]
+    return subprocess.run(command, env=_child_env(), check=False).returncode
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Run ``slimport`` with ``argv`` (default: the process arguments); returns the exit code."""
     parser = build_parser()
@@ -398,6 +431,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             return _rewrite(args)
         if args.command == "list":
             return _list()
+        if args.command == "verify":
+            return _verify(args.verify_args)
         return _doctor()
     except KeyboardInterrupt:
         return _interrupted(args)

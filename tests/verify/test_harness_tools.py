@@ -1,0 +1,75 @@
+"""Pieces of the harnesses in tools/: the TF2-code test, junit reading, tables.
+
+The harnesses themselves run in their own tox envs (corpus, noharm);
+these are the decisions inside them that a wrong answer would silently skew.
+"""
+import sys
+import textwrap
+
+import pytest
+
+from tests.verify.conftest import REPO_ROOT
+
+sys.path.insert(0, str(REPO_ROOT / "tools"))
+import _harness  # noqa: E402  pylint: disable=g-import-not-at-top,wrong-import-position
+import ported_tests  # noqa: E402  pylint: disable=g-import-not-at-top,wrong-import-position
+import tf2_code  # noqa: E402  pylint: disable=g-import-not-at-top,wrong-import-position
+
+
+@pytest.mark.tf
+@pytest.mark.parametrize("source, tf2", [
+    ("import tensorflow as tf\nx = tf.image.resize(a, b, antialias=True)\n", True),
+    ("import tensorflow as tf\nm = tf.keras.layers.Dense(3)\n", True),
+    # TF2 code may call the v1 API explicitly: it still runs on TF2 as it is.
+    ("import tensorflow.compat.v1 as tf\nx = tf.placeholder(tf.float32)\n", True),
+    ("import tensorflow as tf\nx = tf.compat.v1.train.Saver()\n", True),
+    ("import os\nprint(os.getcwd())\n", True),
+    # TensorFlow's private modules are not judged.
+    ("from tensorflow.python.ops import array_ops\narray_ops.gone_private()\n", True),
+    ("import tensorflow as tf\nx = tf.placeholder(tf.float32)\n", False),
+    ("import tensorflow as tf\nslim = tf.contrib.slim\n", False),
+    ("from tensorflow.contrib import slim\n", False),
+    ("import tensorflow as tf\nflags = tf.app.flags\n", False),
+    ("from tensorflow import app\n", False),
+    ("import tensorflow\nsaver = tensorflow.train.Saver()\n", False),
+    ("print 'python 2'\n", False),
+])
+def test_tf2_code(tmp_path, source, tf2):
+  path = tmp_path / "module.py"
+  path.write_text(source)
+  assert tf2_code.is_tf2_code(path) is tf2
+
+
+def test_junit_outcomes_are_keyed_by_file_class_and_test(tmp_path):
+  junit = tmp_path / "junit.xml"
+  junit.write_text(textwrap.dedent("""\
+      <testsuites><testsuite>
+        <testcase classname="tf_slim.ops.arg_scope_test.ArgScopeTest" name="test_a"/>
+        <testcase classname="tf_slim.ops.arg_scope_test.ArgScopeTest" name="test_b">
+          <failure message="x">boom</failure></testcase>
+        <testcase classname="ops.arg_scope_test.ArgScopeTest" name="test_c">
+          <skipped message="no GPU"/></testcase>
+        <testcase classname="tf_slim.ops.arg_scope_test.ArgScopeTest" name="test_d">
+          <error message="y">setup</error></testcase>
+      </testsuite></testsuites>
+      """))
+  assert ported_tests._outcomes(junit, "ops/arg_scope_test.py") == {
+      "ops/arg_scope_test.py::ArgScopeTest::test_a": "passed",
+      "ops/arg_scope_test.py::ArgScopeTest::test_b": "failed",
+      "ops/arg_scope_test.py::ArgScopeTest::test_c": "skipped",
+      "ops/arg_scope_test.py::ArgScopeTest::test_d": "error",
+  }
+
+
+def test_a_pass_traded_for_a_failure_is_a_difference_though_counts_match():
+  comparison = ported_tests.Comparison(outcomes={
+      "unported": {"t::A::x": "passed", "t::A::y": "failed"},
+      "ported": {"t::A::x": "failed", "t::A::y": "passed"}})
+  assert comparison.counts("unported") == comparison.counts("ported")
+  assert comparison.differences() == ["t::A::x: passed unported, failed ported",
+                                      "t::A::y: failed unported, passed ported"]
+
+
+def test_table_aligns_columns():
+  assert _harness.table(["name", "n"], [["tf_slim", 86], ["keras", 904]]) == (
+      "name       n\n-------  ---\ntf_slim   86\nkeras    904")

@@ -1,0 +1,244 @@
+"""slimport verify on a tree with every kind of outcome planted, one module each.
+
+One verify run (a subprocess, as users run it) serves every test of this file:
+each test reads that module's row from the JSON report and checks the kind, the
+failing statement (file:line), the message and the fix. The run is also checked
+for what it leaves behind: no process, including one a module started and left
+running, and none when verify itself is killed mid-run.
+"""
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from tests.verify.conftest import alive, pids_in, run_verify, write_tree
+
+pytestmark = pytest.mark.tf
+
+TIME_LIMIT = 4
+
+PLANTED = {
+    "pkg/__init__.py": "",
+    "pkg/good.py": "import tensorflow as tf\nVALUE = tf.constant(1)\n",
+    "pkg/missing.py": "import os\nimport slimport_verify_no_such_package\n",
+    "pkg/uses_missing.py": "from pkg import good\nfrom pkg import missing\n",
+    "pkg/py2.py": 'print "hello"\n',
+    "pkg/py2_runtime.py": "for i in xrange(3):\n  pass\n",
+    "pkg/relative.py": "import good\n",
+    "pkg/raises.py": "def setup():\n  raise RuntimeError('boom at import')\n\n\nsetup()\n",
+    "pkg/endless.py": "import time\nwhile True:\n  time.sleep(0.05)\n",
+    "pkg/reads.py": "with open('no_such_config.json') as f:\n  CONFIG = f.read()\n",
+    "pkg/exits.py": ("import argparse\nparser = argparse.ArgumentParser()\n"
+                     "parser.add_argument('--data', required=True)\n"
+                     "ARGS = parser.parse_args()\n"),
+    "pkg/contrib.py": ("import tensorflow as tf\n"
+                       "from tensorflow.contrib.framework import arg_scope\n"),
+    "pkg/removed_tf1.py": "import tensorflow as tf\nX = tf.placeholder(tf.float32)\n",
+    "pkg/flag_bug.py": ("from absl import flags\n"
+                        "flags.DEFINE_integer('alpha', 0.2, 'A float default.')\n"),
+    "pkg/spawns.py": ("import os, subprocess, sys\n"
+                      "child = subprocess.Popen([sys.executable, '-c', "
+                      "'import time; time.sleep(600)'])\n"
+                      "with open(os.environ['PLANTED_PIDS'], 'a') as pids:\n"
+                      "  pids.write('%d\\n' % child.pid)\n"),
+    "pkg/crash.py": "import os, signal\nos.kill(os.getpid(), signal.SIGSEGV)\n",
+    # A research/slim-style factory with one tiny network.
+    "pkg/factory.py": (
+        "import tensorflow.compat.v1 as tf\n"
+        "def tiny(images, num_classes, is_training=False):\n"
+        "  flat = tf.reshape(images, [tf.shape(images)[0], -1])\n"
+        "  weights = tf.get_variable('w', [8 * 8 * 3, num_classes])\n"
+        "  return tf.matmul(flat, weights), {}\n"
+        "tiny.default_image_size = 8\n"
+        "networks_map = {'tiny': tiny}\n"
+        "def get_network_fn(name, num_classes, weight_decay=0.0, is_training=False):\n"
+        "  def network_fn(images):\n"
+        "    return networks_map[name](images, num_classes, is_training=is_training)\n"
+        "  network_fn.default_image_size = networks_map[name].default_image_size\n"
+        "  return network_fn\n"),
+    "train.py": ("from absl import app, flags\n"
+                 "flags.DEFINE_integer('steps', 10, 'Steps to train.')\n"
+                 "flags.DEFINE_string('train_dir', '/tmp/train', 'Where to write.')\n"
+                 "def main(_):\n  raise SystemExit('main ran: --helpfull did not stop it')\n"
+                 "if __name__ == '__main__':\n  app.run(main)\n"),
+    "convert.py": ("import argparse\n"
+                   "def main():\n  parser = argparse.ArgumentParser()\n"
+                   "  parser.add_argument('--input_dir')\n  parser.parse_args()\n"
+                   "if __name__ == '__main__':\n  main()\n"),
+}
+
+
+@pytest.fixture(scope="module")
+def verified(tmp_path_factory):
+  base = tmp_path_factory.mktemp("planted")
+  tree = write_tree(base / "tree", PLANTED)
+  pids = base / "pids"
+  started = time.monotonic()
+  probes = write_tree(base, {"probes.py": (
+      "import tensorflow.compat.v1 as tf\n"
+      "def constant_loss():\n  return tf.constant(2.5)\n"
+      "def broken():\n  from pkg import raises\n")}) / "probes.py"
+  result = run_verify(tree, ["--timeout", str(TIME_LIMIT), "-j", "2", "--build", "pkg.factory",
+                             "--networks", "tiny,missing", "--build", f"{probes}:constant_loss",
+                             "--build", f"{probes}:broken"], base / "report.json",
+                      env={"PLANTED_PIDS": str(pids)})
+  result.seconds = time.monotonic() - started
+  result.planted_pids = pids_in(pids)
+  return result
+
+
+def test_exit_status_is_1_because_some_checks_fail(verified):
+  assert verified.returncode == 1, verified.stderr
+  assert verified.report["fails"] == len(
+      [r for r in verified.report["rows"] if r["kind"] == "fails"]) > 0
+
+
+def test_every_module_has_a_row(verified):
+  expected = {path[:-3].replace("/", ".") for path in PLANTED if path.endswith(".py")}
+  expected.discard("pkg.__init__")
+  expected.add("pkg")
+  assert set(verified.rows()) == expected
+
+
+@pytest.mark.parametrize("module, kind, where, message, fix", [
+    ("pkg", "ok", None, "imported", None),
+    ("pkg.good", "ok", None, "imported", None),
+    ("pkg.missing", "blocked", "pkg/missing.py:2", "slimport_verify_no_such_package is "
+     "not installed", "pip install slimport_verify_no_such_package"),
+    # The deepest frame inside the tree: the import in missing.py, not uses_missing.py.
+    ("pkg.uses_missing", "blocked", "pkg/missing.py:2", "is not installed", "pip install"),
+    ("pkg.py2", "python2", "pkg/py2.py:1", "does not parse as Python 3",
+     "the print statement"),
+    ("pkg.py2_runtime", "python2", "pkg/py2_runtime.py:1", "Python 2 builtin xrange",
+     "range"),
+    ("pkg.relative", "blocked", "pkg/relative.py:1", "good is next to the importing file",
+     "--path pkg"),
+    ("pkg.raises", "fails", "pkg/raises.py:2", "RuntimeError: boom at import", None),
+    ("pkg.endless", "import-work", "pkg/endless.py:3", f"did not finish in {TIME_LIMIT} s",
+     None),
+    ("pkg.reads", "import-work", "pkg/reads.py:1", "reads files", None),
+    ("pkg.exits", "import-work", "pkg/exits.py:4", "exits when imported (status 2)", None),
+    ("pkg.contrib", "fails", "pkg/contrib.py:2", "No module named 'tensorflow.contrib'",
+     "slimport maps tf.contrib.framework.arg_scope to tf_slim.arg_scope"),
+    ("pkg.removed_tf1", "fails", "pkg/removed_tf1.py:2", "has no attribute 'placeholder'",
+     "tensorflow.compat.v1"),
+    ("pkg.flag_bug", "tree-bug", "pkg/flag_bug.py:2", "IllegalFlagValueError",
+     "a default of its own type"),
+    ("pkg.spawns", "ok", None, "imported", None),
+    ("pkg.factory", "ok", None, "imported", None),
+    ("pkg.crash", "fails", "pkg/crash.py:2", "the process died (signal 11)", None),
+])
+def test_outcome_of_each_planted_module(verified, module, kind, where, message, fix):
+  row = verified.rows()[module]
+  assert row["kind"] == kind, row
+  assert row["where"] == where, row
+  assert message in row["message"], row
+  if fix is None:
+    assert row["fix"] is None or kind == "fails", row
+  else:
+    assert fix in row["fix"], row
+
+
+def test_statement_of_the_failing_line_is_shown(verified):
+  assert verified.rows()["pkg.raises"]["statement"] == "raise RuntimeError('boom at import')"
+  # A time limit's stack dump has no source text: it is read from the file.
+  assert verified.rows()["pkg.endless"]["statement"] == "time.sleep(0.05)"
+
+
+def test_entry_scripts_print_their_flags_and_main_never_runs(verified):
+  scripts = verified.rows("script")
+  assert set(scripts) == {"train", "convert"}
+  assert scripts["train"]["kind"] == "ok", scripts["train"]
+  assert scripts["train"]["details"]["flags"] == ["steps", "train_dir"]
+  assert scripts["convert"]["kind"] == "ok", scripts["convert"]
+  assert scripts["convert"]["details"]["flags"] == ["input_dir"]
+
+
+def test_builds_train_a_step_or_say_why_not(verified):
+  builds = verified.rows("build")
+  assert set(builds) == {"pkg.factory:tiny", "pkg.factory:missing",
+                         "probes.py:constant_loss", "probes.py:broken"}
+  tiny = builds["pkg.factory:tiny"]
+  assert tiny["kind"] == "ok", tiny
+  assert tiny["details"]["trainable_variables"] == 1
+  assert tiny["details"]["parameters"] == 8 * 8 * 3 * 10
+  assert builds["pkg.factory:missing"]["kind"] == "fails"
+  assert "not in networks_map (tiny)" in builds["pkg.factory:missing"]["message"]
+  constant = builds["probes.py:constant_loss"]
+  assert (constant["kind"], constant["details"]["loss"]) == ("ok", 2.5)
+  broken = builds["probes.py:broken"]
+  assert (broken["kind"], broken["where"]) == ("fails", "pkg/raises.py:2"), broken
+
+
+def test_table_and_details_are_printed(verified):
+  out = verified.stdout
+  assert "fails on TF 1 too (tree bug)" in out
+  assert "pkg/contrib.py:2: No module named 'tensorflow.contrib'" in out
+  assert "pip install slimport_verify_no_such_package" in out
+  assert "checks fail" in out
+
+
+def test_time_limit_bounds_the_run(verified):
+  endless = verified.rows()["pkg.endless"]
+  assert TIME_LIMIT <= endless["seconds"] < TIME_LIMIT + 15
+  assert verified.seconds < 240
+
+
+def test_no_process_is_left_behind(verified):
+  assert verified.planted_pids, "pkg/spawns.py did not start its process"
+  leftovers = [pid for pid in verified.planted_pids + [verified.report["worker_pid"]]
+               + [row["pid"] for row in verified.report["rows"]] if alive(pid)]
+  assert not leftovers
+
+
+@pytest.mark.parametrize("stop, exit_code", [(signal.SIGKILL, -signal.SIGKILL),
+                                              (signal.SIGTERM, 128 + signal.SIGTERM)])
+def test_stopping_verify_stops_its_worker_and_children(tmp_path, stop, exit_code):
+  pids = tmp_path / "pids"
+  tree = write_tree(tmp_path / "tree", {
+      "hangs.py": ("import os, time\n"
+                   "with open(os.environ['PLANTED_PIDS'], 'a') as f:\n"
+                   "  f.write('%d\\n%d\\n' % (os.getpid(), os.getppid()))\n"
+                   "time.sleep(600)\n")})
+  scratch = tmp_path / "scratch"
+  scratch.mkdir()
+  env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2", PLANTED_PIDS=str(pids),
+             TMPDIR=str(scratch))
+  verify = subprocess.Popen([sys.executable, "-m", "slim_ext.verify", str(tree), "--timeout",
+                             "600"], env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+  try:
+    deadline = time.monotonic() + 300
+    while len(pids_in(pids)) < 2 and time.monotonic() < deadline and verify.poll() is None:
+      time.sleep(0.2)
+    child, worker = pids_in(pids)
+    verify.send_signal(stop)
+    assert verify.wait(timeout=60) == exit_code
+  finally:
+    verify.kill()
+    verify.wait()
+  # SIGKILL leaves the rest to PR_SET_PDEATHSIG: the worker and the job die with
+  # their parents, a moment later.
+  deadline = time.monotonic() + 20
+  while (alive(child) or alive(worker)) and time.monotonic() < deadline:
+    time.sleep(0.2)
+  assert not alive(child) and not alive(worker)
+  if stop == signal.SIGTERM:  # a killed verify cannot remove its scratch directory
+    assert list(scratch.iterdir()) == []
+
+
+def test_thousands_of_modules_do_not_jam_the_pipes(tmp_path):
+  # Every job is sent before any result is read, and a preloaded module's result
+  # comes back at once: both pipes fill up unless the sender never blocks.
+  count = 3000
+  files = {f"big/m{i}.py": "" for i in range(count)}
+  files["big/__init__.py"] = "".join(f"from big import m{i}\n" for i in range(count))
+  tree = write_tree(tmp_path / "tree", files)
+  result = run_verify(tree, ["--preload", "big"], tmp_path / "report.json", timeout=600)
+  assert result.returncode == 0, result.stderr[-2000:]
+  rows = result.rows()
+  assert len(rows) == count + 1
+  assert all(row["kind"] == "ok" and row["details"].get("preloaded") for row in rows.values())

@@ -1,0 +1,96 @@
+"""Which files are TensorFlow 2 code: the do-no-harm harness expects zero edits and findings there.
+
+A file is TF2 code when every use of TensorFlow's public API in it exists in the
+installed TensorFlow 2: each ``tf.a.b`` chain (through any import spelling of
+``tensorflow``, ``tensorflow.compat.v1`` included) resolves, attribute by
+attribute, on the live ``tensorflow`` module, and nothing names ``tf.contrib``.
+TensorFlow's private modules (``tensorflow.python...``) are not judged: what
+slimport ports is the public TF1 API. Names are matched without scopes, so a
+local ``tf`` that is not TensorFlow can only make a file count as TF1 (and so be
+exempt), never the other way round. A file that does not parse is not TF2 code.
+"""
+from __future__ import annotations
+
+import ast
+import types
+from functools import lru_cache
+from pathlib import Path
+from typing import Dict, Iterator, List, Optional
+
+_TF = "tensorflow"
+# Top-level subpackages that are TensorFlow's implementation, not its API.
+_PRIVATE = frozenset({"python", "core", "compiler", "lite", "tools", "include", "dtensor",
+                      "tsl", "xla_aot_runtime_src", "libtensorflow_framework"})
+
+
+def _bindings(tree: ast.Module) -> Dict[str, str]:
+    """Local name -> the tensorflow dotted path it is bound to, from every import."""
+    bound = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name == _TF or alias.name.startswith(_TF + "."):
+                    if alias.asname:
+                        bound[alias.asname] = alias.name
+                    else:
+                        bound[_TF] = _TF
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module and (
+                node.module == _TF or node.module.startswith(_TF + ".")):
+            for alias in node.names:
+                bound[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+    return bound
+
+
+def _chain(node: ast.Attribute) -> Optional[List[str]]:
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name):
+        return [node.id] + parts[::-1]
+    return None
+
+
+def _uses(tree: ast.Module, bound: Dict[str, str]) -> Iterator[str]:
+    """Every dotted tensorflow name the file spells: imports and attribute chains."""
+    yield from bound.values()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and not isinstance(getattr(node, "_parent", None),
+                                                              ast.Attribute):
+            chain = _chain(node)
+            if chain and chain[0] in bound:
+                yield ".".join([bound[chain[0]]] + chain[1:])
+
+
+@lru_cache(maxsize=None)
+def resolves(dotted: str) -> bool:
+    """True when the public TensorFlow name exists (members of classes are not checked)."""
+    parts = dotted.split(".")
+    if len(parts) < 2 or parts[1] in _PRIVATE:
+        return True
+    if "contrib" in parts:
+        return False
+    import tensorflow  # pylint: disable=g-import-not-at-top  (the harness runs with TF)
+
+    value = tensorflow
+    for part in parts[1:]:
+        try:
+            value = getattr(value, part)
+        except Exception:  # pylint: disable=broad-except  (lazy loaders raise anything)
+            return False
+        if not isinstance(value, types.ModuleType):
+            return True
+    return True
+
+
+def is_tf2_code(path: Path) -> bool:
+    """True for a file whose public TensorFlow uses all exist in this TensorFlow 2."""
+    try:
+        tree = ast.parse(path.read_bytes(), filename=str(path))
+    except (SyntaxError, ValueError):
+        return False
+    for node in ast.walk(tree):
+        for child in ast.iter_child_nodes(node):
+            child._parent = node  # type: ignore[attr-defined]
+    bound = _bindings(tree)
+    return all(resolves(name) for name in _uses(tree, bound))
