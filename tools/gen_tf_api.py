@@ -14,9 +14,10 @@ relative to ``tf`` (``train.Saver``, ``nn.dropout``); ``apis`` is ``1`` (tf.comp
 only), ``2`` (TF2's tf only) or ``12``; "v1 only" and "v2 only" are the parameter names
 one version has and the other lacks (comma-separated, may be empty); ``position`` is
 ``index:name`` for the first position at which the two signatures name different
-parameters, ``name`` being TF1's (``1:keep_prob`` for ``nn.dropout``), or ``-``. A submodule is listed before its members.
-Lazily loaded modules (keras and the Keras-backed parts of other modules) are listed by
-name only: loading them here would pick whichever Keras happens to be installed.
+parameters, ``name`` being TF1's (``1:keep_prob`` for ``nn.dropout``), or ``-``. A
+submodule is listed before its members. Lazily loaded modules (keras and the
+Keras-backed parts of other modules) are listed by name only: loading them here would
+pick whichever Keras happens to be installed.
 """
 from __future__ import annotations
 
