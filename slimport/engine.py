@@ -15,6 +15,7 @@ from slimport.planning import (
     Plan,
     UsageError,
     check_report_path,
+    not_walked,
     plan,
 )
 from slimport.porting import Ported, options_for, port_source
@@ -25,5 +26,5 @@ from slimport.writing import DEFAULT_MAX_FILE_BYTES, Settings, atomic_write, por
 __all__ = [
     "DEFAULT_MAX_FILE_BYTES", "FileResult", "Job", "PORT", "Plan", "Ported", "RunResult",
     "Settings", "TEMP_SUFFIX", "UsageError", "atomic_write", "check_report_path",
-    "options_for", "plan", "port_file", "port_source", "run",
+    "not_walked", "options_for", "plan", "port_file", "port_source", "run",
 ]

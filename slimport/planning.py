@@ -99,7 +99,7 @@ def _is_within(path: Path, root: Path) -> bool:
     return path == root or root in path.parents
 
 
-def _not_walked(path: Path) -> Optional[Tuple[str, bool]]:
+def not_walked(path: Path) -> Optional[Tuple[str, bool]]:
     """Why directory ``path`` is left out, and whether to report it; None: walk it."""
     name = path.name
     if name in _METADATA_DIRS:
@@ -166,7 +166,7 @@ def _walk(root: Path, dest_root: Optional[Path], out_mode: bool, exclude: Sequen
             elif entry.is_symlink():
                 _plan_symlink(full, real_root, inner, dest_root, out_mode, plan)
             elif entry.is_dir(follow_symlinks=False):
-                left_out = _not_walked(full)
+                left_out = not_walked(full)
                 if left_out is None:
                     subdirs.append(inner)
                 elif left_out[1]:

@@ -1,15 +1,16 @@
 """The fix for a failure whose construct slimport knows, in words a user can act on.
 
 Facts come from where slimport keeps them, never from copies: the tf.contrib
-table of the contrib_symbols codemod, the tf.compat.v1 name list of the
-compat_v1 codemod, and slim_ext.compat's shims (names TensorFlow 2.15+ moved
+table of the contrib_symbols codemod, the TF1/TF2 API tables of the compat_v1
+codemod, and slim_ext.compat's shims (names TensorFlow 2.15+ moved
 that tf_slim still reaches for).
 """
 import re
 from typing import Optional
 
 from slim_ext import compat
-from slimport.codemods import compat_v1, contrib_table
+from slimport.codemods import contrib_table
+from slimport.codemods._tf_api import TF1, tf_api
 
 _CONTRIB_SPELLINGS = (
     re.compile(r"from\s+(tensorflow\.contrib[\w.]*)\s+import\s+\(?\s*(\w+)"),
@@ -51,18 +52,16 @@ def contrib(source_line: str) -> str:
   """The fix for a ``tf.contrib`` use the port left in place."""
   qualified = _contrib_name(source_line) or "tensorflow.contrib"
   spelled = qualified.replace("tensorflow.", "tf.", 1)
-  key = contrib_table.contrib_key(qualified)
-  home = contrib_table.TABLE.get(key) if key else None
+  key = qualified[len("tensorflow.contrib."):]
+  found = contrib_table.lookup(key) if qualified.startswith("tensorflow.contrib.") else None
+  home = found.home.dotted if found is not None and found.home is not None else (
+      found.module if found is not None else None)
   if home is not None:
-    return (f"slimport maps {spelled} to {home.dotted}, but this spelling was not "
-            "ported: change it to that (and report the spelling to slimport)")
-  package = qualified.split(".")[2] if qualified.count(".") >= 2 else ""
-  mapped = sorted(name for name in contrib_table.TABLE if name.startswith(package + "."))
-  if mapped and (contrib_table.deep_module(qualified) or contrib_table.is_module_key(key or "")):
-    example = contrib_table.TABLE[mapped[0]]
-    return (f"{spelled} is a tf.contrib module; slimport ports its symbols one by one "
-            f"(e.g. tf.contrib.{mapped[0]} -> {example.dotted}): import what the file "
-            "uses from those homes")
+    return (f"slimport maps {spelled} to {home}, but this spelling was not ported: "
+            "change it to that (and report the spelling to slimport)")
+  if found is not None:
+    return (f"{spelled} was removed with tf.contrib: "
+            f"{contrib_table.gone_fix(found.listed)}")
   return (f"{spelled} was removed with tf.contrib and slimport has no mapping for it: "
           "port it by hand (tf_slim, tensorflow.compat.v1, or a TensorFlow 2 library)")
 
@@ -122,8 +121,7 @@ def tensorflow_attribute(module: str, attribute: str, source_line: str) -> str:
             "tf.app.run is absl.app.run (slimport's flags_to_absl codemod ports them)")
   if is_shim_target(f"{module}.{attribute}"):
     return SLIM_EXT_SHIMS
-  names, _ = compat_v1.compat_v1_names()
-  if module == "tensorflow" and attribute in names:
+  if module == "tensorflow" and TF1 in tf_api().apis.get(attribute, ""):
     return (f"tf.{attribute} is TF1 API, kept in tensorflow.compat.v1: the file needs "
             "`import tensorflow.compat.v1 as tf` (slimport's compat_v1 codemod)")
   spelled = module.replace("tensorflow.compat.v1", "tf", 1).replace("tensorflow", "tf", 1)

@@ -16,9 +16,10 @@ import dataclasses
 import fnmatch
 import os
 import re
+from pathlib import Path
 from typing import Iterable, List, Optional, Sequence
 
-from slimport.engine import SKIPPED_DIR_NAMES
+from slimport.engine import not_walked
 
 _INIT = "__init__.py"
 _IDENTIFIER = re.compile(r"^[A-Za-z_]\w*$")
@@ -149,9 +150,11 @@ def _help_option(path: str) -> Optional[str]:
 
 def _python_files(top: str, excludes: Sequence[str]) -> Iterable[str]:
   for directory, subdirectories, files in os.walk(top):
+    # What `slimport rewrite` leaves out (VCS metadata, virtualenvs, ...) is not
+    # part of the ported tree either.
     subdirectories[:] = sorted(
         name for name in subdirectories
-        if name not in SKIPPED_DIR_NAMES and not name.endswith(".egg-info"))
+        if not_walked(Path(directory) / name) is None)
     for name in sorted(files):
       path = os.path.join(directory, name)
       relpath = os.path.relpath(path, top)

@@ -51,10 +51,6 @@ def test_every_network_builds_and_trains_a_step(verified):
   assert lenet["kind"] == "ok" and lenet["details"]["trainable_variables"] > 0, lenet
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
-    "issue 12 class 4: the ported nets/cifarnet_bn.py imports tf_slim but not slim_ext, "
-    "so slim.batch_norm cannot find tf_keras.legacy_tf_layers; remove this marker when "
-    "the port adds `import slim_ext`"))
 def test_networks_with_batch_norm_build_without_help_from_the_entry_script(verified):
   cifarnet = verified.rows("build")["nets.nets_factory:cifarnet_bn"]
   assert cifarnet["kind"] == "ok", cifarnet
