@@ -34,8 +34,8 @@ import libcst as cst
 from libcst.codemod import CodemodContext, SkipFile
 
 from slimport import line_map, realign, skeleton
-from slimport.codemods._base import AST_KEY, SOURCE_LINE_KEY
-from slimport.codemods._names import (
+from slimport.scratch import AST_KEY, SOURCE_LINE_KEY
+from slimport.names import (
     Bindings,
     collect_bindings,
     parse_source,

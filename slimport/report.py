@@ -60,7 +60,7 @@ from pathlib import Path
 from typing import Dict, List, Optional, Sequence, TextIO, Tuple
 
 from slimport import __version__
-from slimport.codemods._base import ATTENTION, EDIT, Finding
+from slimport.findings import ATTENTION, EDIT, Finding
 
 REPORT_SCHEMA_VERSION = 2
 

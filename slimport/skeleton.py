@@ -35,7 +35,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Optional, Sequence, Set
 
-from slimport.codemods._names import (
+from slimport.names import (
     Bindings,
     is_binding_statement,
     statement_blocks,

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import ast
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Callable, ClassVar, Iterator, List, Optional, Sequence, Tuple, Union
 
 import libcst as cst
@@ -27,7 +27,9 @@ from libcst.matchers._decorators import (
 from libcst.metadata import MetadataWrapper
 
 from slimport.codemods._lines import lines_of
-from slimport.codemods._names import (
+from slimport.findings import ATTENTION, Finding
+from slimport.scratch import AST_KEY, SOURCE_LINE_KEY
+from slimport.names import (
     Bindings,
     collect_bindings,
     dotted_parts,
@@ -36,43 +38,6 @@ from slimport.codemods._names import (
     uses_walrus,
 )
 from slimport.codemods._scopes import ScopeStack, resolve_in
-
-
-EDIT = "edit"
-ATTENTION = "attention"
-# context.scratch key: (libcst module, its stdlib ast), see SlimportCodemod.file_ast.
-AST_KEY = "slimport.ast"
-# context.scratch key: line of the module handed to the codemod -> line of the user's
-# file, see SlimportCodemod.source_line_of.
-SOURCE_LINE_KEY = "slimport.source_line"
-
-
-@dataclass(frozen=True)
-class Finding:
-    """One thing a codemod did (``kind=EDIT``) or could not do (``kind=ATTENTION``).
-
-    Plain data, so findings cross process boundaries as they are; the report
-    (``slimport.report``) uses this same class.
-    """
-
-    codemod: str
-    line: int
-    message: str
-    fix: str = ""
-    kind: str = EDIT
-
-    def as_dict(self) -> dict:
-        return {
-            "codemod": self.codemod,
-            "line": self.line,
-            "message": self.message,
-            "fix": self.fix,
-            "kind": self.kind,
-        }
-
-    def as_warning(self) -> str:
-        """The libcst ``context.warnings`` entry for this finding (libcst.tool shows these)."""
-        return f"line {self.line}: {self.message} (fix: {self.fix})"
 
 
 def code_of(node: cst.CSTNode) -> str:

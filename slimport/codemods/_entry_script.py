@@ -19,7 +19,7 @@ from libcst import matchers as m
 
 from slimport.codemods._base import SlimportCodemod, StatementFilter
 from slimport.contract import ABSL_APP, APP_RUN, FLAG_MODULES, TF_FLAG_MODULES
-from slimport.codemods._names import Bindings
+from slimport.names import Bindings
 
 _AST_DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 UFLAG_APPLY = "slim_ext.uflag.apply"

@@ -15,7 +15,7 @@ from typing import Callable, Dict, List, Optional, Sequence, Set, Union
 import libcst as cst
 
 from slimport.codemods._base import SlimportCodemod, code_of
-from slimport.codemods._names import collect_bindings, dotted_expression
+from slimport.names import collect_bindings, dotted_expression
 
 
 def small_statement(text: str) -> cst.BaseSmallStatement:

@@ -26,7 +26,7 @@ from typing import Callable, Dict, Iterator, List, Optional, Sequence, Set, Unio
 
 import libcst as cst
 
-from slimport.codemods._names import Bindings, dotted_parts
+from slimport.names import Bindings, dotted_parts
 
 FUNCTION = "function"
 CLASS = "class"

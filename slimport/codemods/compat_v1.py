@@ -35,7 +35,7 @@ from libcst.helpers import get_full_name_for_node
 
 from slimport.codemods._base import SlimportCodemod, StatementFilter
 from slimport.codemods._entry_script import main_block
-from slimport.codemods._names import (
+from slimport.names import (
     Bindings,
     bound_names,
     collect_bindings,

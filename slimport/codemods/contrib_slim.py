@@ -23,7 +23,7 @@ import libcst as cst
 
 from slimport.codemods._base import StatementFilter, chain_filter, code_of
 from slimport.codemods._module_move import ModuleMoveCodemod, small_statement
-from slimport.codemods._names import Bindings, dotted_expression, dotted_parts, local_name
+from slimport.names import Bindings, dotted_expression, dotted_parts, local_name
 from slimport.codemods.contrib_table import chain_end, gone_fix
 
 # TF 1.13+ also exposed contrib under compat.v1 (``import tensorflow.compat.v1 as tf``).

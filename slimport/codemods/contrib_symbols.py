@@ -1,7 +1,7 @@
 """tf.contrib other than slim -> tf_slim, tf.compat.v1, or slim_ext; what is gone is reported.
 
 Every spelling is resolved through the file's import bindings and scopes
-(``_names.py``, ``_scopes.py``): ``tf.contrib.framework.arg_scope``,
+(``slimport/names.py``, ``_scopes.py``): ``tf.contrib.framework.arg_scope``,
 ``contrib_layers.xavier_initializer`` after ``from tensorflow.contrib import layers as
 contrib_layers``, deep source paths such as ``from tensorflow.contrib.framework.python.ops
 import add_arg_scope``, and ``import tensorflow.contrib.layers as layers``; where each
@@ -27,7 +27,7 @@ import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
 from slimport.codemods._base import SlimportCodemod, StatementFilter, chain_filter
-from slimport.codemods._names import (
+from slimport.names import (
     Bindings,
     collect_bindings,
     dotted_expression,

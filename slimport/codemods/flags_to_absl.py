@@ -42,7 +42,7 @@ from slimport.codemods._base import StatementFilter, chain_filter, code_of
 from slimport.codemods._entry_script import main_block
 from slimport.codemods._module_move import ModuleMoveCodemod, small_statement
 from slimport.contract import ABSL_APP, ABSL_FLAGS, TF_APP_MODULES, TF_FLAG_MODULES
-from slimport.codemods._names import (
+from slimport.names import (
     Bindings,
     dotted_expression,
     dotted_parts,

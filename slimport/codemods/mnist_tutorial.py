@@ -29,7 +29,7 @@ import libcst as cst
 
 from slimport.codemods._base import StatementFilter, chain_filter, code_of
 from slimport.codemods._module_move import ModuleMoveCodemod, small_statement
-from slimport.codemods._names import Bindings, dotted_expression, dotted_parts, variable_names
+from slimport.names import Bindings, dotted_expression, dotted_parts, variable_names
 
 TUTORIAL = "tensorflow.examples.tutorials.mnist"
 READER = TUTORIAL + ".input_data"

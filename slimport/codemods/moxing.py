@@ -26,7 +26,7 @@ import libcst as cst
 
 from slimport.codemods._base import StatementFilter, chain_filter, code_of
 from slimport.codemods._module_move import ModuleMoveCodemod, small_statement
-from slimport.codemods._names import Bindings, dotted_expression, dotted_parts, local_name
+from slimport.names import Bindings, dotted_expression, dotted_parts, local_name
 from slimport.contract import MOX_FILE_NAMES, MOX_MODULE, MOX_NAMES
 
 MOXING = "moxing"

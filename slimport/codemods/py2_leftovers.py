@@ -28,7 +28,7 @@ from typing import Dict, Iterator, List, Optional, Set
 import libcst as cst
 
 from slimport.codemods._base import SlimportCodemod, StatementFilter, code_of
-from slimport.codemods._names import Bindings, bound_names, dotted_parts, statement_blocks
+from slimport.names import Bindings, bound_names, dotted_parts, statement_blocks
 from slimport.codemods._builtin_names import bound_here, has_star_import, module_bound_names
 from slimport.codemods._scopes import CLASS, names_bound_by
 

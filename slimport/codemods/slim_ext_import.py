@@ -21,7 +21,7 @@ import libcst as cst
 
 from slimport.codemods._base import SlimportCodemod, StatementFilter, chain_filter, code_of
 from slimport.codemods._module_move import small_statement
-from slimport.codemods._names import Bindings, dotted_parts, statement_blocks
+from slimport.names import Bindings, dotted_parts, statement_blocks
 
 SLIM_EXT = "slim_ext"
 TF_SLIM = "tf_slim"

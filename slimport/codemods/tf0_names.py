@@ -31,7 +31,7 @@ from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple
 import libcst as cst
 
 from slimport.codemods._base import SlimportCodemod, StatementFilter, chain_filter, code_of
-from slimport.codemods._names import Bindings, dotted_expression, dotted_parts
+from slimport.names import Bindings, dotted_expression, dotted_parts
 from slimport.codemods._tf_api import BOTH, tf_api
 
 TF = "tensorflow"

@@ -14,7 +14,7 @@ from typing import ClassVar, Dict, Iterable, Mapping, Optional, Tuple, Union
 import libcst as cst
 
 from slimport.codemods import _entry_script
-from slimport.codemods._names import collect_bindings
+from slimport.names import collect_bindings
 from slimport.contract import EVAL_MAPPING, TRAIN_MAPPING
 
 

@@ -1,0 +1,35 @@
+"""One thing a codemod did or could not do: what codemods record and reports show."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+EDIT = "edit"
+ATTENTION = "attention"
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One thing a codemod did (``kind=EDIT``) or could not do (``kind=ATTENTION``).
+
+    Plain data, so findings cross process boundaries as they are; the report
+    (``slimport.report``) uses this same class.
+    """
+
+    codemod: str
+    line: int
+    message: str
+    fix: str = ""
+    kind: str = EDIT
+
+    def as_dict(self) -> dict:
+        return {
+            "codemod": self.codemod,
+            "line": self.line,
+            "message": self.message,
+            "fix": self.fix,
+            "kind": self.kind,
+        }
+
+    def as_warning(self) -> str:
+        """The libcst ``context.warnings`` entry for this finding (libcst.tool shows these)."""
+        return f"line {self.line}: {self.message} (fix: {self.fix})"
