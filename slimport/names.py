@@ -178,7 +178,7 @@ def _chains_in(value: object) -> Iterator[List[str]]:
             yield from ast_chains(node)
 
 
-def _nested_statements(body: Sequence[ast.stmt], into_definitions: bool = True
+def nested_statements(body: Sequence[ast.stmt], into_definitions: bool = True
                        ) -> Iterator[ast.stmt]:
     """Every statement in ``body`` and in the blocks nested in it, in source order
     (without the bodies of functions and classes unless ``into_definitions``)."""
@@ -186,7 +186,7 @@ def _nested_statements(body: Sequence[ast.stmt], into_definitions: bool = True
         yield statement
         if into_definitions or not isinstance(statement, _AST_DEFINITIONS):
             for block in statement_blocks(statement):
-                yield from _nested_statements(block, into_definitions)
+                yield from nested_statements(block, into_definitions)
 
 
 def statement_blocks(statement: ast.stmt) -> Iterator[List[ast.stmt]]:
@@ -343,12 +343,12 @@ def _globals_rebound_in_functions(tree: ast.Module) -> Set[str]:
     stand for when its other code runs."""
     rebound: Set[str] = set()
     walrus = uses_walrus(tree)
-    for function in _nested_statements(tree.body):
+    for function in nested_statements(tree.body):
         if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
             continue
         declared: Set[str] = set()
         bound: Set[str] = set()
-        for statement in _nested_statements(function.body, into_definitions=False):
+        for statement in nested_statements(function.body, into_definitions=False):
             if isinstance(statement, ast.Global):
                 declared.update(statement.names)
             else:
@@ -446,7 +446,7 @@ def collect_bindings(tree: ast.Module, module_level_only: bool = False) -> Bindi
 
 
 def _bind_all(bindings: Bindings, tree: ast.Module) -> None:
-    for statement in _nested_statements(tree.body):
+    for statement in nested_statements(tree.body):
         if isinstance(statement, ast.Import):
             _bind_import(bindings, statement)
         elif isinstance(statement, ast.ImportFrom):

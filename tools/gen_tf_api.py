@@ -9,12 +9,13 @@ the TensorFlow the ported code will run on:
     .tox/unit/bin/python tools/gen_tf_api.py
 
 Each line is ``name<TAB>apis`` and, for a function or class in both APIs whose
-parameters differ, ``<TAB>v1 only<TAB>v2 only<TAB>position``: ``name`` is dotted
+parameters differ, ``<TAB>v1 only<TAB>v2 only<TAB>position<TAB>v2 positional``: ``name`` is dotted
 relative to ``tf`` (``train.Saver``, ``nn.dropout``); ``apis`` is ``1`` (tf.compat.v1
 only), ``2`` (TF2's tf only) or ``12``; "v1 only" and "v2 only" are the parameter names
 one version has and the other lacks (comma-separated, may be empty); ``position`` is
 ``index:name`` for the first position at which the two signatures name different
-parameters, ``name`` being TF1's (``1:keep_prob`` for ``nn.dropout``), or ``-``. A
+parameters, ``name`` being TF1's (``1:keep_prob`` for ``nn.dropout``), or ``-``; then
+how many arguments TF2's version takes by position (``*``: any). A
 submodule is listed before its members. Lazily loaded modules (keras and the
 Keras-backed parts of other modules) are listed by name only: loading them here would
 pick whichever Keras happens to be installed.
@@ -90,8 +91,9 @@ def walk(root: types.ModuleType) -> Iterator[Tuple[str, object]]:
             queue.append((member, dotted + "."))
 
 
-def _parameters(member: object) -> Optional[List[str]]:
-    """The parameter names of a function or class constructor, or None."""
+def _parameters(member: object) -> Optional[Tuple[List[str], str]]:
+    """The parameter names of a function or class constructor and how many of them can
+    be passed by position (``*`` with ``*args``), or None."""
     from tensorflow.python.util import tf_inspect
 
     target = member.__init__ if inspect.isclass(member) else member  # type: ignore[misc]
@@ -101,24 +103,25 @@ def _parameters(member: object) -> Optional[List[str]]:
         spec = tf_inspect.getfullargspec(target)
     except TypeError:
         return None
-    names = list(spec.args) + list(spec.kwonlyargs)
-    if inspect.isclass(member) and names[:1] == ["self"]:
-        names = names[1:]
-    return names
+    positional = list(spec.args)
+    if inspect.isclass(member) and positional[:1] == ["self"]:
+        positional = positional[1:]
+    return positional + list(spec.kwonlyargs), "*" if spec.varargs else str(len(positional))
 
 
 def _difference(v1: object, v2: object) -> str:
     """``<TAB>keywords<TAB>position`` when the two signatures differ, else ''."""
     if v1 is v2:
         return ""
-    first, second = _parameters(v1), _parameters(v2)
-    if first is None or second is None or first == second:
+    old, new = _parameters(v1), _parameters(v2)
+    if old is None or new is None or old[0] == new[0]:
         return ""
+    (first, _), (second, by_position) = old, new
     only_v1 = [name for name in first if name not in second]
     only_v2 = [name for name in second if name not in first]
     position = next((f"{index}:{a}" for index, (a, b) in enumerate(zip(first, second))
                      if a != b), "-")
-    return f"\t{','.join(only_v1)}\t{','.join(only_v2)}\t{position}"
+    return f"\t{','.join(only_v1)}\t{','.join(only_v2)}\t{position}\t{by_position}"
 
 
 def main() -> int:

@@ -29,6 +29,8 @@ class Signatures:
     # The first position where the two name different parameters, and TF1's name there.
     position: Optional[int]
     v1_name: str
+    # How many arguments TF2's version takes by position; None: any (``*args``).
+    v2_positional: Optional[int]
 
 
 @dataclass(frozen=True)
@@ -74,11 +76,12 @@ class Api:
 
 
 def _signatures(columns: Tuple[str, ...]) -> Signatures:
-    v1_only, v2_only, position = columns
+    v1_only, v2_only, position, v2_positional = columns
     index, _, name = position.partition(":")
     return Signatures(frozenset(filter(None, v1_only.split(","))),
                       frozenset(filter(None, v2_only.split(","))),
-                      None if position == "-" else int(index), name)
+                      None if position == "-" else int(index), name,
+                      None if v2_positional == "*" else int(v2_positional))
 
 
 @lru_cache(maxsize=1)

@@ -138,6 +138,10 @@ def call_signal(api: Api, relative: str, keywords: Sequence[str],
     if position is not None and position < len(positional) \
             and positional[position] == signatures.v1_name:
         return TF1
+    # More arguments by position than TF2's version takes (``tf.name_scope(scope,
+    # 'Encode', [x])``): TF1's signature is the one they fit.
+    if signatures.v2_positional is not None and len(positional) > signatures.v2_positional:
+        return TF1
     return None
 
 
@@ -246,7 +250,8 @@ class _SignalScan:
         if use is None or use[0] != TF:
             return None
         keywords = [keyword.arg for keyword in call.keywords if keyword.arg]
-        positional = [_last_name(dotted_parts(arg)) for arg in call.args]
+        positional = [_last_name(dotted_parts(arg)) for arg in call.args
+                      if not isinstance(arg, ast.Starred)]
         return call_signal(self.api, use[1], keywords, positional)
 
 

@@ -44,6 +44,8 @@ from slimport.codemods._module_move import ModuleMoveCodemod, small_statement
 from slimport.contract import ABSL_APP, ABSL_FLAGS, TF_APP_MODULES, TF_FLAG_MODULES
 from slimport.names import (
     Bindings,
+    nested_statements,
+    statement_chains,
     dotted_expression,
     dotted_parts,
     local_name,
@@ -186,7 +188,12 @@ class FlagsToAbslCommand(ModuleMoveCodemod):
         # ``tf.app.run()`` becomes ``app.run(main)`` only if the module defines main.
         mains = {id(s) for s in tree.body
                  if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name == "main"}
-        return lambda statement: id(statement) in mains or touched(statement)
+        # A module-level function's first flag read: a call of the function at import
+        # time reads a flag too.
+        reads = {first for first in (_first_flag_read(s, bindings) for s in tree.body)
+                 if first is not None}
+        return lambda statement: (id(statement) in mains or id(statement) in reads
+                                  or touched(statement))
 
     @classmethod
     def rebound(cls, bindings: Bindings) -> Bindings:
@@ -206,6 +213,8 @@ class FlagsToAbslCommand(ModuleMoveCodemod):
         self._written: Set[int] = set()
         # Where the parse goes: before the first module-level statement reading a flag.
         self._first_read: Optional[cst.CSTNode] = None
+        # Module-level functions that read a flag of TF1's FLAGS.
+        self._reading_functions: Set[str] = set()
         self._parse_guard: Optional[cst.If] = None
         self._main = main_block(tree)
         self._tf_flags_used = False
@@ -364,7 +373,14 @@ class FlagsToAbslCommand(ModuleMoveCodemod):
 
     def _note_read(self) -> None:
         """A flag read: if it runs at import time, the parse goes before its statement."""
-        if self.in_deferred_code or self._first_read is not None:
+        top = self.scopes.top_statement
+        if self.in_deferred_code:
+            if isinstance(top, cst.FunctionDef):
+                self._reading_functions.add(top.name.value)
+            return
+        if self._first_read is not None or top is self._main:
+            # The __main__ block parses first when it needs to (_needs_main_parse):
+            # importing the module must not parse the importer's command line.
             return
         self._first_read = self.scopes.top_statement
         self._parse_guard = self._guard_statement()
@@ -448,6 +464,10 @@ class FlagsToAbslCommand(ModuleMoveCodemod):
         return super().on_visit(node)
 
     def visit_Call(self, node: cst.Call) -> bool:
+        if isinstance(node.func, cst.Name) and node.func.value in self._reading_functions \
+                and self.target_of(node.func.value) is None:
+            # ``run_train()`` at import time, and run_train reads a flag.
+            self._note_read()
         qualified = self.resolve_name(node.func)
         absl_name = absl_equivalent(qualified) if qualified else None
         if absl_name is None:
@@ -556,6 +576,22 @@ class FlagsToAbslCommand(ModuleMoveCodemod):
                 f"flag {name!r} is defined twice (first at line {self.source_line_of(first)})",
                 "delete one definition: absl raises DuplicateFlagError on the second",
             )
+
+
+def _first_flag_read(definition: ast.stmt, bindings: Bindings) -> Optional[int]:
+    """The id of the first statement of a module-level function that reads a flag
+    through TF1's FLAGS; None for anything else."""
+    if not isinstance(definition, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return None
+    for statement in nested_statements(definition.body):
+        for parts in statement_chains(statement):
+            qualified = bindings.resolve_parts(parts)
+            absl_name = absl_equivalent(qualified) if qualified else None
+            attribute = _flags_attribute(absl_name) if absl_name else None
+            if attribute is not None and attribute not in _FLAG_VALUES_MEMBERS \
+                    and _is_tf_name(qualified):
+                return id(statement)
+    return None
 
 
 def _chain_nodes(node: cst.BaseExpression) -> List[cst.BaseExpression]:

@@ -55,6 +55,20 @@ SCRIPTS = {
         """,
         [],
     ),
+    # A script that calls a flag-reading function at import time.
+    "function_called_at_module_level": (
+        """\
+        import tensorflow.compat.v1 as tf
+        tf.app.flags.DEFINE_integer('batch_size', 90, 'Batch.')
+        FLAGS = tf.app.flags.FLAGS
+
+        def run_train():
+            return FLAGS.batch_size * 2
+
+        print('twice', run_train())
+        """,
+        ["--batch_size=4"],
+    ),
     # A __main__ block that calls main() directly: its reads parse sys.argv.
     "main_called_directly": (
         """\

@@ -427,6 +427,9 @@ def test_name_signal(relative: str, signal: str) -> None:
     ("nn.dropout", [], ["x", "rate"], None),
     ("nn.dropout", [], ["x", None], None),
     ("nn.relu", ["name"], [None], None),
+    # TF1's name_scope(name, default_name, values): more than TF2's one positional.
+    ("name_scope", [], ["scope", None, "values"], TF1),
+    ("name_scope", [], ["scope"], None),
 ])
 def test_call_signal(relative, keywords, positional, signal) -> None:  # type: ignore[no-untyped-def]
     assert call_signal(tf_api(), relative, keywords, positional) == signal
