@@ -38,7 +38,7 @@ class RemovedInTF2Error(NotImplementedError):
 
 def _message(feature: str, alternative: str) -> str:
   return (
-      f"{feature} was removed with tf.contrib and has no TensorFlow 2 replacement; "
+      f"{feature} is gone from TensorFlow 2 and has no replacement there; "
       f"use {alternative} instead (slimport rewrote the call to this stand-in)."
   )
 

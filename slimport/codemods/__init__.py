@@ -9,7 +9,7 @@ bindings, and compat_v1 runs last so it sees which TensorFlow uses remain.
 tf0_names runs before contrib_symbols, which would otherwise take
 ``tf.contrib.deprecated.scalar_summary`` by name alone, without porting its
 arguments; slim_ext_import runs after every codemod that adds a tf_slim or slim_ext
-import (contrib_slim, contrib_symbols, mnist_tutorial, uai_flags, cluster_bootstrap,
+import (contrib_slim, contrib_symbols, moved_modules, uai_flags, cluster_bootstrap,
 moxing), so that it adds ``import slim_ext`` only where none came before.
 """
 from __future__ import annotations
@@ -23,7 +23,7 @@ from slimport.codemods.contrib_slim import ContribSlimCommand
 from slimport.codemods.contrib_symbols import ContribSymbolsCommand
 from slimport.codemods.cluster_bootstrap import ClusterBootstrapCommand
 from slimport.codemods.flags_to_absl import FlagsToAbslCommand
-from slimport.codemods.mnist_tutorial import MnistTutorialCommand
+from slimport.codemods.moved_modules import MovedModulesCommand
 from slimport.codemods.moxing import MoxingCommand
 from slimport.codemods.numpy_aliases import NumpyAliasesCommand
 from slimport.codemods.py2_leftovers import Py2LeftoversCommand
@@ -37,7 +37,7 @@ CODEMODS: List[Type[SlimportCodemod]] = [
     Tf0NamesCommand,
     ContribSymbolsCommand,
     MoxingCommand,
-    MnistTutorialCommand,
+    MovedModulesCommand,
     FlagsToAbslCommand,
     UaiFlagsCommand,
     ClusterBootstrapCommand,

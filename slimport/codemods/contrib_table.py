@@ -210,7 +210,7 @@ MODULE_HOMES: Dict[str, str] = {
     "tfprof": f"{STAND_INS}.tfprof",
     "tfprof.model_analyzer": f"{STAND_INS}.tfprof.model_analyzer",
     "tfprof.tfprof_logger": f"{STAND_INS}.tfprof.tfprof_logger",
-    # The MNIST reader TF1's tutorial input_data re-exported (mnist_tutorial ports that).
+    # The MNIST reader TF1's tutorial input_data re-exported (moved_modules ports that).
     "learn.datasets.mnist": "slim_ext.mnist_input_data",
     "learn.python.learn.datasets.mnist": "slim_ext.mnist_input_data",
 }

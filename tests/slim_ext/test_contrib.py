@@ -8,20 +8,20 @@ from pathlib import Path
 
 import pytest
 
-from slimport.codemods.contrib_table import MODULE_HOMES, SLIM_EXT_CONTRIB, TABLE
+from slimport.codemods.contrib_table import HOMES, MODULE_HOMES, STAND_INS, lookup
 
 CONTRIB_DIR = Path(__file__).resolve().parents[2] / "slim_ext" / "contrib"
 
 def _stand_ins() -> list:
-    """(stand-in name, the first contrib symbol the table maps to it)."""
+    """(stand-in, as module:attribute, the first contrib symbol the table maps to it)."""
     first: dict = {}
-    for key, home in TABLE.items():
+    for key, home in HOMES.items():
         if home.is_stand_in:
-            first.setdefault(home.attribute, key)
+            first.setdefault(f"{home.package}:{home.attribute}", key)
     return sorted(first.items())
 
 
-STAND_INS = _stand_ins()
+STAND_IN_NAMES = _stand_ins()
 
 
 @pytest.fixture(scope="module")
@@ -53,10 +53,11 @@ def test_module_itself_does_not_import_tensorflow(module: str) -> None:
 
 
 @pytest.mark.tf
-@pytest.mark.parametrize("stand_in, contrib_key", STAND_INS)
+@pytest.mark.parametrize("stand_in, contrib_key", STAND_IN_NAMES)
 def test_every_stand_in_in_the_table_raises_naming_feature_and_alternative(
         contrib, stand_in: str, contrib_key: str) -> None:
-    replacement = getattr(contrib, stand_in)
+    module, _, attribute = stand_in.partition(":")
+    replacement = getattr(importlib.import_module(module), attribute)
     with pytest.raises(contrib.RemovedInTF2Error) as raised:
         replacement(0, flag=True)
     message = str(raised.value)
@@ -94,10 +95,10 @@ def test_ported_file_imports_and_fails_only_at_the_call(contrib, tmp_path: Path)
 
 
 def _mirrored_names() -> dict:
-    """slim_ext module -> the names TABLE maps into it (its re-implemented contrib API)."""
+    """slim_ext module -> the names HOMES maps into it (its re-implemented contrib API)."""
     names: dict = {}
-    for home in TABLE.values():
-        if home.package.startswith(SLIM_EXT_CONTRIB + "."):
+    for home in HOMES.values():
+        if home.package.startswith(STAND_INS + "."):
             names.setdefault(home.import_from, set()).add(home.name)
     return names
 
@@ -161,9 +162,18 @@ def test_framework_deprecated_keeps_the_function_working(contrib, caplog) -> Non
 
 @pytest.mark.tf
 def test_contrib_util_constant_value_is_get_static_value(tf) -> None:
-    home = TABLE["util.constant_value"]
+    found = lookup("util.constant_value")
+    assert found is not None and found.home is not None
+    home = found.home
     function = getattr(importlib.import_module(home.package), home.attribute)
     with tf.Graph().as_default():
         assert function(tf.constant([1, 2])).tolist() == [1, 2]
         assert function(tf.shape(tf.zeros([2, 3]))).tolist() == [2, 3]
         assert function(tf.placeholder(tf.int32, [2])) is None
+
+
+def test_graph_transforms_stand_in_imports_and_raises_with_the_alternative():
+  from slim_ext import contrib, graph_transforms
+
+  with pytest.raises(contrib.RemovedInTF2Error, match="TFLiteConverter"):
+    graph_transforms.TransformGraph(None, [], [], [])

@@ -128,7 +128,7 @@ def test_example_tree_ports_the_same_on_skeletons(path: Path) -> None:
 
 
 # What the leftover codemods (tf0_names, py2_leftovers, numpy_aliases, slim_ext_import,
-# mnist_tutorial, the deep contrib paths) decide from bindings a skeleton could elide.
+# moved_modules, the deep contrib paths) decide from bindings a skeleton could elide.
 LEFTOVERS = [LEGACY_MODEL, '''\
 import numpy as np
 import tensorflow as tf

@@ -1,4 +1,4 @@
-"""TF1's MNIST tutorial reader -> slim_ext.mnist_input_data, which reads the same files.
+"""TF1 modules TensorFlow 2 no longer ships -> their slim_ext homes.
 
 ``tensorflow.examples.tutorials.mnist.input_data`` is gone from TensorFlow 2, and TF1
 code everywhere starts with it. ``slim_ext.mnist_input_data`` is a faithful reader of
@@ -17,6 +17,9 @@ keeps the name it bound:
   slim_ext.mnist_input_data``, and its uses
   ``tensorflow.examples.tutorials.mnist.input_data.X`` -> ``slim_ext.mnist_input_data.X``.
 The tutorial's other modules (its ``mnist`` model) have no home and are reported.
+``tensorflow.tools.graph_transforms`` (the graph rewriting tool TF1's exporters called)
+moves to ``slim_ext.graph_transforms`` the same way: a module that imports, whose
+``TransformGraph`` raises with the alternative when called.
 (``tf.contrib.learn.datasets.mnist``, the module the tutorial reader re-exported, is in
 contrib_table's MODULE_HOMES.)
 """
@@ -35,6 +38,11 @@ TUTORIAL = "tensorflow.examples.tutorials.mnist"
 READER = TUTORIAL + ".input_data"
 HOME = "slim_ext.mnist_input_data"
 HOME_PACKAGE, _, HOME_MODULE = HOME.rpartition(".")
+# TF1 module -> the slim_ext module that stands in for it.
+MOVED = {
+    READER: HOME,
+    "tensorflow.tools.graph_transforms": "slim_ext.graph_transforms",
+}
 
 
 def _under(qualified: Optional[str], module: str) -> bool:
@@ -43,20 +51,27 @@ def _under(qualified: Optional[str], module: str) -> bool:
 
 def _home_of(module: str) -> Optional[str]:
     """``...mnist.input_data[.X]`` -> ``slim_ext.mnist_input_data[.X]``; else None."""
-    return HOME + module[len(READER):] if _under(module, READER) else None
+    for old, new in MOVED.items():
+        if _under(module, old):
+            return new + module[len(old):]
+    return None
 
 
-class MnistTutorialCommand(ModuleMoveCodemod):
-    """Points TF1's MNIST tutorial reader at slim_ext.mnist_input_data."""
+def _moved(qualified: Optional[str]) -> bool:
+    return any(_under(qualified, old) for old in (TUTORIAL, *MOVED))
 
-    NAME = "mnist_tutorial"
-    DESCRIPTION = ("tensorflow.examples.tutorials.mnist.input_data -> "
-                   "slim_ext.mnist_input_data (the same reader, same API)")
-    TRIGGERS = ("tutorials",)
+
+class MovedModulesCommand(ModuleMoveCodemod):
+    """Points TF1 modules TensorFlow 2 dropped at their slim_ext homes."""
+
+    NAME = "moved_modules"
+    DESCRIPTION = ("TF1 modules TF2 dropped -> slim_ext: the MNIST tutorial's input_data "
+                   "(same reader, same API), graph_transforms (a stand-in)")
+    TRIGGERS = ("tutorials", "graph_transforms")
 
     @classmethod
     def statement_filter(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:
-        return chain_filter(lambda parts: _under(bindings.resolve_parts(parts), TUTORIAL))
+        return chain_filter(lambda parts: _moved(bindings.resolve_parts(parts)))
 
     def start_file(self, tree: cst.Module) -> bool:
         super().start_file(tree)
@@ -74,7 +89,7 @@ class MnistTutorialCommand(ModuleMoveCodemod):
     def leave_Import(self, original_node: cst.Import, updated_node: cst.Import) -> cst.Import:
         for alias in updated_node.names:
             name = ".".join(dotted_parts(alias.name) or [])
-            self._bare_import |= name == READER and alias.asname is None
+            self._bare_import |= name in MOVED and alias.asname is None
             if _under(name, TUTORIAL) and not _under(name, READER):
                 self._no_home(original_node, name)
         return self.move_import(original_node, updated_node,
@@ -113,11 +128,13 @@ class MnistTutorialCommand(ModuleMoveCodemod):
             return True
         qualified = self.resolve_name(node)
         home = _home_of(qualified or "")
-        if home is None or home == HOME or not ".".join(parts).startswith(READER):
+        spelled = ".".join(parts)
+        if home is None or home in MOVED.values() or not any(
+                _under(spelled, old) for old in MOVED):
             self.used_names.add(parts[0])
             return False
         self.replace(node, dotted_expression(home).with_changes(lpar=node.lpar, rpar=node.rpar))
-        self.record_edit(node, f"{'.'.join(parts)} -> {home}")
+        self.record_edit(node, f"{spelled} -> {home}")
         return False
 
     def _no_home(self, node: cst.CSTNode, name: str) -> None:

@@ -1,4 +1,4 @@
-"""mnist_tutorial: TF1's tutorial MNIST reader -> slim_ext.mnist_input_data."""
+"""moved_modules: TF1's tutorial MNIST reader -> slim_ext.mnist_input_data."""
 from __future__ import annotations
 
 import functools
@@ -6,14 +6,14 @@ import functools
 import pytest
 
 from slimport.codemods.contrib_symbols import ContribSymbolsCommand
-from slimport.codemods.mnist_tutorial import MnistTutorialCommand
+from slimport.codemods.moved_modules import MovedModulesCommand
 from tests.slimport.codemods._helpers import IdempotentCodemodTest, run_codemod
 
-run = functools.partial(run_codemod, MnistTutorialCommand)
+run = functools.partial(run_codemod, MovedModulesCommand)
 
 
 class TestMnistTutorial(IdempotentCodemodTest):
-    TRANSFORM = MnistTutorialCommand
+    TRANSFORM = MovedModulesCommand
 
     def test_from_import_keeps_the_name(self) -> None:
         before = """
@@ -90,3 +90,14 @@ import slim_ext.mnist_input_data
 
 data = slim_ext.mnist_input_data.read_data_sets('/tmp/mnist', one_hot=True)
 """
+
+
+@pytest.mark.parametrize("before, after", [
+    ("from tensorflow.tools.graph_transforms import TransformGraph\n",
+     "from slim_ext.graph_transforms import TransformGraph\n"),
+    ("import tensorflow.tools.graph_transforms as gt\ngt.TransformGraph(g, [], [], [])\n",
+     "import slim_ext.graph_transforms as gt\ngt.TransformGraph(g, [], [], [])\n"),
+])
+def test_graph_transforms_moves_to_its_stand_in(before: str, after: str) -> None:
+    assert run(before)[0] == after
+    assert run(after)[0] == after
