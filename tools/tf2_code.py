@@ -1,9 +1,11 @@
 """Which files are TensorFlow 2 code: the do-no-harm harness expects zero edits and findings there.
 
-A file is TF2 code when every use of TensorFlow's public API in it exists in the
-installed TensorFlow 2: each ``tf.a.b`` chain (through any import spelling of
-``tensorflow``, ``tensorflow.compat.v1`` included) resolves, attribute by
-attribute, on the live ``tensorflow`` module, and nothing names ``tf.contrib``.
+A file is TF2 code when every use of TensorFlow's public API in it is TF2 API of the
+installed TensorFlow: each ``tf.a.b`` chain (through any import spelling of
+``tensorflow``) resolves, attribute by attribute, on the live ``tensorflow`` module,
+and nothing names ``tf.contrib`` or ``tf.compat.v1``: code written against the TF1 API
+through compat.v1 (tf_slim's own modules, say) is TF1-style code, which the port may
+edit as long as it keeps working.
 TensorFlow's private modules (``tensorflow.python...``) are not judged: what
 slimport ports is the public TF1 API. Names are matched without scopes, so a
 local ``tf`` that is not TensorFlow can only make a file count as TF1 (and so be
@@ -68,7 +70,7 @@ def resolves(dotted: str) -> bool:
     parts = dotted.split(".")
     if len(parts) < 2 or parts[1] in _PRIVATE:
         return True
-    if "contrib" in parts:
+    if "contrib" in parts or parts[1:3] == ["compat", "v1"]:
         return False
     import tensorflow  # pylint: disable=g-import-not-at-top  (the harness runs with TF)
 

@@ -28,7 +28,7 @@ reported in TF1 files. Names reached through TensorFlow's own packages
 from __future__ import annotations
 
 import ast
-from typing import Dict, FrozenSet, List, Optional, Sequence, Set, Tuple, Union
+from typing import Dict, List, Optional, Sequence, Set, Tuple, Union
 
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
@@ -37,34 +37,30 @@ from slimport.codemods._base import SlimportCodemod, StatementFilter
 from slimport.codemods._entry_script import main_block
 from slimport.names import (
     Bindings,
-    bound_names,
     collect_bindings,
     dotted_expression,
     dotted_parts,
     local_name,
-    statement_blocks,
-    uses_walrus,
     variable_names,
 )
-from slimport.codemods._tf_api import TF1, TF2, Api, tf_api
+from slimport.codemods._tf_api import TF1, tf_api
+from slimport.codemods._tf_code import (
+    COMPAT_V1,
+    MODE_SWITCHES,
+    TF,
+    SignalScan,
+    api_use,
+    call_signal,
+    last_name,
+    name_signal,
+)
 from slimport.contract import ABSL_APP
 
-TF = "tensorflow"
-COMPAT_V1 = "tensorflow.compat.v1"
-# A file that sets its own execution mode (TF1 eager code calls enable_eager_execution)
-# is not given another.
-MODE_SWITCHES = frozenset({"disable_v2_behavior", "enable_v2_behavior",
-                           "disable_eager_execution", "enable_eager_execution"})
 # Module-level calls of these make a file a script whose graph is built on import.
 SCRIPT_CALLS = frozenset({"Session", "InteractiveSession", "placeholder",
                           "placeholder_with_default", "app.run"})
 # ``from tensorflow import keras`` is the same lazily loaded Keras under compat.v1.
 SAME_UNDER_V1 = frozenset({"keras"})
-_BLOCK_FIELDS = frozenset({"body", "orelse", "finalbody", "handlers", "cases"})
-_SCOPE_EXPRESSIONS = frozenset({ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp,
-                                ast.GeneratorExp})
-# Uses the codemods before compat_v1 rewrite: no statement to classify a skeleton by.
-_REWRITTEN_EARLIER = frozenset({"contrib", "app", "flags"})
 # absl's app.run with this keyword is flags_to_absl's port of tf.app.run.
 _TF1_RUN_KEYWORD = "flags_parser"
 _REMOVED_FIXES = {
@@ -74,185 +70,6 @@ _REMOVED_FIXES = {
     "estimator": "tf.estimator is gone in TF 2.21: use tf_slim.learning.train or a "
                  "tf.distribute strategy",
 }
-
-
-def api_use(qualified: Optional[str], head_target: Optional[str]) -> Optional[Tuple[str, str]]:
-    """(root, name relative to it) for a use of TensorFlow's public API, else None.
-
-    Args:
-      qualified: what the whole chain resolves to (``tensorflow.train.Saver``).
-      head_target: what its first name is bound to. A use is an API use only when that
-        is the package, ``tensorflow.compat.v1``, or one name imported from either
-        (``from tensorflow import logging``); ``tensorflow.core.protobuf.saver_pb2``
-        and the like are TensorFlow's own modules.
-
-    Returns:
-      ``(TF, "train.Saver")`` or ``(COMPAT_V1, "train.Saver")``; None otherwise (and
-      for dunder names such as ``tf.__version__``).
-    """
-    if qualified is None or head_target is None:
-        return None
-    for root in (COMPAT_V1, TF):
-        if head_target == root or (head_target.startswith(root + ".")
-                                   and "." not in head_target[len(root) + 1:]):
-            if root == TF and head_target.startswith(COMPAT_V1):
-                continue
-            if not qualified.startswith(root + "."):
-                return None
-            relative = qualified[len(root) + 1:]
-            if root == TF and relative.split(".")[0] == "compat":
-                return None
-            if any(part.startswith("__") for part in relative.split(".")):
-                return None
-            return root, relative
-    return None
-
-
-def name_signal(api: Api, relative: str) -> Optional[str]:
-    """TF1 or TF2 when the name alone says which API the code is written for."""
-    if relative.split(".")[0] == "contrib":
-        return TF1
-    kind = api.kind(relative)
-    return kind if kind in (TF1, TF2) else None
-
-
-def call_signal(api: Api, relative: str, keywords: Sequence[str],
-                positional: Sequence[Optional[str]]) -> Optional[str]:
-    """TF1 or TF2 when a call's arguments say which version of the function it means.
-
-    Args:
-      api: the API tables.
-      relative: the function, relative to ``tf``.
-      keywords: the keyword names passed.
-      positional: for each positional argument, the last name of a plain name chain
-        (``keep_prob`` for ``FLAGS.keep_prob``), else None.
-    """
-    signatures = api.signatures.get(relative)
-    if signatures is None:
-        return None
-    if any(keyword in signatures.v1_only for keyword in keywords):
-        return TF1
-    if any(keyword in signatures.v2_only for keyword in keywords):
-        return TF2
-    position = signatures.position
-    if position is not None and position < len(positional) \
-            and positional[position] == signatures.v1_name:
-        return TF1
-    # More arguments by position than TF2's version takes (``tf.name_scope(scope,
-    # 'Encode', [x])``): TF1's signature is the one they fit.
-    if signatures.v2_positional is not None and len(positional) > signatures.v2_positional:
-        return TF1
-    return None
-
-
-def _last_name(parts: Optional[List[str]]) -> Optional[str]:
-    return parts[-1] if parts else None
-
-
-class _SignalScan:
-    """What the skeleton of a file must keep for compat_v1, found on the stdlib ast.
-
-    Every statement the codemod edits or reports on, and enough of the statements that
-    tell TF1 from TF2 for the codemod to classify the skeleton as it would the whole
-    file: the first of each kind whose first name no function, lambda, class body or
-    comprehension around it rebinds (so scopes cannot make the codemod read it
-    differently), and not a tf.contrib, app or flags use (earlier codemods rewrite
-    those). All of them only in a file that mixes TF1 and TF2, whose every TF1 use is
-    rewritten.
-    """
-
-    def __init__(self, tree: ast.Module, bindings: Bindings) -> None:
-        self.api = tf_api()
-        self.bindings = bindings
-        self.module = collect_bindings(tree, module_level_only=True)
-        self.walrus = uses_walrus(tree)
-        self.heads = {local for local, target in bindings.names.items()
-                      if target == TF or target.startswith(TF + ".")}
-        self.edits: Set[int] = set()
-        self.signal_statements: Dict[str, List[int]] = {TF1: [], TF2: []}
-        self.first_clean: Dict[str, int] = {}
-        self._walk(tree.body, frozenset())
-
-    def statements_to_keep(self) -> Set[int]:
-        keep = set(self.edits) | set(self.first_clean.values())
-        if all(self.signal_statements.values()):
-            for ids in self.signal_statements.values():
-                keep.update(ids)
-        return keep
-
-    def _walk(self, body: Sequence[ast.stmt], local: FrozenSet[str]) -> None:
-        for statement in body:
-            self._judge(statement, local)
-            if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                inner = _locally_bound(statement, self.walrus)
-                for block in statement_blocks(statement):
-                    self._walk(block, local | inner)
-            else:
-                for block in statement_blocks(statement):
-                    self._walk(block, local)
-
-    def _judge(self, statement: ast.stmt, local: FrozenSet[str]) -> None:
-        found: List[Tuple[str, bool]] = []
-        scopes_inside = False
-        # One walk over the statement's own expressions: chains are judged whole,
-        # calls by their arguments too.
-        pending: List[ast.AST] = [node for name, value in ast.iter_fields(statement)
-                                  if name not in _BLOCK_FIELDS
-                                  for node in (value if isinstance(value, list) else [value])
-                                  if isinstance(node, ast.AST)]
-        while pending:
-            node = pending.pop()
-            kind = type(node)
-            if kind is ast.Attribute or kind is ast.Name:
-                parts = dotted_parts(node)
-                if parts is not None:
-                    if parts[0] in self.heads:
-                        signal = self._chain(statement, parts)
-                        if signal is not None:
-                            stable = len(parts) > 1 and parts[1] not in _REWRITTEN_EARLIER
-                            found.append((signal, stable and parts[0] not in local))
-                    continue
-            elif kind is ast.Call:
-                signal = self._call(node)  # type: ignore[arg-type]
-                if signal is not None:
-                    head = (dotted_parts(node.func) or [""])[0]  # type: ignore[attr-defined]
-                    found.append((signal, head not in local))
-            elif kind in _SCOPE_EXPRESSIONS:
-                scopes_inside = True
-            pending.extend(ast.iter_child_nodes(node))
-        for signal, clean in found:
-            ids = self.signal_statements[signal]
-            if not ids or ids[-1] != id(statement):
-                ids.append(id(statement))
-            if clean and not scopes_inside:
-                self.first_clean.setdefault(signal, id(statement))
-
-    def _chain(self, statement: ast.stmt, parts: List[str]) -> Optional[str]:
-        head = self.bindings.names.get(parts[0])
-        if head == TF and parts[1:3] == ["compat", "v1"]:
-            self.edits.add(id(statement))  # ``tf.compat.v1.X`` may collapse to ``tf.X``
-            return None
-        use = api_use(self.bindings.resolve_parts(parts), head)
-        if use is None:
-            return None
-        root, relative = use
-        if (parts[0] == TF and head == TF) \
-                or relative.split(".")[-1] in MODE_SWITCHES \
-                or self.api.missing_from_v1(relative) is not None:
-            self.edits.add(id(statement))
-        return name_signal(self.api, relative) if root == TF else None
-
-    def _call(self, call: ast.Call) -> Optional[str]:
-        parts = dotted_parts(call.func)
-        if parts is None or parts[0] not in self.heads:
-            return None
-        use = api_use(self.bindings.resolve_parts(parts), self.bindings.names.get(parts[0]))
-        if use is None or use[0] != TF:
-            return None
-        keywords = [keyword.arg for keyword in call.keywords if keyword.arg]
-        positional = [_last_name(dotted_parts(arg)) for arg in call.args
-                      if not isinstance(arg, ast.Starred)]
-        return call_signal(self.api, use[1], keywords, positional)
 
 
 class _Usage:
@@ -289,7 +106,7 @@ class CompatV1Command(SlimportCodemod):
 
     @classmethod
     def statement_filter(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:
-        keep = _SignalScan(tree, bindings).statements_to_keep()
+        keep = SignalScan(tree, bindings).statements_to_keep()
         return lambda statement: id(statement) in keep
 
     def start_file(self, tree: cst.Module) -> bool:
@@ -377,7 +194,7 @@ class CompatV1Command(SlimportCodemod):
                 if named is not None:
                     self.usage.signals.add(named)
             keywords = [arg.keyword.value for arg in node.args if arg.keyword is not None]
-            positional = [_last_name(dotted_parts(arg.value)) for arg in node.args
+            positional = [last_name(dotted_parts(arg.value)) for arg in node.args
                           if arg.keyword is None and not arg.star]
             signal = call_signal(self.api, relative, keywords, positional)
             if signal is not None:
@@ -621,39 +438,6 @@ def _without_trailing_comma(aliases: List[cst.ImportAlias]) -> List[cst.ImportAl
     aliases = list(aliases)
     aliases[-1] = aliases[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
     return aliases
-
-
-def _own_nodes(statement: ast.stmt):  # type: ignore[no-untyped-def]
-    """Every expression node of ``statement``'s own parts (not its nested statements)."""
-    for name, value in ast.iter_fields(statement):
-        if name in ("body", "orelse", "finalbody", "handlers", "cases"):
-            continue
-        for node in value if isinstance(value, list) else [value]:
-            if isinstance(node, ast.AST):
-                yield from ast.walk(node)
-
-
-def _locally_bound(definition: Union[ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef],
-                   walrus: bool) -> FrozenSet[str]:
-    """Every name a definition's body (or a function's parameters) binds or declares
-    global/nonlocal: a chain starting with one may not mean what it does at module level."""
-    names: Set[str] = set()
-    if not isinstance(definition, ast.ClassDef):
-        arguments = definition.args
-        for argument in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs,
-                         arguments.vararg, arguments.kwarg]:
-            if argument is not None:
-                names.add(argument.arg)
-    pending = list(definition.body)
-    while pending:
-        statement = pending.pop()
-        names.update(bound_names(statement, walrus))
-        if isinstance(statement, (ast.Global, ast.Nonlocal)):
-            names.update(statement.names)
-        if not isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            for block in statement_blocks(statement):
-                pending.extend(block)
-    return frozenset(names)
 
 
 def _reported_by_contrib_symbols(relative: str) -> bool:

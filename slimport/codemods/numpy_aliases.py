@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import Dict, Optional
+from typing import Dict, Optional, Set
 
 import libcst as cst
 
 from slimport.codemods._base import SlimportCodemod, StatementFilter, chain_filter, code_of
 from slimport.codemods._builtin_names import bound_here, module_bound_names
-from slimport.names import Bindings, bound_names, dotted_expression, dotted_parts
+from slimport.codemods._tf_code import tf1_era_file
+from slimport.names import Bindings, bound_names, collect_bindings, dotted_expression, dotted_parts
 
 NUMPY = "numpy"
 # numpy.<alias> -> the builtin it was.
@@ -62,14 +63,30 @@ class NumpyAliasesCommand(SlimportCodemod):
     @classmethod
     def statement_filter(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:
         # Also what binds a builtin's name: whether ``int`` is the builtin depends on it.
+        ours, witnesses = tf1_era_file(tree, bindings)
+        if not ours:
+            return lambda statement: False
         builtins = set(BUILTIN_ALIASES.values())
         uses = chain_filter(lambda parts: _removed(bindings.resolve_parts(parts)) is not None)
-        return lambda statement: uses(statement) or bool(builtins & set(bound_names(statement)))
+        return lambda statement: (id(statement) in witnesses or uses(statement)
+                                  or bool(builtins & set(bound_names(statement))))
 
     def start_file(self, tree: cst.Module) -> bool:
-        self._module_bound = module_bound_names(tree, self.file_ast(tree))
+        parsed = self.file_ast(tree)
+        self._module_bound = module_bound_names(tree, parsed)
         self._replacements: Dict[cst.Attribute, cst.BaseExpression] = {}
-        return True
+        # Attributes written, not read: ``np.object = object`` (a compat shim) stays.
+        self._written: Set[int] = set()
+        return tf1_era_file(parsed, collect_bindings(parsed))[0]
+
+    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+        self._written.add(id(node.target))
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        self._written.add(id(node.target))
+
+    def visit_Del(self, node: cst.Del) -> None:
+        self._written.add(id(node.target))
 
     def leave_Attribute(self, original_node: cst.Attribute, updated_node: cst.Attribute
                         ) -> cst.BaseExpression:
@@ -80,7 +97,7 @@ class NumpyAliasesCommand(SlimportCodemod):
         if parts is None:
             return True
         name = _removed(self.resolve_name(node))
-        if name is None or len(parts) < 2:
+        if name is None or len(parts) < 2 or id(node) in self._written:
             return False
         head = ".".join(parts[:-1])
         if name in RENAMED:

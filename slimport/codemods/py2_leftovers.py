@@ -28,7 +28,8 @@ from typing import Dict, Iterator, List, Optional, Set
 import libcst as cst
 
 from slimport.codemods._base import SlimportCodemod, StatementFilter, code_of
-from slimport.names import Bindings, bound_names, dotted_parts, statement_blocks
+from slimport.codemods._tf_code import tf1_era_file
+from slimport.names import Bindings, bound_names, collect_bindings, dotted_parts, statement_blocks
 from slimport.codemods._builtin_names import bound_here, has_star_import, module_bound_names
 from slimport.codemods._scopes import CLASS, names_bound_by
 
@@ -103,11 +104,15 @@ class Py2LeftoversCommand(SlimportCodemod):
 
     @classmethod
     def statement_filter(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:
+        ours, witnesses = tf1_era_file(tree, bindings)
+        if not ours:
+            return lambda statement: False
         names = set(BUILTINS) | set(MOVED)
         receiver_bindings = _receiver_bindings(tree)
 
         def needed(statement: ast.stmt) -> bool:
-            if id(statement) in receiver_bindings or names & set(bound_names(statement)):
+            if id(statement) in witnesses or id(statement) in receiver_bindings \
+                    or names & set(bound_names(statement)):
                 return True
             return any(
                 (isinstance(node, ast.Name) and node.id in names)
@@ -121,6 +126,8 @@ class Py2LeftoversCommand(SlimportCodemod):
 
     def start_file(self, tree: cst.Module) -> bool:
         parsed = self.file_ast(tree)
+        if not tf1_era_file(parsed, collect_bindings(parsed))[0]:
+            return False
         self._module = tree
         self._module_bound = module_bound_names(tree, parsed)
         self._star_import = has_star_import(parsed)
@@ -206,6 +213,9 @@ class Py2LeftoversCommand(SlimportCodemod):
             self._renamed[node] = cst.Name(ITER_METHODS[attr])
             self.record_edit(node, f"{code_of(node)}() -> {code_of(receiver)}."
                              f"{ITER_METHODS[attr]}()")
+        elif self.resolve_name(receiver) is not None:
+            # Something an import binds (``six.iteritems(d)``): a function of its own.
+            return
         elif not self._defines_iter_method:
             self.needs_attention(
                 node, f"{code_of(node)}(): Python 3's dict has no `{attr}`; left unchanged "

@@ -56,6 +56,10 @@ class TestNumpyAliases(IdempotentCodemodTest):
 
 
 NOOP = [
+    # A compatibility shim writes the alias back (keras' tf2onnx_lib.py).
+    "import numpy as np\nif not hasattr(np, 'object'):\n    np.object = object\n",
+    # TensorFlow's own modules keep their aliases (numpy_ops/np_dtypes.py).
+    "import numpy as np\nfrom tensorflow.python.framework import dtypes\nfloat_ = np.float_\n",
     "import numpy as np\nx = np.float32(1) + np.int64(2)\ny = np.bool_(True)\n",
     "import numpy as np\nz = np.nan + np.inf\n",
     # Not numpy: another library's attribute, a local np.

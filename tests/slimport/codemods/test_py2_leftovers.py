@@ -97,6 +97,11 @@ NOOP = [
     "import sys\nfor i in range(sys.maxsize):\n    pass\nd = {}\nd.items()\n",
     # The file binds the name: module level, a global, an import, a class attribute.
     "from six.moves import xrange\nfor i in xrange(3):\n    pass\n",
+    # TF2 code's leftovers are its authors' business (TensorFlow's own autograph).
+    "import sys\nimport tensorflow as tf\nMAX_SIZE = sys.maxint\nx = tf.constant(1)\n",
+    "import sys\nfrom tensorflow.python.framework import ops\nMAX_SIZE = sys.maxint\n",
+    # six's own iteritems works on Python 3 (met in tf_slim and TensorFlow).
+    "import six\nfor k, v in six.iteritems({'a': 1}):\n    pass\n",
     "long = int\nx = long(3)\n",
     "def setup():\n    global unicode\n    unicode = str\n\ndef use(x):\n    return unicode(x)\n",
     "from functools import reduce\ny = reduce(f, xs)\n",

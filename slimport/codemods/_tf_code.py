@@ -1,0 +1,270 @@
+"""What tells TF1 code from TF2 code, read off a file without running it.
+
+A file is TF1 code when it uses, through TensorFlow's public ``tf`` namespace, a name
+only the TF1 API has (``tf.placeholder``, ``tf.train.Saver``, ``tf.layers``,
+``tf.contrib``), a keyword only TF1's version of a function takes (``keep_dims=``), a
+positional argument named for TF1's parameter (``tf.nn.dropout(x, keep_prob)``) or
+more positional arguments than TF2's version takes (``tf.name_scope(scope, 'Name',
+[x])``). It is TF2 code when it uses a name or a keyword only TF2 has
+(``tf.image.resize(..., antialias=True)``). The API tables are TensorFlow 2.21's
+(``_tf_api``). ``SignalScan`` finds these signals on the stdlib ast (for statement
+filters, and for the codemods that port only TF1 code); compat_v1 finds the same ones
+on libcst nodes, scope by scope, with ``api_use``, ``name_signal`` and ``call_signal``.
+"""
+from __future__ import annotations
+
+import ast
+from typing import Dict, FrozenSet, List, Optional, Sequence, Set, Tuple, Union
+
+from slimport.codemods._tf_api import TF1, TF2, Api, tf_api
+from slimport.names import (
+    Bindings,
+    bound_names,
+    collect_bindings,
+    dotted_parts,
+    statement_blocks,
+    uses_walrus,
+)
+
+TF = "tensorflow"
+COMPAT_V1 = "tensorflow.compat.v1"
+# A file that sets its own execution mode (TF1 eager code calls enable_eager_execution)
+# is not given another.
+MODE_SWITCHES = frozenset({"disable_v2_behavior", "enable_v2_behavior",
+                           "disable_eager_execution", "enable_eager_execution"})
+_BLOCK_FIELDS = frozenset({"body", "orelse", "finalbody", "handlers", "cases"})
+_SCOPE_EXPRESSIONS = frozenset({ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp,
+                                ast.GeneratorExp})
+# Uses the codemods before compat_v1 rewrite: no statement to classify a skeleton by.
+_REWRITTEN_EARLIER = frozenset({"contrib", "app", "flags"})
+# Imports that make a file TF1-era code on their own.
+TF1_IMPORTS = ("tf_slim", "tensorflow.contrib", "moxing", "slim_ext")
+
+
+def api_use(qualified: Optional[str], head_target: Optional[str]) -> Optional[Tuple[str, str]]:
+    """(root, name relative to it) for a use of TensorFlow's public API, else None.
+
+    Args:
+      qualified: what the whole chain resolves to (``tensorflow.train.Saver``).
+      head_target: what its first name is bound to. A use is an API use only when that
+        is the package, ``tensorflow.compat.v1``, or one name imported from either
+        (``from tensorflow import logging``); ``tensorflow.core.protobuf.saver_pb2``
+        and the like are TensorFlow's own modules.
+
+    Returns:
+      ``(TF, "train.Saver")`` or ``(COMPAT_V1, "train.Saver")``; None otherwise (and
+      for dunder names such as ``tf.__version__``).
+    """
+    if qualified is None or head_target is None:
+        return None
+    for root in (COMPAT_V1, TF):
+        if head_target == root or (head_target.startswith(root + ".")
+                                   and "." not in head_target[len(root) + 1:]):
+            if root == TF and head_target.startswith(COMPAT_V1):
+                continue
+            if not qualified.startswith(root + "."):
+                return None
+            relative = qualified[len(root) + 1:]
+            if root == TF and relative.split(".")[0] == "compat":
+                return None
+            if any(part.startswith("__") for part in relative.split(".")):
+                return None
+            return root, relative
+    return None
+
+
+def name_signal(api: Api, relative: str) -> Optional[str]:
+    """TF1 or TF2 when the name alone says which API the code is written for."""
+    if relative.split(".")[0] == "contrib":
+        return TF1
+    kind = api.kind(relative)
+    return kind if kind in (TF1, TF2) else None
+
+
+def call_signal(api: Api, relative: str, keywords: Sequence[str],
+                positional: Sequence[Optional[str]]) -> Optional[str]:
+    """TF1 or TF2 when a call's arguments say which version of the function it means.
+
+    Args:
+      api: the API tables.
+      relative: the function, relative to ``tf``.
+      keywords: the keyword names passed.
+      positional: for each positional argument, the last name of a plain name chain
+        (``keep_prob`` for ``FLAGS.keep_prob``), else None.
+    """
+    signatures = api.signatures.get(relative)
+    if signatures is None:
+        return None
+    if any(keyword in signatures.v1_only for keyword in keywords):
+        return TF1
+    if any(keyword in signatures.v2_only for keyword in keywords):
+        return TF2
+    position = signatures.position
+    if position is not None and position < len(positional) \
+            and positional[position] == signatures.v1_name:
+        return TF1
+    # More arguments by position than TF2's version takes (``tf.name_scope(scope,
+    # 'Encode', [x])``): TF1's signature is the one they fit.
+    if signatures.v2_positional is not None and len(positional) > signatures.v2_positional:
+        return TF1
+    return None
+
+
+def last_name(parts: Optional[List[str]]) -> Optional[str]:
+    return parts[-1] if parts else None
+
+
+class SignalScan:
+    """What the skeleton of a file must keep for compat_v1, found on the stdlib ast.
+
+    Every statement the codemod edits or reports on, and enough of the statements that
+    tell TF1 from TF2 for the codemod to classify the skeleton as it would the whole
+    file: the first of each kind whose first name no function, lambda, class body or
+    comprehension around it rebinds (so scopes cannot make the codemod read it
+    differently), and not a tf.contrib, app or flags use (earlier codemods rewrite
+    those). All of them only in a file that mixes TF1 and TF2, whose every TF1 use is
+    rewritten.
+    """
+
+    def __init__(self, tree: ast.Module, bindings: Bindings) -> None:
+        self.api = tf_api()
+        self.bindings = bindings
+        self.module = collect_bindings(tree, module_level_only=True)
+        self.walrus = uses_walrus(tree)
+        self.heads = {local for local, target in bindings.names.items()
+                      if target == TF or target.startswith(TF + ".")}
+        self.edits: Set[int] = set()
+        self.signal_statements: Dict[str, List[int]] = {TF1: [], TF2: []}
+        self.first_clean: Dict[str, int] = {}
+        self._walk(tree.body, frozenset())
+
+    def statements_to_keep(self) -> Set[int]:
+        keep = set(self.edits) | set(self.first_clean.values())
+        if all(self.signal_statements.values()):
+            for ids in self.signal_statements.values():
+                keep.update(ids)
+        return keep
+
+    def _walk(self, body: Sequence[ast.stmt], local: FrozenSet[str]) -> None:
+        for statement in body:
+            self._judge(statement, local)
+            if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                inner = _locally_bound(statement, self.walrus)
+                for block in statement_blocks(statement):
+                    self._walk(block, local | inner)
+            else:
+                for block in statement_blocks(statement):
+                    self._walk(block, local)
+
+    def _judge(self, statement: ast.stmt, local: FrozenSet[str]) -> None:
+        found: List[Tuple[str, bool]] = []
+        scopes_inside = False
+        # One walk over the statement's own expressions: chains are judged whole,
+        # calls by their arguments too.
+        pending: List[ast.AST] = [node for name, value in ast.iter_fields(statement)
+                                  if name not in _BLOCK_FIELDS
+                                  for node in (value if isinstance(value, list) else [value])
+                                  if isinstance(node, ast.AST)]
+        while pending:
+            node = pending.pop()
+            kind = type(node)
+            if kind is ast.Attribute or kind is ast.Name:
+                parts = dotted_parts(node)
+                if parts is not None:
+                    if parts[0] in self.heads:
+                        signal = self._chain(statement, parts)
+                        if signal is not None:
+                            stable = len(parts) > 1 and parts[1] not in _REWRITTEN_EARLIER
+                            found.append((signal, stable and parts[0] not in local))
+                    continue
+            elif kind is ast.Call:
+                signal = self._call(node)  # type: ignore[arg-type]
+                if signal is not None:
+                    head = (dotted_parts(node.func) or [""])[0]  # type: ignore[attr-defined]
+                    found.append((signal, head not in local))
+            elif kind in _SCOPE_EXPRESSIONS:
+                scopes_inside = True
+            pending.extend(ast.iter_child_nodes(node))
+        for signal, clean in found:
+            ids = self.signal_statements[signal]
+            if not ids or ids[-1] != id(statement):
+                ids.append(id(statement))
+            if clean and not scopes_inside:
+                self.first_clean.setdefault(signal, id(statement))
+
+    def _chain(self, statement: ast.stmt, parts: List[str]) -> Optional[str]:
+        head = self.bindings.names.get(parts[0])
+        if head == TF and parts[1:3] == ["compat", "v1"]:
+            self.edits.add(id(statement))  # ``tf.compat.v1.X`` may collapse to ``tf.X``
+            return None
+        use = api_use(self.bindings.resolve_parts(parts), head)
+        if use is None:
+            return None
+        root, relative = use
+        if (parts[0] == TF and head == TF) \
+                or relative.split(".")[-1] in MODE_SWITCHES \
+                or self.api.missing_from_v1(relative) is not None:
+            self.edits.add(id(statement))
+        return name_signal(self.api, relative) if root == TF else None
+
+    def _call(self, call: ast.Call) -> Optional[str]:
+        parts = dotted_parts(call.func)
+        if parts is None or parts[0] not in self.heads:
+            return None
+        use = api_use(self.bindings.resolve_parts(parts), self.bindings.names.get(parts[0]))
+        if use is None or use[0] != TF:
+            return None
+        keywords = [keyword.arg for keyword in call.keywords if keyword.arg]
+        positional = [last_name(dotted_parts(arg)) for arg in call.args
+                      if not isinstance(arg, ast.Starred)]
+        return call_signal(self.api, use[1], keywords, positional)
+
+
+def _locally_bound(definition: Union[ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef],
+                   walrus: bool) -> FrozenSet[str]:
+    """Every name a definition's body (or a function's parameters) binds or declares
+    global/nonlocal: a chain starting with one may not mean what it does at module level."""
+    names: Set[str] = set()
+    if not isinstance(definition, ast.ClassDef):
+        arguments = definition.args
+        for argument in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs,
+                         arguments.vararg, arguments.kwarg]:
+            if argument is not None:
+                names.add(argument.arg)
+    pending = list(definition.body)
+    while pending:
+        statement = pending.pop()
+        names.update(bound_names(statement, walrus))
+        if isinstance(statement, (ast.Global, ast.Nonlocal)):
+            names.update(statement.names)
+        if not isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            for block in statement_blocks(statement):
+                pending.extend(block)
+    return frozenset(names)
+
+
+def tf1_evidence(tree: ast.Module, bindings: Bindings) -> Tuple[bool, Set[int]]:
+    """Whether ``tree`` is TF1 code, and the statements a skeleton must keep to say so.
+
+    TF1 code: any TF1 signal, or an import of tf_slim, tf.contrib, MoXing or slim_ext
+    (imports are statements every skeleton keeps).
+    """
+    if any(target.startswith(TF1_IMPORTS) for target in bindings.names.values()):
+        return True, set()
+    scan = SignalScan(tree, bindings)
+    witness = scan.first_clean.get(TF1)
+    return bool(scan.signal_statements[TF1]), {witness} if witness is not None else set()
+
+
+def tf1_era_file(tree: ast.Module, bindings: Bindings) -> Tuple[bool, Set[int]]:
+    """Whether Python 2 and NumPy 1 leftovers in ``tree`` are for slimport to port, and
+    the statements a skeleton must keep to say so.
+
+    They are in TF1 code and in plain Python (a TF1 tree's helpers); a file that uses
+    TensorFlow or Keras without any TF1 sign is TF2 code (TensorFlow's and Keras' own
+    modules among them), whose leftovers are its authors' business.
+    """
+    if not any(target == TF or target.startswith((TF + ".", "keras", "tf_keras"))
+               for target in bindings.names.values()):
+        return True, set()
+    return tf1_evidence(tree, bindings)
