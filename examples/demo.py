@@ -2,9 +2,11 @@
 
 Run by ``tox -e demo`` (the README's first command). Steps, each printed as it runs:
   1. ``slimport rewrite examples/slim_tf1 --out WORK/ported`` (+ JSON report)
-  2. the ported ``make_synthetic_data.py`` writes a small TFRecord set (no downloads)
-  3. the ported ``train_image_classifier.py`` trains LeNet for a few hundred steps
-  4. the ported ``eval_image_classifier.py`` evaluates the final checkpoint
+  2. ``slimport verify WORK/ported --build nets.nets_factory``: every module imports,
+     every entry script starts, every network builds and trains a step
+  3. the ported ``make_synthetic_data.py`` writes a small TFRecord set (no downloads)
+  4. the ported ``train_image_classifier.py`` trains LeNet for a few hundred steps
+  5. the ported ``eval_image_classifier.py`` evaluates the final checkpoint
 and finally where the checkpoint, the event files and the report are.
 """
 from __future__ import annotations
@@ -37,7 +39,7 @@ def _run(title: str, argv: list, log: Path, show_all: bool = False) -> str:
         for line in process.stdout:
             copy.write(line)
             lines.append(line)
-            if show_all or _worth_showing(line):
+            if (show_all and not _NATIVE_LOG.match(line)) or _worth_showing(line):
                 print("   " + line.rstrip(), flush=True)
         code = process.wait()
     elapsed = time.monotonic() - started
@@ -53,6 +55,11 @@ def _run(title: str, argv: list, log: Path, show_all: bool = False) -> str:
 _PROGRESS = re.compile(
     r"^INFO:tensorflow:(global step|Saving|Finished|Evaluation \[|eval/|Wrote)"
     r"|^eval/|^Traceback|Error|^\s+File ")
+
+
+# TensorFlow's native start-up lines, printed whatever TF_CPP_MIN_LOG_LEVEL says.
+_NATIVE_LOG = re.compile(r"^(?:[IWE]\d{4} [\d:.]+\s+\d+ \S+:\d+\] "
+                         r"|WARNING: All log messages before absl::InitializeLog)")
 
 
 def _worth_showing(line: str) -> bool:
@@ -77,12 +84,16 @@ def main() -> None:
     train_dir, eval_dir, report = work / "train", work / "eval", work / "report.json"
     py = sys.executable
 
-    _run("1/4 port the TF1 tree with slimport",
+    _run("1/5 port the TF1 tree with slimport",
          [py, "-m", "slimport", "rewrite", SOURCE_TREE, "--out", ported, "--report", report],
          work / "rewrite.log", show_all=True)
-    _run("2/4 generate the synthetic TFRecord data set",
+    _run("2/5 verify the port: import every module, start every script, build every net",
+         [py, "-m", "slimport", "verify", ported, "--build", "nets.nets_factory",
+          "--report", work / "verify.json"],
+         work / "verify.log", show_all=True)
+    _run("3/5 generate the synthetic TFRecord data set",
          [py, ported / "make_synthetic_data.py", "--dataset_dir", data], work / "data.log")
-    train_output = _run(f"3/4 train {args.model} for {args.steps} steps on TF 2 (CPU)",
+    train_output = _run(f"4/5 train {args.model} for {args.steps} steps on TF 2 (CPU)",
          [py, ported / "train_image_classifier.py", "--train_dir", train_dir,
           "--dataset_dir", data, "--dataset_name", "synthetic",
           "--dataset_split_name", "train", "--model_name", args.model,
@@ -91,7 +102,7 @@ def main() -> None:
           "--learning_rate_decay_type", "fixed", "--log_every_n_steps", 25,
           "--clone_on_cpu", "--save_interval_secs", 600],
          work / "train.log")
-    eval_output = _run("4/4 evaluate the final checkpoint on the validation split",
+    eval_output = _run("5/5 evaluate the final checkpoint on the validation split",
          [py, ported / "eval_image_classifier.py", "--checkpoint_path", train_dir,
           "--eval_dir", eval_dir, "--dataset_dir", data, "--dataset_name", "synthetic",
           "--dataset_split_name", "validation", "--model_name", args.model],
@@ -106,6 +117,7 @@ def main() -> None:
         print(f"  validation accuracy: {accuracy[-1]} (chance: 0.1)")
     print(f"  ported tree:  {ported}")
     print(f"  port report:  {report}")
+    print(f"  verify report: {work / 'verify.json'}")
     print(f"  checkpoint:   {train_dir} (latest: model.ckpt-{args.steps}*)")
     print(f"  eval events:  {eval_dir}")
     print(f"  step logs:    {work}/*.log")

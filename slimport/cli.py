@@ -377,9 +377,14 @@ def _child_env() -> Dict[str, str]:
 def _doctor() -> int:
     if _needs_tensorflow("doctor", "The rewrite does not need it, but ported code does."):
         return 1
-    child = subprocess.run([sys.executable, "-m", "slim_ext"], env=_child_env(), check=False,
+    return _without_native_log([sys.executable, "-m", "slim_ext"])
+
+
+def _without_native_log(command: List[str]) -> int:
+    """Run ``command``; TensorFlow's native start-up lines are noise on its stderr, unless
+    it fails (then everything is shown)."""
+    child = subprocess.run(command, env=_child_env(), check=False,
                            stderr=subprocess.PIPE, text=True, errors="replace")
-    # TensorFlow's native start-up lines are noise here; a failure shows everything.
     lines = child.stderr.splitlines(keepends=True)
     if child.returncode == 0:
         lines = [line for line in lines if not _NATIVE_LOG_LINE.match(line)]
@@ -419,7 +424,9 @@ def _verify(verify_args: Sequence[str]) -> int:
                                    "which needs it."):
         return EXIT_FAILED
     command = [sys.executable, "-m", "slim_ext.verify", *verify_args]
-    return subprocess.run(command, env=_child_env(), check=False).returncode
+    if not {"-h", "--help"} & set(verify_args):
+        return subprocess.run(command, env=_child_env(), check=False).returncode
+    return _without_native_log(command)
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:

@@ -154,13 +154,21 @@ def ast_chains(node: ast.AST) -> Iterator[List[str]]:
         yield from ast_chains(child)
 
 
-def statement_chains(statement: ast.stmt) -> Iterator[List[str]]:
+def statement_chains(statement: ast.stmt) -> List[List[str]]:
     """``ast_chains`` of ``statement``'s own parts: not the statements nested in it.
 
     For a compound statement that is its header (``if`` test, ``with`` items,
     decorators, ``def`` defaults) and its clauses' headers (``except`` types, ``case``
-    patterns and guards).
+    patterns and guards). Kept on the statement: every codemod's filter asks.
     """
+    chains = getattr(statement, "_slimport_chains", None)
+    if chains is None:
+        chains = list(_statement_chains(statement))
+        statement._slimport_chains = chains  # type: ignore[attr-defined]
+    return chains
+
+
+def _statement_chains(statement: ast.stmt) -> Iterator[List[str]]:
     for name, value in ast.iter_fields(statement):
         if name in _BLOCK_FIELDS:
             for clause in value:

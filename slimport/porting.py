@@ -34,7 +34,7 @@ import libcst as cst
 from libcst.codemod import CodemodContext, SkipFile
 
 from slimport import line_map, realign, skeleton
-from slimport.scratch import AST_KEY, SOURCE_LINE_KEY
+from slimport.scratch import AST_KEY, ORIGINAL_AST_KEY, SOURCE_LINE_KEY
 from slimport.names import (
     Bindings,
     collect_bindings,
@@ -302,7 +302,7 @@ def _skeleton_to_text(cut: skeleton.Skeleton, code: str) -> List[int]:
 
 def _run_group(codemods: Sequence[type], start: int, text: str, tree: ast.Module,
                filename: str, options: Mapping[str, Any], sparse: bool,
-               to_source: Callable[[int], int]) -> _GroupRun:
+               to_source: Callable[[int], int], original: Optional[ast.Module]) -> _GroupRun:
     """Run ``codemods[start:]`` in order over one libcst tree of ``text``'s skeleton.
 
     The skeleton keeps what any codemod that applies to ``text`` needs. The run
@@ -346,6 +346,7 @@ def _run_group(codemods: Sequence[type], start: int, text: str, tree: ast.Module
 
         context = CodemodContext(filename=filename, scratch={
             AST_KEY: (module, module_ast),
+            ORIGINAL_AST_KEY: original,
             SOURCE_LINE_KEY: lambda line, to_text=to_text: to_source(to_text(line))})
         command = codemod(context, **options_for(codemod, options))
         try:
@@ -363,7 +364,8 @@ def _run_group(codemods: Sequence[type], start: int, text: str, tree: ast.Module
                     for finding in reported]
         if any(finding.kind == EDIT for finding in reported):
             applied.append(codemod.NAME)
-        new_code = new_module.code
+        # A codemod that found nothing to do hands back the very tree it was given.
+        new_code = code if new_module is module else new_module.code
         if new_code != code:
             if not edits.steps:
                 _check_round_trip(cut, parsed)
@@ -451,6 +453,7 @@ def _port_text(data: bytes, text: str, encoding: str, tree: Optional[ast.Module]
     """``port_source`` once the text has been decoded and checked."""
     applied: List[str] = []
     located: List[_Located] = []
+    original = tree
     # Edits of the whole text, one per run of codemods.
     edits = line_map.History()
     end = _blank_tail(text)
@@ -461,7 +464,7 @@ def _port_text(data: bytes, text: str, encoding: str, tree: Optional[ast.Module]
             tree = parse_source(current)
         try:
             run = _run_group(codemods, index, current, tree, filename, options, sparse,
-                             to_source=edits.oldest_line)
+                             to_source=edits.oldest_line, original=original)
         except _Unported as error:
             return Ported(data, error=error.reason,
                           error_line=edits.oldest_line(error.line or 0) or None)

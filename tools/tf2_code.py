@@ -5,7 +5,8 @@ installed TensorFlow: each ``tf.a.b`` chain (through any import spelling of
 ``tensorflow``) resolves, attribute by attribute, on the live ``tensorflow`` module,
 and nothing names ``tf.contrib`` or ``tf.compat.v1``: code written against the TF1 API
 through compat.v1 (tf_slim's own modules, say) is TF1-style code, which the port may
-edit as long as it keeps working.
+edit as long as it keeps working. Code that imports ``tf_slim`` is TF-Slim code,
+the TF1 API slimport exists to port (tf_slim's own package among it).
 TensorFlow's private modules (``tensorflow.python...``) are not judged: what
 slimport ports is the public TF1 API. Names are matched without scopes, so a
 local ``tf`` that is not TensorFlow can only make a file count as TF1 (and so be
@@ -41,6 +42,13 @@ def _bindings(tree: ast.Module) -> Dict[str, str]:
             for alias in node.names:
                 bound[alias.asname or alias.name] = f"{node.module}.{alias.name}"
     return bound
+
+
+def _imports_tf_slim(node: ast.AST) -> bool:
+    if isinstance(node, ast.Import):
+        return any(alias.name.split(".")[0] == "tf_slim" for alias in node.names)
+    return (isinstance(node, ast.ImportFrom) and node.level == 0 and node.module is not None
+            and node.module.split(".")[0] == "tf_slim")
 
 
 def _chain(node: ast.Attribute) -> Optional[List[str]]:
@@ -94,5 +102,7 @@ def is_tf2_code(path: Path) -> bool:
     for node in ast.walk(tree):
         for child in ast.iter_child_nodes(node):
             child._parent = node  # type: ignore[attr-defined]
+    if any(_imports_tf_slim(node) for node in ast.walk(tree)):
+        return False
     bound = _bindings(tree)
     return all(resolves(name) for name in _uses(tree, bound))

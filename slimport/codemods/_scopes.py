@@ -22,7 +22,7 @@ scopes some use is resolved in.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Dict, Iterator, List, Optional, Sequence, Set, Union
+from typing import Callable, Dict, Iterator, List, Optional, Sequence, Set, Tuple, Union
 
 import libcst as cst
 
@@ -314,6 +314,8 @@ class ScopeStack:
         self._walrus_check = walrus
         self._walrus: Optional[bool] = None
         self.scopes: List[Scope] = []
+        # Per scope in ``scopes``: (the node whose leave ends it, whether it defers code).
+        self._exits: List[Tuple[cst.CSTNode, bool]] = []
         self._bodies: Dict[int, ScopeNode] = {}
         # How many of the entered scopes are function or lambda bodies: code in them
         # runs when they are called, after the whole module has run.
@@ -351,18 +353,20 @@ class ScopeStack:
     def leave(self, node: cst.CSTNode) -> None:
         if id(node) in self._top:
             self.module_bound |= names_bound_by(node)  # type: ignore[arg-type]
-        if not self.scopes:
-            return
-        scope = self.scopes[-1].node
-        body = scope if isinstance(scope, COMPREHENSIONS) else scope.body
-        if body is node:
-            left = self.scopes.pop()
-            if left.kind == FUNCTION and not isinstance(left.node, COMPREHENSIONS):
+        # Called for every node: one identity test against the node that ends the scope.
+        if self._exits and self._exits[-1][0] is node:
+            _, deferring = self._exits.pop()
+            self.scopes.pop()
+            if deferring:
                 self.deferred -= 1
 
     def _enter(self, owner: ScopeNode) -> None:
         scope = Scope(owner, self.walrus)
         self.scopes.append(scope)
-        if scope.kind == FUNCTION and not isinstance(owner, COMPREHENSIONS):
+        comprehension = isinstance(owner, COMPREHENSIONS)
+        deferring = scope.kind == FUNCTION and not comprehension
+        # A comprehension's scope ends with the comprehension, a definition's with its body.
+        self._exits.append((owner if comprehension else owner.body, deferring))
+        if deferring:
             self.deferred += 1
 

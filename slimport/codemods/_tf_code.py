@@ -14,9 +14,10 @@ on libcst nodes, scope by scope, with ``api_use``, ``name_signal`` and ``call_si
 from __future__ import annotations
 
 import ast
-from typing import Dict, FrozenSet, List, Optional, Sequence, Set, Tuple, Union
+from typing import Any, Dict, FrozenSet, List, Mapping, Optional, Sequence, Set, Tuple, Union
 
 from slimport.codemods._tf_api import TF1, TF2, Api, tf_api
+from slimport.scratch import ORIGINAL_AST_KEY
 from slimport.names import (
     Bindings,
     bound_names,
@@ -254,6 +255,24 @@ def tf1_evidence(tree: ast.Module, bindings: Bindings) -> Tuple[bool, Set[int]]:
     scan = SignalScan(tree, bindings)
     witness = scan.first_clean.get(TF1)
     return bool(scan.signal_statements[TF1]), {witness} if witness is not None else set()
+
+
+def tf1_before_porting(scratch: Mapping[str, Any]) -> bool:
+    """Whether the user's file was TF1 code before any codemod ran.
+
+    The codemods before compat_v1 rewrite some of the surest TF1 signs away
+    (``tf.app.flags``, ``tf.flags``, ``tf.contrib``, ``import moxing.tensorflow``), so a
+    file's port can read as TF2 code when it is not. False when the engine gave no
+    original (``python -m libcst.tool codemod``).
+    """
+    original = scratch.get(ORIGINAL_AST_KEY)
+    if original is None:
+        return False
+    known = getattr(original, "_slimport_tf1", None)
+    if known is None:
+        known = tf1_evidence(original, collect_bindings(original))[0]
+        original._slimport_tf1 = known  # once per file, for every codemod that asks
+    return known
 
 
 def tf1_era_file(tree: ast.Module, bindings: Bindings) -> Tuple[bool, Set[int]]:

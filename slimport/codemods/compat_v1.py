@@ -5,9 +5,11 @@ that only the TF1 API has (``tf.placeholder``, ``tf.train.Saver``, ``tf.layers``
 ``tf.contrib``), a keyword only TF1's version of a function takes (``keep_dims=``), a
 positional argument named for TF1's parameter (``tf.nn.dropout(x, keep_prob)``),
 tf_slim, or a ``tf.app.run`` (also once flags_to_absl made it an absl ``app.run``
-that keeps TF1's flag parsing). It is TF2 code when it uses a name or a keyword only
-TF2 has (``tf.image.resize(..., antialias=True)``). The tables come from TensorFlow
-2.21 (``_tf_api``), so the rewrite never imports TensorFlow.
+that keeps TF1's flag parsing); and when the file shows neither TF1 nor TF2 signs
+after the earlier codemods, but was TF1 code before them (``tf.flags``, MoXing).
+It is TF2 code when it uses a name or a keyword only TF2 has
+(``tf.image.resize(..., antialias=True)``). The tables come from TensorFlow 2.21
+(``_tf_api``), so the rewrite never imports TensorFlow.
 
 - TF1 only: ``import tensorflow as tf`` becomes ``import tensorflow.compat.v1 as tf``
   and every ``tf.X`` keeps its TF1 meaning; ``import tensorflow`` keeps binding the
@@ -53,6 +55,7 @@ from slimport.codemods._tf_code import (
     call_signal,
     last_name,
     name_signal,
+    tf1_before_porting,
 )
 from slimport.contract import ABSL_APP
 
@@ -240,6 +243,8 @@ class CompatV1Command(SlimportCodemod):
         # findings' lines are found in.
         tree.visit(self)
         usage = self.usage
+        if not usage.signals and tf1_before_porting(self.context.scratch):
+            usage.signals.add(TF1)
         if TF1 not in usage.signals:
             return tree
         for node, spelled, missing in usage.missing:

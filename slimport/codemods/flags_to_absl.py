@@ -205,6 +205,7 @@ class FlagsToAbslCommand(ModuleMoveCodemod):
     def start_file(self, tree: cst.Module) -> bool:
         super().start_file(tree)
         self._tree = tree
+        self._taken: Optional[Set[str]] = None
         # absl modules this pass imports: module -> the name it is imported as.
         self._imported: Dict[str, str] = {}
         self._call_args: Dict[cst.Call, List[cst.Arg]] = {}
@@ -243,7 +244,9 @@ class FlagsToAbslCommand(ModuleMoveCodemod):
         return self._imported[absl_module]
 
     def _name_taken(self, name: str) -> bool:
-        return name in variable_names(self._tree, include_bindings=True)
+        if self._taken is None:  # once per file: a walk of the whole tree
+            self._taken = variable_names(self._tree, include_bindings=True)
+        return name in self._taken
 
 
     # --- statements that bind a name to TF's flags/app module: rewritten in place.

@@ -20,7 +20,7 @@ import libcst as cst
 
 from slimport.codemods._base import SlimportCodemod, StatementFilter, chain_filter, code_of
 from slimport.codemods._builtin_names import bound_here, module_bound_names
-from slimport.codemods._tf_code import tf1_era_file
+from slimport.codemods._tf_code import tf1_before_porting, tf1_era_file
 from slimport.names import Bindings, bound_names, collect_bindings, dotted_expression, dotted_parts
 
 NUMPY = "numpy"
@@ -63,9 +63,9 @@ class NumpyAliasesCommand(SlimportCodemod):
     @classmethod
     def statement_filter(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:
         # Also what binds a builtin's name: whether ``int`` is the builtin depends on it.
-        ours, witnesses = tf1_era_file(tree, bindings)
-        if not ours:
-            return lambda statement: False
+        # A file that reads as TF2 code may still be ours: its original may have been
+        # TF1 (``tf1_before_porting``), which only start_file can see.
+        witnesses = tf1_era_file(tree, bindings)[1]
         builtins = set(BUILTIN_ALIASES.values())
         uses = chain_filter(lambda parts: _removed(bindings.resolve_parts(parts)) is not None)
         return lambda statement: (id(statement) in witnesses or uses(statement)
@@ -77,7 +77,8 @@ class NumpyAliasesCommand(SlimportCodemod):
         self._replacements: Dict[cst.Attribute, cst.BaseExpression] = {}
         # Attributes written, not read: ``np.object = object`` (a compat shim) stays.
         self._written: Set[int] = set()
-        return tf1_era_file(parsed, collect_bindings(parsed))[0]
+        return (tf1_era_file(parsed, collect_bindings(parsed))[0]
+                or tf1_before_porting(self.context.scratch))
 
     def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
         self._written.add(id(node.target))

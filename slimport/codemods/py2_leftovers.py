@@ -28,7 +28,7 @@ from typing import Dict, Iterator, List, Optional, Set
 import libcst as cst
 
 from slimport.codemods._base import SlimportCodemod, StatementFilter, code_of
-from slimport.codemods._tf_code import tf1_era_file
+from slimport.codemods._tf_code import tf1_before_porting, tf1_era_file
 from slimport.names import Bindings, bound_names, collect_bindings, dotted_parts, statement_blocks
 from slimport.codemods._builtin_names import bound_here, has_star_import, module_bound_names
 from slimport.codemods._scopes import CLASS, names_bound_by
@@ -104,9 +104,9 @@ class Py2LeftoversCommand(SlimportCodemod):
 
     @classmethod
     def statement_filter(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:
-        ours, witnesses = tf1_era_file(tree, bindings)
-        if not ours:
-            return lambda statement: False
+        # A file that reads as TF2 code may still be ours: its original may have been
+        # TF1 (``tf1_before_porting``), which only start_file can see.
+        witnesses = tf1_era_file(tree, bindings)[1]
         names = set(BUILTINS) | set(MOVED)
         receiver_bindings = _receiver_bindings(tree)
 
@@ -126,7 +126,8 @@ class Py2LeftoversCommand(SlimportCodemod):
 
     def start_file(self, tree: cst.Module) -> bool:
         parsed = self.file_ast(tree)
-        if not tf1_era_file(parsed, collect_bindings(parsed))[0]:
+        if not (tf1_era_file(parsed, collect_bindings(parsed))[0]
+                or tf1_before_porting(self.context.scratch)):
             return False
         self._module = tree
         self._module_bound = module_bound_names(tree, parsed)

@@ -157,12 +157,15 @@ class SlimExtImportCommand(SlimportCodemod):
     NAME = "slim_ext_import"
     DESCRIPTION = ("files that import tf_slim or use tf.layers / tf.nn.rnn_cell import "
                    "slim_ext (its shims) right there")
-    TRIGGERS = (TF_SLIM, "layers", "rnn_cell")
+    # "contrib": contrib_slim and contrib_symbols turn tf.contrib uses into tf_slim
+    # imports; applying from the start keeps this codemod in their run over one skeleton
+    # (otherwise the engine cuts and parses a second one after them).
+    TRIGGERS = (TF_SLIM, "layers", "rnn_cell", "contrib")
 
     @classmethod
     def applies_to(cls, source: str) -> bool:
-        return TF_SLIM in source or (
-            "tensorflow" in source and ("layers" in source or "rnn_cell" in source))
+        return TF_SLIM in source or ("tensorflow" in source and (
+            "layers" in source or "rnn_cell" in source or "contrib" in source))
 
     @classmethod
     def statement_filter(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:

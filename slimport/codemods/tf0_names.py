@@ -168,6 +168,13 @@ def _looks_0x(call: ast.Call) -> bool:
 def _might_need(tree: ast.Module) -> bool:
     """False when ``tree`` has no use of a 0.x name and no call that could be 0.x-ordered:
     then the pass is skipped (most TF1 files call tf.concat / tf.split the 1.x way)."""
+    known = getattr(tree, "_slimport_tf0", None)
+    if known is None:
+        known = tree._slimport_tf0 = _has_0x_use(tree)  # type: ignore[attr-defined]
+    return known
+
+
+def _has_0x_use(tree: ast.Module) -> bool:
     for node in ast.walk(tree):
         if isinstance(node, ast.Attribute) and node.attr in _RENAMED_ENDS:
             return True
@@ -353,6 +360,9 @@ class Tf0NamesCommand(SlimportCodemod):
 
     @classmethod
     def statement_filter(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:
+        if not _might_need(tree):
+            # start_file skips such a file, and so any skeleton of it: keep nothing.
+            return lambda statement: False
         return chain_filter(lambda parts: _is_ours(_old_name(bindings.resolve_parts(parts))))
 
     def start_file(self, tree: cst.Module) -> bool:

@@ -1,4 +1,5 @@
-"""Every network of tf_slim.nets and of the bundled TF1 tree builds and trains a step.
+"""Every network of tf_slim.nets and of the bundled TF1 tree builds and trains a step;
+so does a TF1 script that trains the tf.contrib.slim.nets networks, once ported.
 
 Graph mode, as ported scripts run: each net is built in its own tf.Graph on
 two small random images (the smallest its fixed-size head accepts), then one
@@ -129,3 +130,22 @@ def test_every_ported_example_net_builds_and_trains(tf, slim, ported_nets):
     assert np.isfinite(loss_before) and np.isfinite(loss_after), name
     assert both_changed, name
     assert updated_means == num_means, name
+
+
+def test_tf1_script_training_contrib_slim_nets_runs_once_ported(tmp_path):
+  """tf1_scripts/contrib_nets.py, ported by the CLI, run as its own program."""
+  out = tmp_path / "ported"
+  subprocess.run([sys.executable, "-m", "slimport", "rewrite",
+                  str(Path(__file__).parent / "tf1_scripts"), "--out", str(out)],
+                 check=True, capture_output=True, timeout=300)
+  run = subprocess.run([sys.executable, str(out / "contrib_nets.py")], capture_output=True,
+                       text=True, timeout=600, cwd=out, check=False)
+  assert run.returncode == 0, run.stderr[-4000:]
+  rows = {line.split()[0]: line.split()[1:] for line in run.stdout.splitlines()}
+  assert sorted(rows) == ["alexnet_v2", "inception_v1", "inception_v2", "inception_v3",
+                          "overfeat", "resnet_v1_50", "resnet_v2_50", "vgg_a"]
+  for name, (loss_before, loss_after, changed, means) in rows.items():
+    assert np.isfinite(float(loss_before)) and np.isfinite(float(loss_after)), name
+    assert changed == "True", f"{name}: the first or the last layer was not trained"
+    updated, total = means.split("/")
+    assert updated == total, f"{name}: a batch norm did not update its moving mean"

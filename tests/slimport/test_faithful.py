@@ -73,6 +73,37 @@ BEFORE_AFTER = {
         data = load(flags.data_url)
         """,
     ),
+    # tf.flags and MoXing are TF1 signs that flags_to_absl and moxing port away: the
+    # file is still TF1 code (its dataset has TF1's make_one_shot_iterator), and so
+    # are its Python 2 leftovers.
+    "tf1_signs_ported_by_earlier_codemods": (
+        """\
+        import tensorflow as tf
+        tf.flags.DEFINE_integer('batch_size', 100, 'Batch.')
+        FLAGS = tf.flags.FLAGS
+        import moxing.tensorflow as mox
+
+        def input_fn(run_mode, **kwargs):
+            ds = tf.data.Dataset.range(10).batch(FLAGS.batch_size)
+            for _ in xrange(2):
+                ds = ds.repeat()
+            return ds.make_one_shot_iterator().get_next()
+        """,
+        """\
+        import tensorflow.compat.v1 as tf
+        from absl import flags
+
+        flags.DEFINE_integer('batch_size', 100, 'Batch.')
+        FLAGS = flags.FLAGS
+        import slim_ext.mox as mox
+
+        def input_fn(run_mode, **kwargs):
+            ds = tf.data.Dataset.range(10).batch(FLAGS.batch_size)
+            for _ in range(2):
+                ds = ds.repeat()
+            return ds.make_one_shot_iterator().get_next()
+        """,
+    ),
 }
 
 
@@ -105,6 +136,11 @@ NOOP = {
         "from tensorflow.python.platform import app\nfrom tensorflow.python.platform import "
         "flags\n\nFLAGS = flags.FLAGS\n\n\ndef main(argv=None):\n    app.run(main=main, "
         "argv=argv)\n"
+    ),
+    # absl flags and a dataset in TF2 code: no TF1 sign before the port either.
+    "tf2_absl_flags_and_dataset": (
+        "import tensorflow as tf\nfrom absl import flags\n\nflags.DEFINE_integer('n', 1, 'N.')"
+        "\n\n\ndef data():\n    return iter(tf.data.Dataset.range(flags.FLAGS.n))\n"
     ),
     "dunders_and_protos": (
         "import tensorflow as tf\nfrom tensorflow.core.protobuf import saver_pb2\n\n"

@@ -20,9 +20,10 @@ import tf2_code  # noqa: E402  pylint: disable=g-import-not-at-top,wrong-import-
 @pytest.mark.parametrize("source, tf2", [
     ("import tensorflow as tf\nx = tf.image.resize(a, b, antialias=True)\n", True),
     ("import tensorflow as tf\nm = tf.keras.layers.Dense(3)\n", True),
-    # TF2 code may call the v1 API explicitly: it still runs on TF2 as it is.
-    ("import tensorflow.compat.v1 as tf\nx = tf.placeholder(tf.float32)\n", True),
-    ("import tensorflow as tf\nx = tf.compat.v1.train.Saver()\n", True),
+    # Code written against the v1 API through compat.v1 is TF1-style code (tf_slim's
+    # own modules): the port may edit it, as long as it keeps working.
+    ("import tensorflow.compat.v1 as tf\nx = tf.placeholder(tf.float32)\n", False),
+    ("import tensorflow as tf\nx = tf.compat.v1.train.Saver()\n", False),
     ("import os\nprint(os.getcwd())\n", True),
     # TensorFlow's private modules are not judged.
     ("from tensorflow.python.ops import array_ops\narray_ops.gone_private()\n", True),
@@ -33,6 +34,9 @@ import tf2_code  # noqa: E402  pylint: disable=g-import-not-at-top,wrong-import-
     ("from tensorflow import app\n", False),
     ("import tensorflow\nsaver = tensorflow.train.Saver()\n", False),
     ("print 'python 2'\n", False),
+    # TF-Slim code is TF1 API whatever its TensorFlow spelling (tf_slim's own package).
+    ("from tf_slim.layers import layers\n", False),
+    ("import tf_slim as slim\nimport tensorflow as tf\nx = tf.nn.relu(1)\n", False),
 ])
 def test_tf2_code(tmp_path, source, tf2):
   path = tmp_path / "module.py"
