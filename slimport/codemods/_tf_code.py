@@ -141,8 +141,11 @@ class SignalScan:
 
     def statements_to_keep(self) -> Set[int]:
         keep = set(self.edits) | set(self.first_clean.values())
-        if all(self.signal_statements.values()):
-            for ids in self.signal_statements.values():
+        mixed = all(self.signal_statements.values())
+        for signal, ids in self.signal_statements.items():
+            # A kind with no clean witness (every use inside a comprehension, say) is
+            # kept whole, with the scopes around it, so the skeleton still shows it.
+            if mixed or signal not in self.first_clean:
                 keep.update(ids)
         return keep
 

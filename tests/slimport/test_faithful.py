@@ -104,6 +104,24 @@ BEFORE_AFTER = {
             return ds.make_one_shot_iterator().get_next()
         """,
     ),
+    # The only TF1 use sits in a comprehension (object detection's
+    # tf_record_creation_util.py): the skeleton must still show it.
+    "tf1_use_only_in_a_comprehension": (
+        """\
+        import tensorflow as tf
+
+
+        def writers(names):
+            return [tf.python_io.TFRecordWriter(n) for n in names]
+        """,
+        """\
+        import tensorflow.compat.v1 as tf
+
+
+        def writers(names):
+            return [tf.python_io.TFRecordWriter(n) for n in names]
+        """,
+    ),
 }
 
 
