@@ -35,8 +35,10 @@ from absl import flags
 from absl import logging
 import tensorflow as tf
 
+from slim_ext import _flag_definitions
 from slim_ext import cluster_config
-from slimport import contract
+from slim_facts import cluster_flags
+from slim_facts import platform_flags
 
 # The names ported scripts and slim_ext.runner use from this module.
 MASTER = cluster_config.MASTER
@@ -47,12 +49,12 @@ EVALUATOR = cluster_config.EVALUATOR
 KNOWN_JOBS = cluster_config.KNOWN_JOBS
 
 # Spellings of the same slim flag across TF1-era training scripts.
-TASK_FLAGS = contract.TASK_FLAGS
-REPLICAS_FLAGS = contract.REPLICAS_FLAGS
-PS_TASKS_FLAGS = contract.PS_TASKS_FLAGS
+TASK_FLAGS = cluster_flags.TASK_FLAGS
+REPLICAS_FLAGS = cluster_flags.REPLICAS_FLAGS
+PS_TASKS_FLAGS = cluster_flags.PS_TASKS_FLAGS
 # The slim flags that say where a job's checkpoints go and when it is done.
-TRAIN_DIR_FLAG = contract.TRAIN_MAPPING["output_dir"]
-TARGET_STEPS_FLAG = contract.TRAIN_MAPPING["max_step"]
+TRAIN_DIR_FLAG = platform_flags.TRAIN_MAPPING["output_dir"]
+TARGET_STEPS_FLAG = platform_flags.TRAIN_MAPPING["max_step"]
 
 # How often a ps task checks whether its workers are still there.
 PS_POLL_SECS = 0.5
@@ -70,14 +72,9 @@ def define_flags(flag_values: flags.FlagValues = flags.FLAGS) -> None:
   Args:
     flag_values: where to define them; absl's global FLAGS by default.
   """
-  for name, default, help_text in contract.CLUSTER_STRING_FLAGS:
-    if name not in flag_values:
-      flags.DEFINE_string(name, default, help_text, flag_values=flag_values,
-                          allow_override=True)
-  name, default, help_text = contract.CLUSTER_TASK_INDEX_FLAG
-  if name not in flag_values:
-    flags.DEFINE_integer(name, default, help_text, flag_values=flag_values,
-                         allow_override=True)
+  _flag_definitions.define_missing(
+      flag_values, cluster_flags.CLUSTER_STRING_FLAGS,
+      (cluster_flags.CLUSTER_TASK_INDEX_FLAG,))
 
 
 class ClusterConfig(cluster_config.ClusterConfig):
@@ -409,7 +406,7 @@ def bootstrap(flag_values: flags.FlagValues = flags.FLAGS
         config, job_done=lambda: finished_step(flag_values) is not None)
     _exit_process(f"ps {task_index} stops: {why}.")
   flags_set = [
-      *_set_first_defined(flag_values, (contract.MASTER_FLAG,),
+      *_set_first_defined(flag_values, (cluster_flags.MASTER_FLAG,),
                           server.target),
       *_set_first_defined(flag_values, TASK_FLAGS, task_index, every=True),
       *_set_first_defined(flag_values, REPLICAS_FLAGS, config.num_workers),

@@ -34,14 +34,14 @@ from absl import flags
 from absl import logging
 import tensorflow as tf
 
-from slimport import contract
+from slim_facts import platform_flags
 
 # The eval script's flags that name the checkpoint directory, slim's first,
 # then the platform flag mapped onto it; and the platform flag for the target.
 CHECKPOINT_FLAGS = ("checkpoint_path", *(
-    platform for platform, slim in contract.EVAL_MAPPING.items()
+    platform for platform, slim in platform_flags.EVAL_MAPPING.items()
     if slim == "checkpoint_path"))
-TARGET_FLAG = next(platform for platform, slim in contract.TRAIN_MAPPING.items()
+TARGET_FLAG = next(platform for platform, slim in platform_flags.TRAIN_MAPPING.items()
                    if slim == "max_number_of_steps")
 
 DEFAULT_EVAL_INTERVAL_SECS = 60.0

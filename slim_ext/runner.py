@@ -62,7 +62,7 @@ from slim_ext import model_deploy
 from slim_ext import uflag
 from slim_ext.model_spec import ModelSpec
 from slim_ext.model_spec import ModeKeys
-from slimport import contract
+from slim_facts import cluster_flags
 
 __all__ = ["ModeKeys", "ModelSpec", "command_line_flags", "run"]
 
@@ -70,8 +70,8 @@ CHECKPOINT_BASENAME = "model.ckpt"
 # The flags run() reads: clones per worker and this task's place in a cluster.
 NUM_GPUS_FLAG = "num_gpus"
 RUN_FLAGS = (NUM_GPUS_FLAG,
-             *(name for name, _, _ in contract.CLUSTER_STRING_FLAGS),
-             contract.CLUSTER_TASK_INDEX_FLAG[0])
+             *(name for name, _, _ in cluster_flags.CLUSTER_STRING_FLAGS),
+             cluster_flags.CLUSTER_TASK_INDEX_FLAG[0])
 CONSOLE_LOGGER = "slim_ext.run"
 
 InputFn = Callable[..., Any]

@@ -58,10 +58,11 @@ from absl import app
 from absl import flags
 from absl import logging
 
-from slimport import contract
+from slim_ext import _flag_definitions
+from slim_facts import platform_flags
 
-TRAIN_MAPPING: Mapping[str, str] = contract.TRAIN_MAPPING
-EVAL_MAPPING: Mapping[str, str] = contract.EVAL_MAPPING
+TRAIN_MAPPING: Mapping[str, str] = platform_flags.TRAIN_MAPPING
+EVAL_MAPPING: Mapping[str, str] = platform_flags.EVAL_MAPPING
 
 # The flag num_gpus=0 turns on, besides (or instead of) its mapped target.
 CLONE_ON_CPU = "clone_on_cpu"
@@ -69,7 +70,6 @@ CLONE_ON_CPU = "clone_on_cpu"
 # Slim flags naming directories a job writes (checkpoints, summaries); apply
 # checks them. --checkpoint_path is only read, so it is not among them.
 WRITTEN_DIR_FLAGS = ("train_dir", "eval_dir")
-
 
 
 class OutputDirError(app.UsageError, ValueError):
@@ -107,14 +107,9 @@ def define_flags(flag_values: flags.FlagValues = flags.FLAGS) -> None:
   Args:
     flag_values: where to define them; absl's global FLAGS by default.
   """
-  for name, default, help_text in contract.PLATFORM_STRING_FLAGS:
-    if name not in flag_values:
-      flags.DEFINE_string(name, default, help_text, flag_values=flag_values,
-                          allow_override=True)
-  for name, default, help_text in contract.PLATFORM_INTEGER_FLAGS:
-    if name not in flag_values:
-      flags.DEFINE_integer(name, default, help_text, lower_bound=0,
-                           flag_values=flag_values, allow_override=True)
+  _flag_definitions.define_missing(
+      flag_values, platform_flags.PLATFORM_STRING_FLAGS,
+      platform_flags.PLATFORM_INTEGER_FLAGS, lower_bound=0)
 
 
 def _assignments(platform_name: str, value: Any,

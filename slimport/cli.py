@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Dict, List, Optional, Sequence
 
 from slimport import __version__, engine, flag_mapping, report
-from slimport.contract import PLATFORM_FLAGS
+from slim_facts.platform_flags import PLATFORM_FLAGS
 from slimport.writing import read_regular
 
 EXIT_OK = 0

@@ -1,7 +1,7 @@
 """``--map FROM=TO``: platform flag -> script flag entries for the codemods that
 take a mapping (uai_flags).
 
-FROM must be a flag of the platform flag contract (``slimport.contract``): the
+FROM must be a flag of the platform flag contract (``slim_facts.platform_flags``): the
 ported script hands the mapping to ``slim_ext.uflag.apply``, which defines and
 reads only those. TO must be a flag name, and a flag some Python file of the run
 defines: a script never gets a mapping onto a flag it does not define, so such an
@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Dict, Iterable, List, Mapping, Set
 
-from slimport.contract import PLATFORM_FLAGS
+from slim_facts.platform_flags import PLATFORM_FLAGS
 
 _FLAG_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 # A flag definition in any spelling: flags.DEFINE_string('name', ...), tf.app.flags.

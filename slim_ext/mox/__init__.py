@@ -7,7 +7,7 @@
           run_mode=mox.ModeKeys.TRAIN, log_dir=flags.train_url,
           max_number_of_steps=sys.maxsize)
 
-Provided (``slimport.contract.MOX_NAMES``): ``run``, ``ModelSpec``,
+Provided (``slim_facts.moxing.MOX_NAMES``): ``run``, ``ModelSpec``,
 ``ModeKeys``, ``get_optimizer_fn``, ``get_flag``, ``set_flag`` and
 ``file`` (``mox.file``, the OBS file API, on ``tf.io.gfile``). MoXing's
 model zoo, datasets, export and hooks are not: the rewrite reports each use
@@ -21,6 +21,6 @@ from slim_ext.mox.executor import run
 from slim_ext.mox.executor import set_flag
 from slim_ext.mox.optimizer import get_optimizer_fn
 
-# The same names as slimport.contract.MOX_NAMES (tests/slim_ext/test_mox.py).
+# The same names as slim_facts.moxing.MOX_NAMES (tests/slim_ext/test_mox.py).
 __all__ = ["ModeKeys", "ModelSpec", "file", "get_flag", "get_optimizer_fn",
            "run", "set_flag"]

@@ -18,7 +18,7 @@ import libcst as cst
 from libcst import matchers as m
 
 from slimport.codemods._base import SlimportCodemod, StatementFilter
-from slimport.contract import ABSL_APP, APP_RUN, FLAG_MODULES, TF_FLAG_MODULES
+from slim_facts.tf1_modules import ABSL_APP, APP_RUN, FLAG_MODULES, TF_FLAG_MODULES
 from slimport.names import Bindings
 
 _AST_DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)

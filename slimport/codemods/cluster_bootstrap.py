@@ -17,7 +17,7 @@ import libcst as cst
 from slimport.codemods import _entry_script
 from slimport.codemods._base import StatementFilter, chain_filter
 from slimport.names import Bindings, collect_bindings
-from slimport.contract import MASTER_FLAG, PS_TASKS_FLAGS, TASK_FLAGS
+from slim_facts.cluster_flags import MASTER_FLAG, PS_TASKS_FLAGS, TASK_FLAGS
 
 
 _BOOTSTRAP = "slim_ext.cluster.bootstrap"

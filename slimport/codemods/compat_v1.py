@@ -57,7 +57,7 @@ from slimport.codemods._tf_code import (
     name_signal,
     tf1_before_porting,
 )
-from slimport.contract import ABSL_APP
+from slim_facts.tf1_modules import ABSL_APP
 
 # Module-level calls of these make a file a script whose graph is built on import.
 SCRIPT_CALLS = frozenset({"Session", "InteractiveSession", "placeholder",

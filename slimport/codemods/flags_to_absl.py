@@ -41,7 +41,7 @@ import libcst as cst
 from slimport.codemods._base import StatementFilter, chain_filter, code_of
 from slimport.codemods._entry_script import main_block
 from slimport.codemods._module_move import ModuleMoveCodemod, small_statement
-from slimport.contract import ABSL_APP, ABSL_FLAGS, TF_APP_MODULES, TF_FLAG_MODULES
+from slim_facts.tf1_modules import ABSL_APP, ABSL_FLAGS, TF_APP_MODULES, TF_FLAG_MODULES
 from slimport.names import (
     Bindings,
     nested_statements,

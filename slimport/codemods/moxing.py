@@ -2,7 +2,7 @@
 
 ``slim_ext.mox`` provides what MoXing training scripts are built on: ``run``,
 ``ModelSpec``, ``ModeKeys``, ``get_optimizer_fn``, ``get_flag``/``set_flag`` and the
-``file`` API (``slimport.contract.MOX_NAMES`` / ``MOX_FILE_NAMES``). So, as in
+``file`` API (``slim_facts.moxing.MOX_NAMES`` / ``MOX_FILE_NAMES``). So, as in
 contrib_slim, statements that bind a name to MoXing are rewritten where they stand,
 keeping the name:
 
@@ -27,7 +27,7 @@ import libcst as cst
 from slimport.codemods._base import StatementFilter, chain_filter, code_of
 from slimport.codemods._module_move import ModuleMoveCodemod, small_statement
 from slimport.names import Bindings, dotted_expression, dotted_parts, local_name
-from slimport.contract import MOX_FILE_NAMES, MOX_MODULE, MOX_NAMES
+from slim_facts.moxing import MOX_FILE_NAMES, MOX_MODULE, MOX_NAMES
 
 MOXING = "moxing"
 _MOX_FILE = MOX_MODULE + ".file"

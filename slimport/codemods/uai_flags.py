@@ -15,7 +15,7 @@ import libcst as cst
 
 from slimport.codemods import _entry_script
 from slimport.names import collect_bindings
-from slimport.contract import EVAL_MAPPING, TRAIN_MAPPING
+from slim_facts.platform_flags import EVAL_MAPPING, TRAIN_MAPPING
 
 
 

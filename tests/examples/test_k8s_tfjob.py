@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from slimport import contract
+from slim_facts import platform_flags
 from tests.examples import _tfjob
 
 pytestmark = pytest.mark.tf
@@ -114,7 +114,7 @@ def test_training_replicas_get_platform_flags_only(tfjob):
         argv = _tfjob.command(tfjob["spec"]["tfReplicaSpecs"][replica_type])
         assert argv[:2] == ["python", "/app/ported/train_image_classifier.py"]
         flags = [arg[2:] for arg in argv[2:] if arg.startswith("--")]
-        assert flags and set(flags) <= set(contract.PLATFORM_FLAGS), flags
+        assert flags and set(flags) <= set(platform_flags.PLATFORM_FLAGS), flags
 
 
 def test_the_evaluator_loops_over_the_shared_checkpoints(tfjob):
@@ -123,7 +123,7 @@ def test_the_evaluator_loops_over_the_shared_checkpoints(tfjob):
     script = argv.index("/app/ported/eval_image_classifier.py")
     assert argv[:3] == ["python", "-m", "slim_ext.evaluator"]
     script_flags = dict(zip(argv[script + 1::2], argv[script + 2::2]))
-    assert {flag[2:] for flag in script_flags} <= set(contract.PLATFORM_FLAGS)
+    assert {flag[2:] for flag in script_flags} <= set(platform_flags.PLATFORM_FLAGS)
     train_flags = _tfjob.command(specs["Chief"])
     train_flags = dict(zip(train_flags[2::2], train_flags[3::2]))
     # It reads the checkpoints the chief writes, and stops at the same step.

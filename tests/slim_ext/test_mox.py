@@ -12,7 +12,7 @@ from absl import flags
 import numpy as np
 import pytest
 
-from slimport import contract
+from slim_facts import moxing
 
 pytestmark = pytest.mark.tf
 
@@ -25,10 +25,10 @@ def mox(tf):  # pylint: disable=unused-argument
 
 def test_provides_exactly_the_names_the_rewrite_keeps(mox):
   # slimport's moxing codemod reports every name outside these sets.
-  assert sorted(mox.__all__) == sorted(contract.MOX_NAMES)
-  assert all(hasattr(mox, name) for name in contract.MOX_NAMES)
-  assert sorted(mox.file.__all__) == sorted(contract.MOX_FILE_NAMES)
-  assert all(callable(getattr(mox.file, name)) for name in contract.MOX_FILE_NAMES)
+  assert sorted(mox.__all__) == sorted(moxing.MOX_NAMES)
+  assert all(hasattr(mox, name) for name in moxing.MOX_NAMES)
+  assert sorted(mox.file.__all__) == sorted(moxing.MOX_FILE_NAMES)
+  assert all(callable(getattr(mox.file, name)) for name in moxing.MOX_FILE_NAMES)
 
 
 # --- mox.file on local paths ------------------------------------------------------

@@ -1,0 +1,34 @@
+"""Defining flags from the (name, default, help) tables of ``slim_facts``.
+
+``slim_ext.uflag`` (the platform flags) and ``slim_ext.cluster`` (the MoXing
+cluster flags) both define flags this way at import: only those missing, and with
+``allow_override``, so a script that defines one of them itself, before or after
+importing slim_ext, keeps its own definition instead of a DuplicateFlagError.
+"""
+from typing import Iterable, Optional, Tuple
+
+from absl import flags
+
+FlagSpec = Tuple[str, object, str]
+
+
+def define_missing(flag_values: flags.FlagValues,
+                   string_flags: Iterable[FlagSpec] = (),
+                   integer_flags: Iterable[FlagSpec] = (),
+                   lower_bound: Optional[int] = None) -> None:
+  """Defines each flag of the tables that `flag_values` does not have yet.
+
+  Args:
+    flag_values: where to define them.
+    string_flags: (name, default, help) of string flags.
+    integer_flags: (name, default, help) of integer flags.
+    lower_bound: the smallest value the integer flags accept; None: any.
+  """
+  for name, default, help_text in string_flags:
+    if name not in flag_values:
+      flags.DEFINE_string(name, default, help_text, flag_values=flag_values,
+                          allow_override=True)
+  for name, default, help_text in integer_flags:
+    if name not in flag_values:
+      flags.DEFINE_integer(name, default, help_text, lower_bound=lower_bound,
+                           flag_values=flag_values, allow_override=True)

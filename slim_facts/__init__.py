@@ -1,0 +1,15 @@
+"""Facts that the porting tool (``slimport``) and the runtime (``slim_ext``) share.
+
+The rewrite must not import TensorFlow, and ``import slim_ext`` loads it; the
+runtime must not import the tool (ported code runs without it). So what both sides
+read lives here, below both: plain data and tiny pure functions, standard library
+only, nothing imported at all (tests/tools/test_import_graph.py checks both rules).
+
+Modules:
+  platform_flags  the flags a training platform passes to every job, and the slim
+                  flags they fill in training and evaluation scripts
+  cluster_flags   slim's between-graph replica flags in their spellings, and the
+                  MoXing-style cluster flags
+  tf1_modules     the TF1 module paths scripts reached flags and ``app.run`` through
+  moxing          what ``slim_ext.mox`` provides of MoXing's API
+"""

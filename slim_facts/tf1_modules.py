@@ -1,0 +1,23 @@
+"""Where TF1 code found its flags and ``app.run``, and where absl keeps them.
+
+From TF 1.5 on each flags module below was absl.flags re-exported
+(tf.compat.v1.flags still is), and each app module's ``run`` a thin wrapper of
+``absl.app.run``. Read by the ``flags_to_absl`` and entry-script codemods.
+"""
+
+TF_FLAG_MODULES = frozenset({
+    "tensorflow.flags",
+    "tensorflow.app.flags",
+    "tensorflow.compat.v1.flags",
+    "tensorflow.compat.v1.app.flags",
+    "tensorflow.python.platform.flags",
+})
+TF_APP_MODULES = frozenset({
+    "tensorflow.app",
+    "tensorflow.compat.v1.app",
+    "tensorflow.python.platform.app",
+})
+ABSL_FLAGS = "absl.flags"
+ABSL_APP = "absl.app"
+FLAG_MODULES = TF_FLAG_MODULES | {ABSL_FLAGS}
+APP_RUN = frozenset(f"{module}.run" for module in TF_APP_MODULES | {ABSL_APP})
