@@ -22,6 +22,7 @@ from typing import Dict, List, Optional, Sequence
 
 from slimport import __version__, engine, flag_mapping, report
 from slim_facts.platform_flags import PLATFORM_FLAGS
+from slimport.verify import arguments as verify_arguments
 from slimport.writing import read_regular
 
 EXIT_OK = 0
@@ -393,6 +394,9 @@ def _without_native_log(command: List[str]) -> int:
 
 
 def _interrupted(args: argparse.Namespace) -> int:
+    if args.command != "rewrite":
+        print(f"\nslimport {args.command}: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
     if getattr(args, "diff", False) or getattr(args, "check", False):
         state = "nothing was written"
     elif getattr(args, "out", None) is not None:
@@ -404,29 +408,26 @@ def _interrupted(args: argparse.Namespace) -> int:
     return EXIT_INTERRUPTED
 
 
-# -- slimport verify: runs slim_ext.verify, which needs TensorFlow ---------------------
+# -- slimport verify: the command's own parser; the run needs TensorFlow --------------
 
 def _add_verify(commands: argparse._SubParsersAction) -> None:
-    # Every argument, --help included, goes to `python -m slim_ext.verify`, where the
-    # options are defined: a prefix character no argument has keeps argparse from
-    # reading them here.
     verify = commands.add_parser(
-        "verify", add_help=False, prefix_chars="\0",
+        "verify",
         help="after a port: import every module, run entry scripts with --helpfull, build "
              "the nets; a table of what still fails and why (needs TensorFlow)",
+        **verify_arguments.PARSER_TEXT,
     )
-    verify.add_argument("verify_args", nargs="*", metavar="ARG")
+    verify_arguments.add_arguments(verify)
 
 
-def _verify(verify_args: Sequence[str]) -> int:
-    """``slimport verify ARGS`` = ``python -m slim_ext.verify ARGS`` with this interpreter."""
+def _verify(args: argparse.Namespace) -> int:
+    """``slimport verify ARGS``: the same as ``python -m slimport.verify ARGS``."""
     if _needs_tensorflow("verify", "Verifying a port imports and builds the ported code, "
                                    "which needs it."):
         return EXIT_FAILED
-    command = [sys.executable, "-m", "slim_ext.verify", *verify_args]
-    if not {"-h", "--help"} & set(verify_args):
-        return subprocess.run(command, env=_child_env(), check=False).returncode
-    return _without_native_log(command)
+    from slimport.verify import cli as verify_cli
+
+    return verify_cli.run_command(args)
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
@@ -439,7 +440,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         if args.command == "list":
             return _list()
         if args.command == "verify":
-            return _verify(args.verify_args)
+            return _verify(args)
         return _doctor()
     except KeyboardInterrupt:
         return _interrupted(args)

@@ -1,7 +1,7 @@
 """What tools/corpus.py and tools/noharm.py share: run slimport's two commands, bounded.
 
 Both harnesses drive the real CLIs in child processes of this interpreter
-(``python -m slimport rewrite``, ``python -m slim_ext.verify``) exactly as a user
+(``python -m slimport rewrite``, ``python -m slimport.verify``) exactly as a user
 would, read their JSON reports, and print fixed-width tables. Every child runs in
 its own session and is killed with its whole process group when the harness's
 deadline passes or the harness stops.
@@ -80,8 +80,8 @@ def rewrite(source: Path, out: Path, report: Path, deadline: Deadline,
 
 def verify(tree: Path, arguments: Sequence[str], report: Path, deadline: Deadline,
            log: Optional[Path] = None, env: Optional[Dict[str, str]] = None) -> Ran:
-    """``python -m slim_ext.verify TREE ARGUMENTS --report REPORT`` (what slimport verify runs)."""
-    return run([sys.executable, "-m", "slim_ext.verify", str(tree), *arguments,
+    """``python -m slimport.verify TREE ARGUMENTS --report REPORT`` (what slimport verify runs)."""
+    return run([sys.executable, "-m", "slimport.verify", str(tree), *arguments,
                 "--report", str(report)], deadline, log, env)
 
 

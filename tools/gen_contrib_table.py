@@ -44,7 +44,7 @@ from typing import Dict, Iterator, List, Optional, Sequence, Set, Tuple
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
-from slimport.codemods._tf_api import TF1, tf_api  # noqa: E402
+from slimport.codemods.tf_api import COMPAT_V1, TF1, tf_api  # noqa: E402
 OUTPUT = REPO / "slimport" / "codemods" / "contrib_api.txt"
 WHEEL_ROOT = "tensorflow_core/"
 CONTRIB = "tensorflow.contrib"
@@ -53,7 +53,6 @@ CORE = "tensorflow.python."
 # with a tf_slim file (model_pruning's learning.py) are other code.
 CUT_INTO_TF_SLIM = ("slim", "layers", "framework", "losses", "metrics", "training")
 TF_SLIM = "tf_slim"
-COMPAT_V1 = "tensorflow.compat.v1"
 GONE = "-"
 # ``@@name`` lines of a module docstring: what remove_undocumented keeps.
 _DOCUMENTED = re.compile(r"^\s*@@([A-Za-z_][A-Za-z0-9_]*)", re.MULTILINE)

@@ -7,7 +7,7 @@ positional argument named for TF1's parameter (``tf.nn.dropout(x, keep_prob)``) 
 more positional arguments than TF2's version takes (``tf.name_scope(scope, 'Name',
 [x])``). It is TF2 code when it uses a name or a keyword only TF2 has
 (``tf.image.resize(..., antialias=True)``). The API tables are TensorFlow 2.21's
-(``_tf_api``). ``SignalScan`` finds these signals on the stdlib ast (for statement
+(``tf_api``). ``SignalScan`` finds these signals on the stdlib ast (for statement
 filters, and for the codemods that port only TF1 code); compat_v1 finds the same ones
 on libcst nodes, scope by scope, with ``api_use``, ``name_signal`` and ``call_signal``.
 """
@@ -16,7 +16,7 @@ from __future__ import annotations
 import ast
 from typing import Any, Dict, FrozenSet, List, Mapping, Optional, Sequence, Set, Tuple, Union
 
-from slimport.codemods._tf_api import TF1, TF2, Api, tf_api
+from slimport.codemods.tf_api import COMPAT_V1, TF, TF1, TF2, Api, tf_api
 from slimport.scratch import ORIGINAL_AST_KEY
 from slimport.names import (
     Bindings,
@@ -27,8 +27,6 @@ from slimport.names import (
     uses_walrus,
 )
 
-TF = "tensorflow"
-COMPAT_V1 = "tensorflow.compat.v1"
 # A file that sets its own execution mode (TF1 eager code calls enable_eager_execution)
 # is not given another.
 MODE_SWITCHES = frozenset({"disable_v2_behavior", "enable_v2_behavior",

@@ -9,7 +9,7 @@ that keeps TF1's flag parsing); and when the file shows neither TF1 nor TF2 sign
 after the earlier codemods, but was TF1 code before them (``tf.flags``, MoXing).
 It is TF2 code when it uses a name or a keyword only TF2 has
 (``tf.image.resize(..., antialias=True)``). The tables come from TensorFlow 2.21
-(``_tf_api``), so the rewrite never imports TensorFlow.
+(``tf_api``), so the rewrite never imports TensorFlow.
 
 - TF1 only: ``import tensorflow as tf`` becomes ``import tensorflow.compat.v1 as tf``
   and every ``tf.X`` keeps its TF1 meaning; ``import tensorflow`` keeps binding the
@@ -45,11 +45,9 @@ from slimport.names import (
     local_name,
     variable_names,
 )
-from slimport.codemods._tf_api import TF1, tf_api
+from slimport.codemods.tf_api import COMPAT_V1, TF, TF1, tf_api
 from slimport.codemods._tf_code import (
-    COMPAT_V1,
     MODE_SWITCHES,
-    TF,
     SignalScan,
     api_use,
     call_signal,

@@ -35,8 +35,8 @@ from slimport.names import (
     local_name,
     variable_names,
 )
+from slimport.codemods.tf_api import COMPAT_V1
 from slimport.codemods.contrib_table import (
-    COMPAT_V1,
     MODULE_HOMES,
     TF_SLIM,
     Found,

@@ -25,9 +25,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Dict, FrozenSet, Iterable, Optional, Tuple
 
+from slimport.codemods.tf_api import COMPAT_V1
+
 API_FILE = Path(__file__).with_name("contrib_api.txt")
 TF_SLIM = "tf_slim"
-COMPAT_V1 = "tensorflow.compat.v1"
 STAND_INS = "slim_ext.contrib"
 SYMBOL = "symbol"
 MODULE = "module"

@@ -32,10 +32,8 @@ import libcst as cst
 
 from slimport.codemods._base import SlimportCodemod, StatementFilter, chain_filter, code_of
 from slimport.names import Bindings, dotted_expression, dotted_parts
-from slimport.codemods._tf_api import BOTH, tf_api
+from slimport.codemods.tf_api import BOTH, COMPAT_V1, TF, tf_api
 
-TF = "tensorflow"
-COMPAT_V1 = "tensorflow.compat.v1"
 # tf.contrib.deprecated kept the 0.x summary functions through TF 1.x.
 _DEPRECATED = "contrib.deprecated."
 # Summary tags: what the TF1 functions do differently, said in their edits.

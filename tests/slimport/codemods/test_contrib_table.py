@@ -16,7 +16,6 @@ from typing import Dict
 import pytest
 
 from slimport.codemods.contrib_table import (
-    COMPAT_V1,
     HOMES,
     MODULE,
     MODULE_HOMES,
@@ -25,6 +24,7 @@ from slimport.codemods.contrib_table import (
     listed_names,
     lookup,
 )
+from slimport.codemods.tf_api import COMPAT_V1
 
 REPO = Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(REPO / "tools"))

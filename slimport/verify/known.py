@@ -109,28 +109,28 @@ NUMPY_REMOVED = {
 
 
 def is_package_name(module: str) -> bool:
-  """True when the top-level name is one verify knows to be a PyPI package (or research/slim)."""
-  top = module.split(".")[0]
-  return top in COMMON_PACKAGES or top in ELSEWHERE or any(
-      name.split(".")[0] == top for name in DISTRIBUTIONS)
+    """True when the top-level name is one verify knows to be a PyPI package (or research/slim)."""
+    top = module.split(".")[0]
+    return top in COMMON_PACKAGES or top in ELSEWHERE or any(
+        name.split(".")[0] == top for name in DISTRIBUTIONS)
 
 
 def distribution(module: str) -> Tuple[Optional[str], Optional[str]]:
-  """What provides a missing module: ``(pip distribution, None)`` or ``(None, where)``.
+    """What provides a missing module: ``(pip distribution, None)`` or ``(None, where)``.
 
-  Args:
-    module: the missing module's dotted name (``cv2``, ``google.protobuf.text_format``).
+    Args:
+      module: the missing module's dotted name (``cv2``, ``google.protobuf.text_format``).
 
-  Returns:
-    The PyPI distribution to install (the import name itself when no table entry
-    says otherwise), or, for trees not on PyPI, None and where to get them.
-  """
-  top = module.split(".")[0]
-  if top in ELSEWHERE:
-    return None, ELSEWHERE[top]
-  parts = module.split(".")
-  for length in range(len(parts), 0, -1):
-    prefix = ".".join(parts[:length])
-    if prefix in DISTRIBUTIONS:
-      return DISTRIBUTIONS[prefix], None
-  return top, None
+    Returns:
+      The PyPI distribution to install (the import name itself when no table entry
+      says otherwise), or, for trees not on PyPI, None and where to get them.
+    """
+    top = module.split(".")[0]
+    if top in ELSEWHERE:
+        return None, ELSEWHERE[top]
+    parts = module.split(".")
+    for length in range(len(parts), 0, -1):
+        prefix = ".".join(parts[:length])
+        if prefix in DISTRIBUTIONS:
+            return DISTRIBUTIONS[prefix], None
+    return top, None

@@ -8,7 +8,7 @@ import textwrap
 
 import pytest
 
-from tests.verify.conftest import REPO_ROOT
+from tests.slimport.conftest import REPO_ROOT
 
 sys.path.insert(0, str(REPO_ROOT / "tools"))
 import _harness  # noqa: E402  pylint: disable=g-import-not-at-top,wrong-import-position
@@ -39,14 +39,14 @@ import tf2_code  # noqa: E402  pylint: disable=g-import-not-at-top,wrong-import-
     ("import tf_slim as slim\nimport tensorflow as tf\nx = tf.nn.relu(1)\n", False),
 ])
 def test_tf2_code(tmp_path, source, tf2):
-  path = tmp_path / "module.py"
-  path.write_text(source)
-  assert tf2_code.is_tf2_code(path) is tf2
+    path = tmp_path / "module.py"
+    path.write_text(source)
+    assert tf2_code.is_tf2_code(path) is tf2
 
 
 def test_junit_outcomes_are_keyed_by_file_class_and_test(tmp_path):
-  junit = tmp_path / "junit.xml"
-  junit.write_text(textwrap.dedent("""\
+    junit = tmp_path / "junit.xml"
+    junit.write_text(textwrap.dedent("""\
       <testsuites><testsuite>
         <testcase classname="tf_slim.ops.arg_scope_test.ArgScopeTest" name="test_a"/>
         <testcase classname="tf_slim.ops.arg_scope_test.ArgScopeTest" name="test_b">
@@ -57,23 +57,23 @@ def test_junit_outcomes_are_keyed_by_file_class_and_test(tmp_path):
           <error message="y">setup</error></testcase>
       </testsuite></testsuites>
       """))
-  assert ported_tests._outcomes(junit, "ops/arg_scope_test.py") == {
-      "ops/arg_scope_test.py::ArgScopeTest::test_a": "passed",
-      "ops/arg_scope_test.py::ArgScopeTest::test_b": "failed",
-      "ops/arg_scope_test.py::ArgScopeTest::test_c": "skipped",
-      "ops/arg_scope_test.py::ArgScopeTest::test_d": "error",
-  }
+    assert ported_tests._outcomes(junit, "ops/arg_scope_test.py") == {
+        "ops/arg_scope_test.py::ArgScopeTest::test_a": "passed",
+        "ops/arg_scope_test.py::ArgScopeTest::test_b": "failed",
+        "ops/arg_scope_test.py::ArgScopeTest::test_c": "skipped",
+        "ops/arg_scope_test.py::ArgScopeTest::test_d": "error",
+    }
 
 
 def test_a_pass_traded_for_a_failure_is_a_difference_though_counts_match():
-  comparison = ported_tests.Comparison(outcomes={
-      "unported": {"t::A::x": "passed", "t::A::y": "failed"},
-      "ported": {"t::A::x": "failed", "t::A::y": "passed"}})
-  assert comparison.counts("unported") == comparison.counts("ported")
-  assert comparison.differences() == ["t::A::x: passed unported, failed ported",
-                                      "t::A::y: failed unported, passed ported"]
+    comparison = ported_tests.Comparison(outcomes={
+        "unported": {"t::A::x": "passed", "t::A::y": "failed"},
+        "ported": {"t::A::x": "failed", "t::A::y": "passed"}})
+    assert comparison.counts("unported") == comparison.counts("ported")
+    assert comparison.differences() == ["t::A::x: passed unported, failed ported",
+                                        "t::A::y: failed unported, passed ported"]
 
 
 def test_table_aligns_columns():
-  assert _harness.table(["name", "n"], [["tf_slim", 86], ["keras", 904]]) == (
-      "name       n\n-------  ---\ntf_slim   86\nkeras    904")
+    assert _harness.table(["name", "n"], [["tf_slim", 86], ["keras", 904]]) == (
+        "name       n\n-------  ---\ntf_slim   86\nkeras    904")

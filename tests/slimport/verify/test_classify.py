@@ -1,4 +1,4 @@
-"""slim_ext.verify.classify: a finished check -> kind, failing statement, message, fix.
+"""slimport.verify.classify: a finished check -> kind, failing statement, message, fix.
 
 A table of exceptions as the worker reports them (type, message, frames), each
 with the row it must become. The frames point into a small planted tree, so the
@@ -6,33 +6,33 @@ with the row it must become. The frames point into a small planted tree, so the
 """
 import pytest
 
-from slim_ext.verify import classify, known
-from slim_ext.verify import tree as tree_lib
-from tests.verify.conftest import write_tree
+from slimport.verify import classify, known
+from slimport.verify import tree as tree_lib
+from tests.slimport.conftest import write_tree
 
 
 @pytest.fixture(scope="module")
 def tree(tmp_path_factory):
-  top = write_tree(tmp_path_factory.mktemp("tree"), {
-      "pkg/__init__.py": "", "pkg/model.py": "", "pkg/sibling.py": "", "pkg/torch.py": "",
-      "pkg/jax/__init__.py": "",
-      "pkg/protos/__init__.py": "", "src/__init__.py": "", "src/facenet.py": "",
-      "facenet/__init__.py": "", "facenet/src/__init__.py": "", "scripts/lfw.py": "",
-  })
-  return tree_lib.discover(str(top))
+    top = write_tree(tmp_path_factory.mktemp("tree"), {
+        "pkg/__init__.py": "", "pkg/model.py": "", "pkg/sibling.py": "", "pkg/torch.py": "",
+        "pkg/jax/__init__.py": "",
+        "pkg/protos/__init__.py": "", "src/__init__.py": "", "src/facenet.py": "",
+        "facenet/__init__.py": "", "facenet/src/__init__.py": "", "scripts/lfw.py": "",
+    })
+    return tree_lib.discover(str(top))
 
 
 def _error(tree, kind, message, line=3, source="x = 1", **extra):
-  frames = [["<frozen importlib._bootstrap>", 1, "_call", ""],
-            [f"{tree.top}/pkg/model.py", line, "<module>", source],
-            ["/usr/lib/python3/site-packages/thing.py", 9, "inner", "raise"]]
-  return dict({"type": kind, "message": message, "frames": frames}, **extra)
+    frames = [["<frozen importlib._bootstrap>", 1, "_call", ""],
+              [f"{tree.top}/pkg/model.py", line, "<module>", source],
+              ["/usr/lib/python3/site-packages/thing.py", 9, "inner", "raise"]]
+    return dict({"type": kind, "message": message, "frames": frames}, **extra)
 
 
 def _row(tree, error, check="import"):
-  return classify.classify(check, "pkg.model", "pkg/model.py",
-                           {"status": "error", "error": error, "seconds": 0.1}, "", 1, 123,
-                           tree, 60.0)
+    return classify.classify(check, "pkg.model", "pkg/model.py",
+                             {"status": "error", "error": error, "seconds": 0.1}, "", 1, 123,
+                             tree, 60.0)
 
 
 @pytest.mark.parametrize("kind, message, source, extra, expected, fix, install", [
@@ -136,42 +136,42 @@ def _row(tree, error, check="import"):
     ("ValueError", "something else entirely", "x = f()", {}, "fails", None, None),
 ])
 def test_classification(tree, kind, message, source, extra, expected, fix, install):
-  row = _row(tree, _error(tree, kind, message, source=source, **extra))
-  assert row.kind == expected, row
-  assert row.where == "pkg/model.py:3"
-  assert row.statement == source
-  if fix is None:
-    assert row.fix is None, row
-  else:
-    assert fix in (row.fix or ""), row
-  assert row.install == install
+    row = _row(tree, _error(tree, kind, message, source=source, **extra))
+    assert row.kind == expected, row
+    assert row.where == "pkg/model.py:3"
+    assert row.statement == source
+    if fix is None:
+        assert row.fix is None, row
+    else:
+        assert fix in (row.fix or ""), row
+    assert row.install == install
 
 
 def test_syntax_error_points_at_the_file_that_does_not_parse(tree):
-  error = {"type": "SyntaxError", "message": "Missing parentheses in call to 'print'. "
-           "Did you mean print(...)?", "frames": [], "filename": f"{tree.top}/pkg/sibling.py",
-           "lineno": 7, "text": 'print "x"'}
-  row = _row(tree, error)
-  assert (row.kind, row.where, row.statement) == ("python2", "pkg/sibling.py:7", 'print "x"')
-  assert "the print statement" in row.fix
+    error = {"type": "SyntaxError", "message": "Missing parentheses in call to 'print'. "
+             "Did you mean print(...)?", "frames": [], "filename": f"{tree.top}/pkg/sibling.py",
+             "lineno": 7, "text": 'print "x"'}
+    row = _row(tree, error)
+    assert (row.kind, row.where, row.statement) == ("python2", "pkg/sibling.py:7", 'print "x"')
+    assert "the print statement" in row.fix
 
 
 def test_a_name_two_modules_share_is_not_blamed_on_the_port(tree):
-  # `import facenet.src.x` with src/ first on sys.path finds src/facenet.py.
-  tree = tree_lib.Tree(tree.top, [f"{tree.top}/src", tree.top], tree.modules)
-  error = _error(tree, "ModuleNotFoundError",
-                 "No module named 'facenet.src'; 'facenet' is not a package",
-                 source="import facenet.src.facenet as fc", name="facenet.src")
-  row = _row(tree, error)
-  assert row.kind == "blocked", row
-  assert "src/facenet.py" in row.message and "facenet/src/__init__.py" in row.message
+    # `import facenet.src.x` with src/ first on sys.path finds src/facenet.py.
+    tree = tree_lib.Tree(tree.top, [f"{tree.top}/src", tree.top], tree.modules)
+    error = _error(tree, "ModuleNotFoundError",
+                   "No module named 'facenet.src'; 'facenet' is not a package",
+                   source="import facenet.src.facenet as fc", name="facenet.src")
+    row = _row(tree, error)
+    assert row.kind == "blocked", row
+    assert "src/facenet.py" in row.message and "facenet/src/__init__.py" in row.message
 
 
 def test_errors_outside_the_tree_point_at_the_deepest_outside_frame(tree):
-  error = {"type": "ValueError", "message": "bad", "frames": [
-      ["/probes/corpus_probes.py", 12, "build", "return net(x)"],
-      ["/site-packages/lib.py", 40, "net", "raise ValueError('bad')"]]}
-  assert _row(tree, error, check="build").where == "/site-packages/lib.py:40"
+    error = {"type": "ValueError", "message": "bad", "frames": [
+        ["/probes/corpus_probes.py", 12, "build", "return net(x)"],
+        ["/site-packages/lib.py", 40, "net", "raise ValueError('bad')"]]}
+    assert _row(tree, error, check="build").where == "/site-packages/lib.py:40"
 
 
 @pytest.mark.parametrize("status, check, exit_code, output, kind, message", [
@@ -181,18 +181,18 @@ def test_errors_outside_the_tree_point_at_the_deepest_outside_frame(tree):
     ("crashed", "import", 3, "", "fails", "the process exited with status 3 and no result"),
 ])
 def test_time_limits_and_crashes(tree, status, check, exit_code, output, kind, message):
-  row = classify.classify(check, "t", "", {"status": status, "seconds": 60.0}, output,
-                          exit_code, 1, tree, 60.0)
-  assert (row.kind, row.message) == (kind, message)
+    row = classify.classify(check, "t", "", {"status": status, "seconds": 60.0}, output,
+                            exit_code, 1, tree, 60.0)
+    assert (row.kind, row.message) == (kind, message)
 
 
 def test_stack_dump_gives_where_a_hang_was(tree):
-  dump = ("Timeout (0:01:00)!\nThread 0x01 (most recent call first):\n"
-          '  File "/usr/lib/python3.11/threading.py", line 320 in wait\n'
-          f'  File "{tree.top}/pkg/model.py", line 2 in <module>\n')
-  row = classify.classify("import", "pkg.model", "pkg/model.py",
-                          {"status": "timeout", "seconds": 60.0}, dump, 1, 1, tree, 60.0)
-  assert row.where == "pkg/model.py:2"
+    dump = ("Timeout (0:01:00)!\nThread 0x01 (most recent call first):\n"
+            '  File "/usr/lib/python3.11/threading.py", line 320 in wait\n'
+            f'  File "{tree.top}/pkg/model.py", line 2 in <module>\n')
+    row = classify.classify("import", "pkg.model", "pkg/model.py",
+                            {"status": "timeout", "seconds": 60.0}, dump, 1, 1, tree, 60.0)
+    assert row.where == "pkg/model.py:2"
 
 
 @pytest.mark.parametrize("module, install, elsewhere", [
@@ -204,15 +204,15 @@ def test_stack_dump_gives_where_a_hang_was(tree):
     ("requests", "requests", None),
 ])
 def test_distribution_names(module, install, elsewhere):
-  assert known.distribution(module) == (install, elsewhere)
+    assert known.distribution(module) == (install, elsewhere)
 
 
 def test_ok_rows_say_what_was_done(tree):
-  build = classify.classify("build", "f:lenet", "", {
-      "status": "ok", "seconds": 2.0, "details": {
-          "loss": 2.3, "trainable_variables": 8, "parameters": 1234}}, "", 0, 1, tree, 60)
-  assert build.message == "built; one training step, loss 2.3 (1,234 parameters)"
-  script = classify.classify("script", "train", "train.py", {
-      "status": "ok", "details": {"stopped_at_help": True, "flags": ["a", "b"]}}, "", 0, 1,
-      tree, 60)
-  assert script.message == "printed its flags (2 defined)"
+    build = classify.classify("build", "f:lenet", "", {
+        "status": "ok", "seconds": 2.0, "details": {
+            "loss": 2.3, "trainable_variables": 8, "parameters": 1234}}, "", 0, 1, tree, 60)
+    assert build.message == "built; one training step, loss 2.3 (1,234 parameters)"
+    script = classify.classify("script", "train", "train.py", {
+        "status": "ok", "details": {"stopped_at_help": True, "flags": ["a", "b"]}}, "", 0, 1,
+        tree, 60)
+    assert script.message == "printed its flags (2 defined)"

@@ -14,7 +14,8 @@ import time
 
 import pytest
 
-from tests.verify.conftest import alive, pids_in, run_verify, write_tree
+from tests.slimport.conftest import write_tree
+from tests.slimport.verify._helpers import alive, pids_in, run_verify
 
 pytestmark = pytest.mark.tf
 
@@ -73,34 +74,34 @@ PLANTED = {
 
 @pytest.fixture(scope="module")
 def verified(tmp_path_factory):
-  base = tmp_path_factory.mktemp("planted")
-  tree = write_tree(base / "tree", PLANTED)
-  pids = base / "pids"
-  started = time.monotonic()
-  probes = write_tree(base, {"probes.py": (
-      "import tensorflow.compat.v1 as tf\n"
-      "def constant_loss():\n  return tf.constant(2.5)\n"
-      "def broken():\n  from pkg import raises\n")}) / "probes.py"
-  result = run_verify(tree, ["--timeout", str(TIME_LIMIT), "-j", "2", "--build", "pkg.factory",
-                             "--networks", "tiny,missing", "--build", f"{probes}:constant_loss",
-                             "--build", f"{probes}:broken"], base / "report.json",
-                      env={"PLANTED_PIDS": str(pids)})
-  result.seconds = time.monotonic() - started
-  result.planted_pids = pids_in(pids)
-  return result
+    base = tmp_path_factory.mktemp("planted")
+    tree = write_tree(base / "tree", PLANTED)
+    pids = base / "pids"
+    started = time.monotonic()
+    probes = write_tree(base, {"probes.py": (
+        "import tensorflow.compat.v1 as tf\n"
+        "def constant_loss():\n  return tf.constant(2.5)\n"
+        "def broken():\n  from pkg import raises\n")}) / "probes.py"
+    result = run_verify(tree, ["--timeout", str(TIME_LIMIT), "-j", "2", "--build", "pkg.factory",
+                               "--networks", "tiny,missing", "--build", f"{probes}:constant_loss",
+                               "--build", f"{probes}:broken"], base / "report.json",
+                        env={"PLANTED_PIDS": str(pids)})
+    result.seconds = time.monotonic() - started
+    result.planted_pids = pids_in(pids)
+    return result
 
 
 def test_exit_status_is_1_because_some_checks_fail(verified):
-  assert verified.returncode == 1, verified.stderr
-  assert verified.report["fails"] == len(
-      [r for r in verified.report["rows"] if r["kind"] == "fails"]) > 0
+    assert verified.returncode == 1, verified.stderr
+    assert verified.report["fails"] == len(
+        [r for r in verified.report["rows"] if r["kind"] == "fails"]) > 0
 
 
 def test_every_module_has_a_row(verified):
-  expected = {path[:-3].replace("/", ".") for path in PLANTED if path.endswith(".py")}
-  expected.discard("pkg.__init__")
-  expected.add("pkg")
-  assert set(verified.rows()) == expected
+    expected = {path[:-3].replace("/", ".") for path in PLANTED if path.endswith(".py")}
+    expected.discard("pkg.__init__")
+    expected.add("pkg")
+    assert set(verified.rows()) == expected
 
 
 @pytest.mark.parametrize("module, kind, where, message, fix", [
@@ -132,113 +133,113 @@ def test_every_module_has_a_row(verified):
     ("pkg.crash", "fails", "pkg/crash.py:2", "the process died (signal 11)", None),
 ])
 def test_outcome_of_each_planted_module(verified, module, kind, where, message, fix):
-  row = verified.rows()[module]
-  assert row["kind"] == kind, row
-  assert row["where"] == where, row
-  assert message in row["message"], row
-  if fix is None:
-    assert row["fix"] is None or kind == "fails", row
-  else:
-    assert fix in row["fix"], row
+    row = verified.rows()[module]
+    assert row["kind"] == kind, row
+    assert row["where"] == where, row
+    assert message in row["message"], row
+    if fix is None:
+        assert row["fix"] is None or kind == "fails", row
+    else:
+        assert fix in row["fix"], row
 
 
 def test_statement_of_the_failing_line_is_shown(verified):
-  assert verified.rows()["pkg.raises"]["statement"] == "raise RuntimeError('boom at import')"
-  # A time limit's stack dump has no source text: it is read from the file.
-  assert verified.rows()["pkg.endless"]["statement"] == "time.sleep(0.05)"
+    assert verified.rows()["pkg.raises"]["statement"] == "raise RuntimeError('boom at import')"
+    # A time limit's stack dump has no source text: it is read from the file.
+    assert verified.rows()["pkg.endless"]["statement"] == "time.sleep(0.05)"
 
 
 def test_entry_scripts_print_their_flags_and_main_never_runs(verified):
-  scripts = verified.rows("script")
-  assert set(scripts) == {"train", "convert"}
-  assert scripts["train"]["kind"] == "ok", scripts["train"]
-  assert scripts["train"]["details"]["flags"] == ["steps", "train_dir"]
-  assert scripts["convert"]["kind"] == "ok", scripts["convert"]
-  assert scripts["convert"]["details"]["flags"] == ["input_dir"]
+    scripts = verified.rows("script")
+    assert set(scripts) == {"train", "convert"}
+    assert scripts["train"]["kind"] == "ok", scripts["train"]
+    assert scripts["train"]["details"]["flags"] == ["steps", "train_dir"]
+    assert scripts["convert"]["kind"] == "ok", scripts["convert"]
+    assert scripts["convert"]["details"]["flags"] == ["input_dir"]
 
 
 def test_builds_train_a_step_or_say_why_not(verified):
-  builds = verified.rows("build")
-  assert set(builds) == {"pkg.factory:tiny", "pkg.factory:missing",
-                         "probes.py:constant_loss", "probes.py:broken"}
-  tiny = builds["pkg.factory:tiny"]
-  assert tiny["kind"] == "ok", tiny
-  assert tiny["details"]["trainable_variables"] == 1
-  assert tiny["details"]["parameters"] == 8 * 8 * 3 * 10
-  assert builds["pkg.factory:missing"]["kind"] == "fails"
-  assert "not in networks_map (tiny)" in builds["pkg.factory:missing"]["message"]
-  constant = builds["probes.py:constant_loss"]
-  assert (constant["kind"], constant["details"]["loss"]) == ("ok", 2.5)
-  broken = builds["probes.py:broken"]
-  assert (broken["kind"], broken["where"]) == ("fails", "pkg/raises.py:2"), broken
+    builds = verified.rows("build")
+    assert set(builds) == {"pkg.factory:tiny", "pkg.factory:missing",
+                           "probes.py:constant_loss", "probes.py:broken"}
+    tiny = builds["pkg.factory:tiny"]
+    assert tiny["kind"] == "ok", tiny
+    assert tiny["details"]["trainable_variables"] == 1
+    assert tiny["details"]["parameters"] == 8 * 8 * 3 * 10
+    assert builds["pkg.factory:missing"]["kind"] == "fails"
+    assert "not in networks_map (tiny)" in builds["pkg.factory:missing"]["message"]
+    constant = builds["probes.py:constant_loss"]
+    assert (constant["kind"], constant["details"]["loss"]) == ("ok", 2.5)
+    broken = builds["probes.py:broken"]
+    assert (broken["kind"], broken["where"]) == ("fails", "pkg/raises.py:2"), broken
 
 
 def test_table_and_details_are_printed(verified):
-  out = verified.stdout
-  assert "fails on TF 1 too (tree bug)" in out
-  assert "pkg/contrib.py:2: No module named 'tensorflow.contrib'" in out
-  assert "pip install slimport_verify_no_such_package" in out
-  assert "checks fail" in out
+    out = verified.stdout
+    assert "fails on TF 1 too (tree bug)" in out
+    assert "pkg/contrib.py:2: No module named 'tensorflow.contrib'" in out
+    assert "pip install slimport_verify_no_such_package" in out
+    assert "checks fail" in out
 
 
 def test_time_limit_bounds_the_run(verified):
-  endless = verified.rows()["pkg.endless"]
-  assert TIME_LIMIT <= endless["seconds"] < TIME_LIMIT + 15
-  assert verified.seconds < 240
+    endless = verified.rows()["pkg.endless"]
+    assert TIME_LIMIT <= endless["seconds"] < TIME_LIMIT + 15
+    assert verified.seconds < 240
 
 
 def test_no_process_is_left_behind(verified):
-  assert verified.planted_pids, "pkg/spawns.py did not start its process"
-  leftovers = [pid for pid in verified.planted_pids + [verified.report["worker_pid"]]
-               + [row["pid"] for row in verified.report["rows"]] if alive(pid)]
-  assert not leftovers
+    assert verified.planted_pids, "pkg/spawns.py did not start its process"
+    leftovers = [pid for pid in verified.planted_pids + [verified.report["worker_pid"]]
+                 + [row["pid"] for row in verified.report["rows"]] if alive(pid)]
+    assert not leftovers
 
 
 @pytest.mark.parametrize("stop, exit_code", [(signal.SIGKILL, -signal.SIGKILL),
                                               (signal.SIGTERM, 128 + signal.SIGTERM)])
 def test_stopping_verify_stops_its_worker_and_children(tmp_path, stop, exit_code):
-  pids = tmp_path / "pids"
-  tree = write_tree(tmp_path / "tree", {
-      "hangs.py": ("import os, time\n"
-                   "with open(os.environ['PLANTED_PIDS'], 'a') as f:\n"
-                   "  f.write('%d\\n%d\\n' % (os.getpid(), os.getppid()))\n"
-                   "time.sleep(600)\n")})
-  scratch = tmp_path / "scratch"
-  scratch.mkdir()
-  env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2", PLANTED_PIDS=str(pids),
-             TMPDIR=str(scratch))
-  verify = subprocess.Popen([sys.executable, "-m", "slim_ext.verify", str(tree), "--timeout",
-                             "600"], env=env, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
-  try:
-    deadline = time.monotonic() + 300
-    while len(pids_in(pids)) < 2 and time.monotonic() < deadline and verify.poll() is None:
-      time.sleep(0.2)
-    child, worker = pids_in(pids)
-    verify.send_signal(stop)
-    assert verify.wait(timeout=60) == exit_code
-  finally:
-    verify.kill()
-    verify.wait()
-  # SIGKILL leaves the rest to PR_SET_PDEATHSIG: the worker and the job die with
-  # their parents, a moment later.
-  deadline = time.monotonic() + 20
-  while (alive(child) or alive(worker)) and time.monotonic() < deadline:
-    time.sleep(0.2)
-  assert not alive(child) and not alive(worker)
-  if stop == signal.SIGTERM:  # a killed verify cannot remove its scratch directory
-    assert list(scratch.iterdir()) == []
+    pids = tmp_path / "pids"
+    tree = write_tree(tmp_path / "tree", {
+        "hangs.py": ("import os, time\n"
+                     "with open(os.environ['PLANTED_PIDS'], 'a') as f:\n"
+                     "  f.write('%d\\n%d\\n' % (os.getpid(), os.getppid()))\n"
+                     "time.sleep(600)\n")})
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2", PLANTED_PIDS=str(pids),
+               TMPDIR=str(scratch))
+    verify = subprocess.Popen([sys.executable, "-m", "slimport.verify", str(tree), "--timeout",
+                               "600"], env=env, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 300
+        while len(pids_in(pids)) < 2 and time.monotonic() < deadline and verify.poll() is None:
+            time.sleep(0.2)
+        child, worker = pids_in(pids)
+        verify.send_signal(stop)
+        assert verify.wait(timeout=60) == exit_code
+    finally:
+        verify.kill()
+        verify.wait()
+    # SIGKILL leaves the rest to PR_SET_PDEATHSIG: the worker and the job die with
+    # their parents, a moment later.
+    deadline = time.monotonic() + 20
+    while (alive(child) or alive(worker)) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not alive(child) and not alive(worker)
+    if stop == signal.SIGTERM:  # a killed verify cannot remove its scratch directory
+        assert list(scratch.iterdir()) == []
 
 
 def test_thousands_of_modules_do_not_jam_the_pipes(tmp_path):
-  # Every job is sent before any result is read, and a preloaded module's result
-  # comes back at once: both pipes fill up unless the sender never blocks.
-  count = 3000
-  files = {f"big/m{i}.py": "" for i in range(count)}
-  files["big/__init__.py"] = "".join(f"from big import m{i}\n" for i in range(count))
-  tree = write_tree(tmp_path / "tree", files)
-  result = run_verify(tree, ["--preload", "big"], tmp_path / "report.json", timeout=600)
-  assert result.returncode == 0, result.stderr[-2000:]
-  rows = result.rows()
-  assert len(rows) == count + 1
-  assert all(row["kind"] == "ok" and row["details"].get("preloaded") for row in rows.values())
+    # Every job is sent before any result is read, and a preloaded module's result
+    # comes back at once: both pipes fill up unless the sender never blocks.
+    count = 3000
+    files = {f"big/m{i}.py": "" for i in range(count)}
+    files["big/__init__.py"] = "".join(f"from big import m{i}\n" for i in range(count))
+    tree = write_tree(tmp_path / "tree", files)
+    result = run_verify(tree, ["--preload", "big"], tmp_path / "report.json", timeout=600)
+    assert result.returncode == 0, result.stderr[-2000:]
+    rows = result.rows()
+    assert len(rows) == count + 1
+    assert all(row["kind"] == "ok" and row["details"].get("preloaded") for row in rows.values())

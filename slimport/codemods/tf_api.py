@@ -15,6 +15,10 @@ from pathlib import Path
 from typing import Dict, FrozenSet, Optional, Tuple
 
 API_FILE = Path(__file__).with_name("tf_api.txt")
+# The package, and the TF1 API inside it, as qualified names start.
+TF = "tensorflow"
+COMPAT_V1 = "tensorflow.compat.v1"
+# Which API has a name: tf_api.txt's second column.
 TF1 = "1"
 TF2 = "2"
 BOTH = "12"

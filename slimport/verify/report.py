@@ -1,0 +1,159 @@
+"""The verify table, its details grouped by failing statement, and the JSON report.
+
+JSON schema (``version`` 1)::
+
+    {
+      "version": 1,
+      "tree": str, "roots": [str],          # absolute paths
+      "versions": {"tensorflow": str, ...}, # what the worker preloaded
+      "environment": {str: str},            # variables verify set for the checks
+      "processes": int, "preload_seconds": float, "seconds": float,
+      "summary": {"import" | "script" | "build": {kind: int}},
+      "fails": int,                         # rows of kind "fails"; exit 1 when > 0
+      "rows": [                             # one per check, see classify.Row
+        {"check": str, "target": str, "file": str, "kind": str, "message": str,
+         "where": str | null, "statement": str, "fix": str | null,
+         "install": str | null, "seconds": float, "pid": int, "details": {...}}
+      ]
+    }
+"""
+import json
+import sys
+from typing import Dict, Iterable, List, Sequence, TextIO
+
+from slimport.verify.classify import (BLOCKED, FAILS, IMPORT_WORK, KINDS, OK, PYTHON2,
+                                      TREE_BUG, Row)
+
+REPORT_VERSION = 1
+CHECKS = ("import", "script", "build")
+_CHECK_TITLES = {"import": "import", "script": "--helpfull", "build": "build + step"}
+_KIND_TITLES = {
+    OK: "ok",
+    BLOCKED: "blocked: not installed / not found",
+    PYTHON2: "Python 2 code",
+    IMPORT_WORK: "does work at import",
+    TREE_BUG: "fails on TF 1 too (tree bug)",
+    FAILS: "fails",
+}
+# Details are shown worst first.
+_DETAIL_ORDER = (FAILS, TREE_BUG, BLOCKED, PYTHON2, IMPORT_WORK)
+_LISTED = 6
+
+
+def summary(rows: Iterable[Row]) -> Dict[str, Dict[str, int]]:
+    """Counts per check and kind (every kind present, zeros included)."""
+    counts = {check: {kind: 0 for kind in KINDS} for check in CHECKS}
+    for row in rows:
+        counts[row.check][row.kind] += 1
+    return counts
+
+
+def table(rows: Sequence[Row]) -> List[str]:
+    """The kinds-by-checks table, with only the checks that ran."""
+    counts = summary(rows)
+    checks = [check for check in CHECKS if sum(counts[check].values())]
+    width = max(len(title) for title in _KIND_TITLES.values())
+    lines = [" " * width + "".join(f"{_CHECK_TITLES[c]:>14}" for c in checks)]
+    for kind in KINDS:
+        lines.append(f"{_KIND_TITLES[kind]:<{width}}"
+                     + "".join(f"{counts[c][kind]:>14}" for c in checks))
+    return lines
+
+
+def _names(rows: Sequence[Row], verbose: bool) -> str:
+    targets = [row.target for row in rows]
+    if verbose or len(targets) <= _LISTED:
+        return ", ".join(targets)
+    return ", ".join(targets[:_LISTED]) + f", ... (+{len(targets) - _LISTED})"
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
+
+
+def _grouped(rows: Sequence[Row]) -> Dict[tuple, List[Row]]:
+    groups: Dict[tuple, List[Row]] = {}
+    for row in rows:
+        groups.setdefault((row.where, row.message, row.fix), []).append(row)
+    return dict(sorted(groups.items(), key=lambda item: -len(item[1])))
+
+
+def details(rows: Sequence[Row], verbose: bool = False) -> List[str]:
+    """Every row that is not ok, grouped by (failing statement, message, fix)."""
+    lines: List[str] = []
+    for kind in _DETAIL_ORDER:
+        members = [row for row in rows if row.kind == kind]
+        if not members:
+            continue
+        groups = _grouped(members)
+        lines.append(f"\n{_KIND_TITLES[kind].upper()} ({_count(len(members), 'check')}, "
+                     f"{_count(len(groups), 'cause')})")
+        for (where, message, fix), group in groups.items():
+            lines.append(f"  {where or group[0].file or group[0].target}: {message}")
+            if group[0].statement:
+                lines.append(f"      {group[0].statement}")
+            if fix:
+                lines.append(f"      fix: {fix}")
+            lines.append(f"      {_count(len(group), 'check')}: {_names(group, verbose)}")
+        installs = sorted({row.install for row in members if row.install})
+        if installs:
+            lines.append(f"  pip install {' '.join(installs)}")
+    return lines
+
+
+def scripts_and_builds(rows: Sequence[Row], verbose: bool = False) -> List[str]:
+    """One line per entry script that printed its flags, and per build that trained."""
+    lines = []
+    for row in rows:
+        if row.kind != OK or row.check == "import":
+            continue
+        if row.check == "script":
+            flags = [f"--{name}" for name in row.details.get("flags", [])]
+            shown = flags if verbose or len(flags) <= 8 else flags[:8] + ["..."]
+            lines.append(f"  {row.file}: {row.message}"
+                         + (f": {' '.join(shown)}" if shown else ""))
+        else:
+            lines.append(f"  {row.target}: {row.message} ({row.seconds:.1f} s)")
+    return (["\nentry scripts and builds:"] + lines) if lines else []
+
+
+def to_json(rows: Sequence[Row], header: Dict[str, object]) -> Dict[str, object]:
+    return {"version": REPORT_VERSION, **header, "summary": summary(rows),
+            "fails": sum(1 for row in rows if row.kind == FAILS),
+            "rows": [row.as_dict() for row in rows]}
+
+
+def write_json(path: str, rows: Sequence[Row], header: Dict[str, object]) -> None:
+    with open(path, "w") as report_file:
+        json.dump(to_json(rows, header), report_file, indent=1)
+        report_file.write("\n")
+
+
+class Progress:
+    """A one-line progress display on a terminal; silent when stderr is not one."""
+
+    def __init__(self, stream: TextIO = sys.stderr):
+        self.stream = stream
+        self.enabled = stream.isatty()
+        self.total = 0
+        self.done = 0
+
+    def add(self, count: int) -> None:
+        self.total += count
+
+    def started(self, target: str) -> None:
+        self._show(target)
+
+    def finished(self, target: str) -> None:
+        self.done += 1
+        self._show(target)
+
+    def close(self) -> None:
+        if self.enabled:
+            self.stream.write("\r\033[K")
+            self.stream.flush()
+
+    def _show(self, target: str) -> None:
+        if self.enabled:
+            self.stream.write(f"\r\033[K[{self.done}/{self.total}] {target}"[:120])
+            self.stream.flush()
