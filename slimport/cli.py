@@ -63,14 +63,6 @@ def _comma_list(value: str) -> List[str]:
     return [name.strip() for name in value.split(",") if name.strip()]
 
 
-def _mapping_items(value: str) -> Dict[str, str]:
-    """``FROM=TO[,FROM=TO...]`` -> {FROM: TO}; argparse turns errors into exit 2."""
-    try:
-        return flag_mapping.parse_entries(value)
-    except ValueError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
-
-
 def _job_count(value: str) -> int:
     try:
         count = int(value)
@@ -195,7 +187,7 @@ def build_parser() -> argparse.ArgumentParser:
              "(default 1M), e.g. --max-size 4M",
     )
     rewrite.add_argument(
-        "--map", metavar="FROM=TO", type=_mapping_items, action="append", default=[],
+        "--map", metavar="FROM=TO", type=flag_mapping.argument, action="append", default=[],
         help="platform flag -> script flag mapping, given to the codemods that take a "
              "mapping (uai_flags); FROM is one of the platform flags "
              f"({', '.join(PLATFORM_FLAGS)}), TO a flag your entry script defines (a TO "

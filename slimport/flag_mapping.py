@@ -9,6 +9,7 @@ entry would do nothing, and the run says so (``undefined_targets``).
 """
 from __future__ import annotations
 
+import argparse
 import re
 from typing import Dict, Iterable, List, Mapping, Set
 
@@ -43,6 +44,24 @@ def parse_entries(value: str) -> Dict[str, str]:
                              f"and _, e.g. dataset_dir)")
         pairs[source] = target
     return pairs
+
+
+def argument(value: str) -> Dict[str, str]:
+    """``parse_entries`` as an argparse ``type``: a bad entry is a usage error (exit 2).
+
+    Args:
+      value: one ``--map`` value as given.
+
+    Returns:
+      {FROM: TO} of its entries.
+
+    Raises:
+      argparse.ArgumentTypeError: what ``parse_entries`` rejects, with its message.
+    """
+    try:
+        return parse_entries(value)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def defined_flags(texts: Iterable[str]) -> Set[str]:

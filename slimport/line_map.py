@@ -79,9 +79,3 @@ class History:
         for step in reversed(self.steps[:upto]):
             line = step.old_line(line)
         return line
-
-    def newest_line(self, line: int, since: int = 0) -> int:
-        """``line`` of the text before ``steps[since]`` -> line of the newest text."""
-        for step in self.steps[since:]:
-            line = step.new_line(line)
-        return line

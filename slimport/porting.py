@@ -34,8 +34,8 @@ import libcst as cst
 from libcst.codemod import CodemodContext, SkipFile
 
 from slimport import line_map, realign, skeleton
-from slimport.scratch import AST_KEY, ORIGINAL_AST_KEY, SOURCE_LINE_KEY
-from slimport.names import (
+from slimport.codemods._scratch import AST_KEY, ORIGINAL_AST_KEY, SOURCE_LINE_KEY
+from slimport.codemods._names import (
     Bindings,
     collect_bindings,
     parse_source,

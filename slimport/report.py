@@ -60,7 +60,7 @@ from pathlib import Path
 from typing import Dict, List, Optional, Sequence, TextIO, Tuple
 
 from slimport import __version__
-from slimport.findings import ATTENTION, EDIT, Finding
+from slimport.codemods._findings import ATTENTION, EDIT, Finding
 
 REPORT_SCHEMA_VERSION = 2
 

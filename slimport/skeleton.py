@@ -35,7 +35,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Optional, Sequence, Set
 
-from slimport.names import (
+from slimport.codemods._names import (
     Bindings,
     is_binding_statement,
     statement_blocks,

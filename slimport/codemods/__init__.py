@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Dict, Iterable, List, Type
 
 from slimport.codemods._base import SlimportCodemod
-from slimport.findings import Finding
+from slimport.codemods._findings import Finding
 from slimport.codemods.compat_v1 import CompatV1Command
 from slimport.codemods.contrib_slim import ContribSlimCommand
 from slimport.codemods.contrib_symbols import ContribSymbolsCommand

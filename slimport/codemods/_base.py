@@ -27,9 +27,9 @@ from libcst.matchers._decorators import (
 from libcst.metadata import MetadataWrapper
 
 from slimport.codemods._lines import lines_of
-from slimport.findings import ATTENTION, Finding
-from slimport.scratch import AST_KEY, SOURCE_LINE_KEY
-from slimport.names import (
+from slimport.codemods._findings import ATTENTION, Finding
+from slimport.codemods._scratch import AST_KEY, SOURCE_LINE_KEY
+from slimport.codemods._names import (
     Bindings,
     collect_bindings,
     dotted_parts,

@@ -18,8 +18,9 @@ import libcst as cst
 from libcst import matchers as m
 
 from slimport.codemods._base import SlimportCodemod, StatementFilter
+from slimport.codemods._statements import is_docstring
 from slim_facts.tf1_modules import ABSL_APP, APP_RUN, FLAG_MODULES, TF_FLAG_MODULES
-from slimport.names import Bindings
+from slimport.codemods._names import Bindings
 
 _AST_DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 UFLAG_APPLY = "slim_ext.uflag.apply"
@@ -253,15 +254,6 @@ def local_name_for(script: EntryScript, module: str, name: str, alias: str) -> s
     return alias if taken else name
 
 
-def _is_docstring(statement: cst.BaseStatement) -> bool:
-    return (
-        isinstance(statement, cst.SimpleStatementLine)
-        and len(statement.body) == 1
-        and isinstance(statement.body[0], cst.Expr)
-        and isinstance(statement.body[0].value, (cst.SimpleString, cst.ConcatenatedString))
-    )
-
-
 def insert_at_top(
     function: cst.FunctionDef,
     statement: cst.SimpleStatementLine,
@@ -278,7 +270,7 @@ def insert_at_top(
     if not isinstance(function.body, cst.IndentedBlock):
         raise ValueError("body on the def line")
     body = list(function.body.body)
-    index = 1 if body and _is_docstring(body[0]) else 0
+    index = 1 if body and is_docstring(body[0]) else 0
     while index < len(body) and skip(body[index]):
         index += 1
     body.insert(index, statement)

@@ -1,43 +1,113 @@
-"""What contrib_slim and flags_to_absl share: following a module to its new home.
+"""What contrib_slim, moxing, moved_modules and flags_to_absl share: moving names to
+their new home.
 
-Both codemods move every name under a TF1 module to another package
-(``tensorflow.contrib.slim`` -> ``tf_slim``, ``tensorflow.app.flags`` -> ``absl.flags``)
-the same way: statements that bind a local name to the old module are rewritten where
-they stand, keeping the name; other uses are rewritten through a module-level name
-for the new home; an import whose every use was rewritten is then dropped. This base
-keeps the bookkeeping for that: which nodes get which replacement, which statements
-split off an import line, which names were rewritten and which are still used.
+Each of them moves every name under some old modules to a new package
+(``tensorflow.contrib.slim`` -> ``tf_slim``, ``moxing.tensorflow`` -> ``slim_ext.mox``,
+``tensorflow.app.flags`` -> ``absl.flags``) the same way, and states only where things
+went (``home_of``) and what a use of a moved name becomes (``moved_use``):
+
+- import statements are rewritten where they stand, keeping the names they bind
+  (``import a.b as x``, ``from a import b``; a ``from`` import whose names do not all
+  keep their name in one module is split into one import per home);
+- every ``a.b.c`` chain that resolves to a name with a home is handed to
+  ``moved_use``, which rewrites it (``replace``) through a module-level name for the
+  new home, or leaves it;
+- an import whose every use was rewritten is then dropped.
+
+This base keeps the bookkeeping for that: which nodes get which replacement, which
+statements split off an import line, which names were rewritten and which are still
+used.
 """
 from __future__ import annotations
 
-from typing import Callable, Dict, List, Optional, Sequence, Set, Union
+from typing import Dict, List, Optional, Sequence, Set, Tuple, Union
 
 import libcst as cst
 
 from slimport.codemods._base import SlimportCodemod, code_of
-from slimport.names import collect_bindings, dotted_expression
-
-
-def small_statement(text: str) -> cst.BaseSmallStatement:
-    """The one small statement ``text`` (``import tf_slim as slim``) parses to."""
-    statement = cst.parse_statement(text)
-    assert isinstance(statement, cst.SimpleStatementLine)
-    return statement.body[0]
-
-
-def _without_trailing_comma(aliases: List[cst.ImportAlias]) -> List[cst.ImportAlias]:
-    if aliases and aliases[-1].comma is not cst.MaybeSentinel.DEFAULT:
-        aliases[-1] = aliases[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
-    return aliases
+from slimport.codemods._names import (
+    collect_bindings,
+    dotted_expression,
+    dotted_parts,
+    local_name,
+)
+from slimport.codemods._statements import import_statement, without_trailing_comma
 
 
 class ModuleMoveCodemod(SlimportCodemod):
-    """Base for codemods that rewrite a module's bindings in place and its uses by alias.
+    """Base for codemods that move names to a new home: imports in place, uses by alias.
 
-    Subclasses rewrite in their ``visit_*`` methods by calling ``replace`` (for an
-    ``Assign`` or ``Attribute``) or ``split_import``, and say which first names they
-    rewrote (``rewritten_roots``) and which they saw used otherwise (``used_names``).
+    Subclasses define ``home_of`` and ``moved_use``; the hooks ``import_home``,
+    ``stays`` and ``from_imports`` change how imports are rewritten. A ``moved_use``
+    that rewrites a chain calls ``replace`` and says which first names it rewrote
+    (``rewritten_roots``) and which it saw used otherwise (``used_names``).
     """
+
+    def home_of(self, qualified: str) -> Optional[str]:
+        """Where the module or name ``qualified`` lives after the move.
+
+        Args:
+          qualified: a dotted name, e.g. ``tensorflow.contrib.slim.arg_scope``.
+
+        Returns:
+          Its new dotted name (``tf_slim.arg_scope``); ``qualified`` itself for a name
+          the codemod handles that stays where it is; None for a name it does not
+          handle.
+        """
+        raise NotImplementedError
+
+    def moved_use(self, node: cst.Attribute, parts: List[str], qualified: str,
+                  home: str) -> bool:
+        """Rewrite (``replace``) or report a chain that reaches a name with a home.
+
+        Args:
+          node: the outermost ``a.b.c`` chain, as the visit meets it.
+          parts: its names (``["slim", "arg_scope"]``).
+          qualified: what it resolves to where it stands.
+          home: ``home_of(qualified)``.
+
+        Returns:
+          Whether the visit goes on into the chain (it never needs to: False).
+        """
+        raise NotImplementedError
+
+    def import_home(self, node: cst.Import, alias: cst.ImportAlias) -> Optional[str]:
+        """The path ``import <alias>`` imports instead; None keeps the alias as it is.
+
+        Args:
+          node: the import statement (for a subclass's report).
+          alias: one of its names.
+
+        Returns:
+          ``home_of`` the imported module, unless that is the module itself.
+        """
+        home = self.home_of(alias.evaluated_name)
+        return None if home == alias.evaluated_name else home
+
+    def stays(self, node: cst.ImportFrom, qualified: str, home: Optional[str]) -> bool:
+        """Whether a name of a ``from`` import stays where it is imported from.
+
+        Args:
+          node: the import statement (for a subclass's report).
+          qualified: the module, or the module's name, the statement imports.
+          home: ``home_of(qualified)``.
+
+        Returns:
+          True when it has no home elsewhere; a subclass may also keep (and report)
+          names whose home lacks them.
+        """
+        return home is None or home == qualified
+
+    def from_imports(self, moved: Sequence[Tuple[str, str]]) -> List[cst.BaseSmallStatement]:
+        """The statements that import the names split off a ``from`` import.
+
+        Args:
+          moved: (home, local name) of each name, in the order written.
+
+        Returns:
+          One ``import_statement`` per name.
+        """
+        return [import_statement(home, local) for home, local in moved]
 
     def start_file(self, tree: cst.Module) -> bool:
         parsed = self.file_ast(tree)
@@ -66,24 +136,10 @@ class ModuleMoveCodemod(SlimportCodemod):
         """Put ``new`` in place of ``original`` when the visit leaves it."""
         self._replacements[original] = new
 
-    def move_import(
-        self,
-        original: cst.Import,
-        updated: cst.Import,
-        new_path: Callable[[cst.ImportAlias], Optional[str]],
-    ) -> cst.Import:
-        """``import a.b as x``: each alias takes the path ``new_path`` gives (None: kept)."""
-        aliases = []
-        for alias in updated.names:
-            path = new_path(alias)
-            if path is not None:
-                alias = alias.with_changes(name=dotted_expression(path))
-            aliases.append(alias)
-        if aliases == list(updated.names):
-            return updated
-        new = updated.with_changes(names=aliases)
-        self.record_edit(original, f"{code_of(original)} -> {code_of(new)}")
-        return new
+    def replace_chain(self, node: cst.Attribute, text: str) -> None:
+        """Put the dotted name ``text`` in place of the chain ``node`` (keeping its
+        parentheses)."""
+        self.replace(node, dotted_expression(text).with_changes(lpar=node.lpar, rpar=node.rpar))
 
     def move_import_from(
         self, original: cst.ImportFrom, updated: cst.ImportFrom, path: str
@@ -109,10 +165,73 @@ class ModuleMoveCodemod(SlimportCodemod):
             self._split_off.extend(moved[1:])
             return moved[0]
         self._split_off.extend(moved)
-        return node.with_changes(names=_without_trailing_comma(kept))
+        return node.with_changes(names=without_trailing_comma(kept))
 
-    # Names in import statements are bindings, not uses; the subclasses' leave_Import
-    # and leave_ImportFrom rewrite them whole.
+    # --- statements that bind names to the old modules: rewritten where they stand.
+
+    def leave_Import(self, original_node: cst.Import, updated_node: cst.Import) -> cst.Import:
+        aliases = []
+        for alias in updated_node.names:
+            path = self.import_home(original_node, alias)
+            if path is not None:
+                alias = alias.with_changes(name=dotted_expression(path))
+            aliases.append(alias)
+        if aliases == list(updated_node.names):
+            return updated_node
+        new = updated_node.with_changes(names=aliases)
+        self.record_edit(original_node, f"{code_of(original_node)} -> {code_of(new)}")
+        return new
+
+    def leave_ImportFrom(
+        self, original_node: cst.ImportFrom, updated_node: cst.ImportFrom
+    ) -> cst.BaseSmallStatement:
+        if updated_node.relative or updated_node.module is None:
+            return updated_node
+        module = ".".join(dotted_parts(updated_node.module) or [])
+        home = self.home_of(module)
+        if home == module:
+            home = None
+        if isinstance(updated_node.names, cst.ImportStar):
+            if self.stays(original_node, module, home):
+                return updated_node
+            return self.move_import_from(original_node, updated_node, home)  # type: ignore
+        kept: List[cst.ImportAlias] = []
+        moved: List[Tuple[str, str]] = []
+        for alias in updated_node.names:
+            name = f"{module}.{alias.evaluated_name}"
+            target = self.home_of(name)
+            if self.stays(original_node, name, target):
+                kept.append(alias)
+            else:
+                moved.append((target, local_name(alias)))  # type: ignore[arg-type]
+        if not moved:
+            return updated_node
+        if home is not None and not kept and all(
+                target == f"{home}.{name}" for (target, _), name in zip(
+                    moved, (alias.evaluated_name for alias in updated_node.names))):
+            # Every name keeps its name in one module: only the module changes.
+            return self.move_import_from(original_node, updated_node, home)
+        statements = self.from_imports(moved)
+        self.record_edit(original_node, f"{code_of(original_node)} -> "
+                                        f"{'; '.join(code_of(s) for s in statements)}")
+        return self.split_import(updated_node, kept, statements)
+
+    # --- uses: ``a.b.c`` chains anywhere in an expression.
+
+    def visit_Attribute(self, node: cst.Attribute) -> bool:
+        parts = dotted_parts(node)
+        if parts is None:
+            # ``f(x).y``: the chain is broken by a call; look inside it.
+            return True
+        qualified = self.resolve_name(node)
+        home = self.home_of(qualified) if qualified is not None else None
+        if home is None:
+            self.used_names.add(parts[0])
+            return False
+        return self.moved_use(node, parts, qualified, home)  # type: ignore[arg-type]
+
+    # Names in import statements are bindings, not uses; leave_Import and
+    # leave_ImportFrom rewrite them whole.
 
     def visit_Import(self, node: cst.Import) -> bool:
         return False

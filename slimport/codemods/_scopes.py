@@ -26,12 +26,10 @@ from typing import Callable, Dict, Iterator, List, Optional, Sequence, Set, Tupl
 
 import libcst as cst
 
-from slimport.names import Bindings, dotted_parts
+from slimport.codemods._names import Bindings, dotted_parts
 
 FUNCTION = "function"
 CLASS = "class"
-# The local name is bound to something that is no module we know.
-_UNKNOWN = ""
 
 ScopeNode = Union[cst.FunctionDef, cst.Lambda, cst.ClassDef, cst.ListComp, cst.SetComp,
                   cst.DictComp, cst.GeneratorExp]

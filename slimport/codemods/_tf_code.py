@@ -17,12 +17,13 @@ import ast
 from typing import Any, Dict, FrozenSet, List, Mapping, Optional, Sequence, Set, Tuple, Union
 
 from slimport.codemods.tf_api import COMPAT_V1, TF, TF1, TF2, Api, tf_api
-from slimport.scratch import ORIGINAL_AST_KEY
-from slimport.names import (
+from slimport.codemods._scratch import ORIGINAL_AST_KEY
+from slimport.codemods._names import (
     Bindings,
     bound_names,
     collect_bindings,
     dotted_parts,
+    is_under,
     statement_blocks,
     uses_walrus,
 )
@@ -131,7 +132,7 @@ class SignalScan:
         self.module = collect_bindings(tree, module_level_only=True)
         self.walrus = uses_walrus(tree)
         self.heads = {local for local, target in bindings.names.items()
-                      if target == TF or target.startswith(TF + ".")}
+                      if is_under(target, TF)}
         self.edits: Set[int] = set()
         self.signal_statements: Dict[str, List[int]] = {TF1: [], TF2: []}
         self.first_clean: Dict[str, int] = {}

@@ -16,7 +16,7 @@ import libcst as cst
 
 from slimport.codemods import _entry_script
 from slimport.codemods._base import StatementFilter, chain_filter
-from slimport.names import Bindings, collect_bindings
+from slimport.codemods._names import Bindings, collect_bindings
 from slim_facts.cluster_flags import MASTER_FLAG, PS_TASKS_FLAGS, TASK_FLAGS
 
 

@@ -37,11 +37,13 @@ from libcst.helpers import get_full_name_for_node
 
 from slimport.codemods._base import SlimportCodemod, StatementFilter
 from slimport.codemods._entry_script import main_block
-from slimport.names import (
+from slimport.codemods._statements import is_docstring, without_trailing_comma
+from slimport.codemods._names import (
     Bindings,
     collect_bindings,
     dotted_expression,
     dotted_parts,
+    is_under,
     local_name,
     variable_names,
 )
@@ -119,9 +121,9 @@ class CompatV1Command(SlimportCodemod):
         self.touched: Set[int] = set()
         self._main = main_block(tree)
         self._in_main = False
-        return any(target == TF or target.startswith(TF + ".") or target.startswith("tf_slim")
+        return any(is_under(target, TF) or target.startswith("tf_slim")
                    for target in self.module_names.names.values()) or any(
-            target == TF or target.startswith(TF + ".")
+            is_under(target, TF)
             for target in self.flat_names.values())
 
     # -- the visit gathers ------------------------------------------------------------
@@ -418,11 +420,11 @@ class _Edit(cst.CSTTransformer):
         self.command.record_edit(original_node,
                                  "from tensorflow import -> from tensorflow.compat.v1 import")
         v1 = updated_node.with_changes(module=dotted_expression(COMPAT_V1),
-                                       names=_without_trailing_comma(moved))
+                                       names=without_trailing_comma(moved))
         if not kept:
             return v1
         return cst.FlattenSentinel([updated_node.with_changes(
-            names=_without_trailing_comma(kept)), v1])
+            names=without_trailing_comma(kept)), v1])
 
     def leave_SimpleStatementLine(self, original_node: cst.SimpleStatementLine,
                                   updated_node: cst.SimpleStatementLine
@@ -435,12 +437,6 @@ class _Edit(cst.CSTTransformer):
         lines[0] = lines[0].with_changes(leading_lines=updated_node.leading_lines)
         lines[-1] = lines[-1].with_changes(trailing_whitespace=updated_node.trailing_whitespace)
         return cst.FlattenSentinel(lines)
-
-
-def _without_trailing_comma(aliases: List[cst.ImportAlias]) -> List[cst.ImportAlias]:
-    aliases = list(aliases)
-    aliases[-1] = aliases[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
-    return aliases
 
 
 def _reported_by_contrib_symbols(relative: str) -> bool:
@@ -494,15 +490,9 @@ def _after_v1_import(body: Sequence[cst.BaseStatement]) -> int:
         if isinstance(statement, cst.SimpleStatementLine) and all(
                 isinstance(small, (cst.Import, cst.ImportFrom)) for small in statement.body):
             position = index + 1
-        elif position or not _is_docstring(statement):
+        elif position or not is_docstring(statement):
             break
     return position
-
-
-def _is_docstring(statement: cst.BaseStatement) -> bool:
-    return (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1
-            and isinstance(statement.body[0], cst.Expr)
-            and isinstance(statement.body[0].value, (cst.SimpleString, cst.ConcatenatedString)))
 
 
 def _first_in_block(block: cst.If, call: cst.BaseSmallStatement,

@@ -22,8 +22,9 @@ from typing import List, Optional
 import libcst as cst
 
 from slimport.codemods._base import StatementFilter, chain_filter, code_of
-from slimport.codemods._module_move import ModuleMoveCodemod, small_statement
-from slimport.names import Bindings, dotted_expression, dotted_parts, local_name
+from slimport.codemods._module_move import ModuleMoveCodemod
+from slimport.codemods._statements import import_statement
+from slimport.codemods._names import Bindings, dotted_parts, is_under
 from slimport.codemods.contrib_table import chain_end, gone_fix
 
 # TF 1.13+ also exposed contrib under compat.v1 (``import tensorflow.compat.v1 as tf``).
@@ -45,12 +46,12 @@ def tf_slim_path(qualified: str) -> Optional[str]:
       not contrib.slim or something under it.
     """
     for spelling in _CONTRIB_SLIM_SPELLINGS:
-        if qualified == spelling or qualified.startswith(spelling + "."):
+        if is_under(qualified, spelling):
             rest = qualified[len(spelling) + 1 :]
             break
     else:
         return None
-    if rest == _CONTRIB_INNER or rest.startswith(_CONTRIB_INNER + "."):
+    if is_under(rest, _CONTRIB_INNER):
         rest = rest[len(_CONTRIB_INNER) + 1 :]
     return "tf_slim." + rest if rest else "tf_slim"
 
@@ -81,18 +82,7 @@ def _is_package(target: str) -> bool:
 
 
 def _is_nets(path: str) -> bool:
-    return path == _NETS or path.startswith(_NETS + ".")
-
-
-def _import_statement(path: str, local: str) -> cst.BaseSmallStatement:
-    """``import tf_slim as slim`` / ``from tf_slim.nets import vgg as local`` binding ``local``."""
-    if path == "tf_slim" or "." not in path:
-        text = f"import {path}" if path == local else f"import {path} as {local}"
-    else:
-        package, _, name = path.rpartition(".")
-        alias = "" if name == local else f" as {local}"
-        text = f"from {package} import {name}{alias}"
-    return small_statement(text)
+    return is_under(path, _NETS)
 
 
 class ContribSlimCommand(ModuleMoveCodemod):
@@ -113,7 +103,6 @@ class ContribSlimCommand(ModuleMoveCodemod):
         return Bindings({name: tf_slim_path(target) or target
                          for name, target in bindings.names.items()})
 
-
     @classmethod
     def statement_filter(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:
         # Uses through a slim alias (``slim.conv2d``) stay as they are: the alias's
@@ -127,38 +116,11 @@ class ContribSlimCommand(ModuleMoveCodemod):
                 or _gone(qualified) is not None
         return chain_filter(touched)
 
-    # --- statements that bind a name to contrib.slim: rewritten where they stand.
+    def home_of(self, qualified: str) -> Optional[str]:
+        return tf_slim_path(qualified)
 
-    def leave_Import(self, original_node: cst.Import, updated_node: cst.Import) -> cst.Import:
-        return self.move_import(
-            original_node, updated_node, lambda alias: tf_slim_path(alias.evaluated_name)
-        )
-
-    def leave_ImportFrom(
-        self, original_node: cst.ImportFrom, updated_node: cst.ImportFrom
-    ) -> cst.BaseSmallStatement:
-        if updated_node.relative or updated_node.module is None:
-            return updated_node
-        module = ".".join(dotted_parts(updated_node.module) or [])
-        path = tf_slim_path(module)
-        if path is not None:
-            return self.move_import_from(original_node, updated_node, path)
-        if isinstance(updated_node.names, cst.ImportStar):
-            return updated_node
-        kept, moved = [], []
-        for alias in updated_node.names:
-            target = tf_slim_path(f"{module}.{alias.evaluated_name}")
-            if target is None:
-                kept.append(alias)
-            else:
-                moved.append(_import_statement(target, local_name(alias)))
-        if not moved:
-            return updated_node
-        self.record_edit(
-            original_node,
-            f"{code_of(original_node)} -> {'; '.join(code_of(s) for s in moved)}",
-        )
-        return self.split_import(updated_node, kept, moved)
+    # --- statements that bind a name to contrib.slim are rewritten where they stand
+    # (the base's leave_Import / leave_ImportFrom), and so is ``slim = tf.contrib.slim``.
 
     def visit_Assign(self, node: cst.Assign) -> bool:
         """``slim = tf.contrib.slim`` becomes ``import tf_slim as slim`` in its place."""
@@ -169,7 +131,7 @@ class ContribSlimCommand(ModuleMoveCodemod):
         target = node.targets[0].target
         if not isinstance(target, cst.Name):
             return True
-        statement = _import_statement("tf_slim", target.value)
+        statement = import_statement("tf_slim", target.value)
         self.replace(node, statement.with_changes(semicolon=node.semicolon))
         self.record_edit(node, f"{code_of(node)} -> {code_of(statement)}")
         self.rewritten_roots.add((dotted_parts(node.value) or [""])[0])
@@ -177,17 +139,9 @@ class ContribSlimCommand(ModuleMoveCodemod):
 
     # --- uses: ``tf.contrib.slim.X`` anywhere in an expression.
 
-    def visit_Attribute(self, node: cst.Attribute) -> bool:
-        parts = dotted_parts(node)
-        if parts is None:
-            # ``f(x).y``: the chain is broken by a call; look inside it.
-            return True
-        qualified = self.resolve_name(node)
-        path = tf_slim_path(qualified) if qualified else None
-        if path is None:
-            self.used_names.add(parts[0])
-            return False
-        gone = _gone(qualified)  # type: ignore[arg-type]
+    def moved_use(self, node: cst.Attribute, parts: List[str], qualified: str,
+                  home: str) -> bool:
+        gone = _gone(qualified)
         if gone is not None:
             self.needs_attention(node, f"tf.contrib.{gone} is gone: tf_slim 1.1.0 does not "
                                  "have it, nor does TensorFlow 2", gone_fix(gone))
@@ -195,15 +149,15 @@ class ContribSlimCommand(ModuleMoveCodemod):
         if _is_slim_target(head):
             self.used_names.add(parts[0])
             if tf_slim_path(head or "") == "tf_slim":
-                self._note_nets_use(path)
+                self._note_nets_use(home)
             return False
-        self._note_nets_use(path)
+        self._note_nets_use(home)
         local = self.alias_here(_is_package, prefer="slim")
         if local is None:
             local = "tf_slim"
             self.add_needed_import("tf_slim")
-        text = local + path[len("tf_slim") :]
-        self.replace(node, dotted_expression(text).with_changes(lpar=node.lpar, rpar=node.rpar))
+        text = local + home[len("tf_slim") :]
+        self.replace_chain(node, text)
         self.record_edit(node, f"{'.'.join(parts)} -> {text}")
         self.rewritten_roots.add(parts[0])
         return False

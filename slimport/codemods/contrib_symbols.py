@@ -1,7 +1,7 @@
 """tf.contrib other than slim -> tf_slim, tf.compat.v1, or slim_ext; what is gone is reported.
 
 Every spelling is resolved through the file's import bindings and scopes
-(``slimport/names.py``, ``_scopes.py``): ``tf.contrib.framework.arg_scope``,
+(``slimport/codemods/_names.py``, ``_scopes.py``): ``tf.contrib.framework.arg_scope``,
 ``contrib_layers.xavier_initializer`` after ``from tensorflow.contrib import layers as
 contrib_layers``, deep source paths such as ``from tensorflow.contrib.framework.python.ops
 import add_arg_scope``, and ``import tensorflow.contrib.layers as layers``; where each
@@ -27,11 +27,12 @@ import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
 from slimport.codemods._base import SlimportCodemod, StatementFilter, chain_filter
-from slimport.names import (
+from slimport.codemods._names import (
     Bindings,
     collect_bindings,
     dotted_expression,
     dotted_parts,
+    is_under,
     local_name,
     variable_names,
 )
@@ -59,7 +60,7 @@ def _normalize(qualified: Optional[str]) -> Optional[str]:
 
 def _is_ours(qualified: Optional[str]) -> bool:
     """True for tensorflow.contrib names this codemod handles (everything but slim)."""
-    if qualified is None or not (qualified == _CONTRIB or qualified.startswith(_CONTRIB + ".")):
+    if not is_under(qualified, _CONTRIB):
         return False
     return not (qualified + ".").startswith(_CONTRIB + ".slim.")
 

@@ -40,15 +40,16 @@ import libcst as cst
 
 from slimport.codemods._base import StatementFilter, chain_filter, code_of
 from slimport.codemods._entry_script import main_block
-from slimport.codemods._module_move import ModuleMoveCodemod, small_statement
+from slimport.codemods._module_move import ModuleMoveCodemod
+from slimport.codemods._statements import small_statement
 from slim_facts.tf1_modules import ABSL_APP, ABSL_FLAGS, TF_APP_MODULES, TF_FLAG_MODULES
-from slimport.names import (
+from slimport.codemods._names import (
     Bindings,
-    nested_statements,
-    statement_chains,
     dotted_expression,
     dotted_parts,
-    local_name,
+    is_under,
+    nested_statements,
+    statement_chains,
     variable_names,
 )
 
@@ -67,10 +68,6 @@ _FLAG_VALUES_MEMBERS = frozenset({
 })
 
 
-def _under(qualified: str, prefix: str) -> bool:
-    return qualified == prefix or qualified.startswith(prefix + ".")
-
-
 def absl_equivalent(qualified: str) -> Optional[str]:
     """The absl name for a TF1 flags/app name (absl names map to themselves).
 
@@ -80,29 +77,29 @@ def absl_equivalent(qualified: str) -> Optional[str]:
     Returns:
       ``absl.flags.DEFINE_string``, ``absl.app.run``, ...; None for anything else.
     """
-    if _under(qualified, ABSL_FLAGS) or _under(qualified, ABSL_APP):
+    if is_under(qualified, ABSL_FLAGS) or is_under(qualified, ABSL_APP):
         return qualified
-    if _under(qualified, _TF_INTERNALS):
+    if is_under(qualified, _TF_INTERNALS):
         # TensorFlow's own modules (tensorflow.python.platform.flags/app) still exist
         # and behave as they did: code reaching for them keeps working as it is.
         return None
     # Flags first: tensorflow.app.flags is also under tensorflow.app.
     for modules, absl_module in ((TF_FLAG_MODULES, ABSL_FLAGS), (TF_APP_MODULES, ABSL_APP)):
         for module in modules:
-            if _under(qualified, module):
+            if is_under(qualified, module):
                 return absl_module + qualified[len(module) :]
     return None
 
 
 def _is_tf_name(qualified: Optional[str]) -> bool:
-    return qualified is not None and _under(qualified, "tensorflow")
+    return qualified is not None and is_under(qualified, "tensorflow")
 
 
 def _through_alias(target: Optional[str], absl_name: str) -> bool:
     """True if a chain's first name, bound to ``target``, is (after this rewrite) bound
     to absl_name or a prefix of it."""
     root_absl = absl_equivalent(target) if target else None
-    return root_absl is not None and _under(absl_name, root_absl)
+    return root_absl is not None and is_under(absl_name, root_absl)
 
 
 def _flags_attribute(absl_name: str) -> Optional[str]:
@@ -162,13 +159,6 @@ def _defines_main(module: cst.Module, bindings: Bindings) -> bool:
 
 
 
-def _absl_path_of_aliased(alias: cst.ImportAlias) -> Optional[str]:
-    # Without ``as`` the statement binds ``tensorflow``; leave it to the uses.
-    target = absl_equivalent(alias.evaluated_name)
-    if alias.asname is None or target == alias.evaluated_name:
-        return None
-    return target
-
 class FlagsToAbslCommand(ModuleMoveCodemod):
     """Rewrites tf.app.flags / tf.flags / tf.compat.v1.flags and tf.app.run to absl."""
 
@@ -224,7 +214,7 @@ class FlagsToAbslCommand(ModuleMoveCodemod):
         self._branches: Dict[int, Tuple[int, int]] = {}
         self._path: List[Tuple[int, int]] = []
         return any(
-            absl_equivalent(target) is not None or _under(target, "tensorflow")
+            absl_equivalent(target) is not None or is_under(target, "tensorflow")
             for target in self.bindings.names.values()
         )
 
@@ -249,36 +239,21 @@ class FlagsToAbslCommand(ModuleMoveCodemod):
         return name in self._taken
 
 
-    # --- statements that bind a name to TF's flags/app module: rewritten in place.
+    # --- statements that bind a name to TF's flags/app module: rewritten in place
+    # (the base's leave_Import / leave_ImportFrom; the assignment here).
 
-    def leave_Import(self, original_node: cst.Import, updated_node: cst.Import) -> cst.Import:
-        return self.move_import(original_node, updated_node, _absl_path_of_aliased)
+    def home_of(self, qualified: str) -> Optional[str]:
+        return absl_equivalent(qualified)
 
-    def leave_ImportFrom(
-        self, original_node: cst.ImportFrom, updated_node: cst.ImportFrom
-    ) -> cst.BaseSmallStatement:
-        if updated_node.relative or updated_node.module is None:
-            return updated_node
-        module = ".".join(dotted_parts(updated_node.module) or [])
-        if not _is_tf_name(module):
-            return updated_node
-        target = absl_equivalent(module)
-        if target is not None:
-            return self.move_import_from(original_node, updated_node, target)
-        if isinstance(updated_node.names, cst.ImportStar):
-            return updated_node
-        kept, moved = [], []
-        for alias in updated_node.names:
-            target = absl_equivalent(f"{module}.{alias.evaluated_name}")
-            if target in (ABSL_FLAGS, ABSL_APP):
-                moved.append((target.rpartition(".")[2], local_name(alias)))
-            else:
-                kept.append(alias)
-        if not moved:
-            return updated_node
-        statement = _from_absl(moved)
-        self.record_edit(original_node, f"{code_of(original_node)} -> {code_of(statement)}")
-        return self.split_import(updated_node, kept, [statement])
+    def import_home(self, node: cst.Import, alias: cst.ImportAlias) -> Optional[str]:
+        # Without ``as`` the statement binds ``tensorflow``; leave it to the uses.
+        return super().import_home(node, alias) if alias.asname is not None else None
+
+    def from_imports(self, moved: Sequence[Tuple[str, str]]) -> List[cst.BaseSmallStatement]:
+        # ``from tensorflow import app, flags`` -> ``from absl import app, flags``.
+        if all(home.rpartition(".")[0] == "absl" for home, _ in moved):
+            return [_from_absl([(home.rpartition(".")[2], local) for home, local in moved])]
+        return super().from_imports(moved)
 
     def visit_Assign(self, node: cst.Assign) -> bool:
         """``flags = tf.app.flags`` becomes ``from absl import flags`` in its place."""
@@ -315,35 +290,27 @@ class FlagsToAbslCommand(ModuleMoveCodemod):
             self._written.add(id(target))
             target = target.value
 
-    def visit_Attribute(self, node: cst.Attribute) -> bool:
-        parts = dotted_parts(node)
-        if parts is None:
-            # ``f(x).y``: the chain is broken by a call; look inside it.
-            return True
-        qualified = self.resolve_name(node)
-        absl_name = absl_equivalent(qualified) if qualified else None
-        if absl_name is None:
-            self.used_names.add(parts[0])
-            return False
+    def moved_use(self, node: cst.Attribute, parts: List[str], qualified: str,
+                  home: str) -> bool:
         self._tf_flags_used |= _is_tf_name(qualified)
-        attribute = _flags_attribute(absl_name)
+        attribute = _flags_attribute(home)
         if attribute == "__flags":
             return self._port_private_flags(node, parts)
         if attribute is not None and attribute not in _FLAG_VALUES_MEMBERS \
                 and _is_tf_name(qualified) and id(node) not in self._written:
             self._note_read()
-        if not _is_tf_name(qualified) or _through_alias(self.target_of(parts[0]), absl_name):
+        if not _is_tf_name(qualified) or _through_alias(self.target_of(parts[0]), home):
             self.used_names.add(parts[0])
             return False
-        text = self._absl_text(absl_name)
-        self.replace(node, dotted_expression(text).with_changes(lpar=node.lpar, rpar=node.rpar))
+        text = self._absl_text(home)
+        self.replace_chain(node, text)
         self.record_edit(node, f"{'.'.join(parts)} -> {text}")
         self.rewritten_roots.add(parts[0])
         return False
 
     def _absl_text(self, absl_name: str) -> str:
         """``absl.flags.FLAGS`` as this file reaches it here: ``flags.FLAGS``."""
-        module = ABSL_FLAGS if _under(absl_name, ABSL_FLAGS) else ABSL_APP
+        module = ABSL_FLAGS if is_under(absl_name, ABSL_FLAGS) else ABSL_APP
         return self._local_for(module) + absl_name[len(module) :]
 
     def _receiver_text(self, parts: List[str], length: int) -> str:

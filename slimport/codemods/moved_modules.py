@@ -30,14 +30,13 @@ from typing import List, Optional
 
 import libcst as cst
 
-from slimport.codemods._base import StatementFilter, chain_filter, code_of
-from slimport.codemods._module_move import ModuleMoveCodemod, small_statement
-from slimport.names import Bindings, dotted_expression, dotted_parts, variable_names
+from slimport.codemods._base import StatementFilter, chain_filter
+from slimport.codemods._module_move import ModuleMoveCodemod
+from slimport.codemods._names import Bindings, is_under, variable_names
 
 TUTORIAL = "tensorflow.examples.tutorials.mnist"
 READER = TUTORIAL + ".input_data"
 HOME = "slim_ext.mnist_input_data"
-HOME_PACKAGE, _, HOME_MODULE = HOME.rpartition(".")
 # TF1 module -> the slim_ext module that stands in for it.
 MOVED = {
     READER: HOME,
@@ -45,20 +44,8 @@ MOVED = {
 }
 
 
-def _under(qualified: Optional[str], module: str) -> bool:
-    return qualified is not None and (qualified == module or qualified.startswith(module + "."))
-
-
-def _home_of(module: str) -> Optional[str]:
-    """``...mnist.input_data[.X]`` -> ``slim_ext.mnist_input_data[.X]``; else None."""
-    for old, new in MOVED.items():
-        if _under(module, old):
-            return new + module[len(old):]
-    return None
-
-
 def _moved(qualified: Optional[str]) -> bool:
-    return any(_under(qualified, old) for old in (TUTORIAL, *MOVED))
+    return any(is_under(qualified, old) for old in (TUTORIAL, *MOVED))
 
 
 class MovedModulesCommand(ModuleMoveCodemod):
@@ -86,54 +73,34 @@ class MovedModulesCommand(ModuleMoveCodemod):
             self.add_needed_import("tensorflow")
         return tree
 
+    def home_of(self, qualified: str) -> Optional[str]:
+        """``...mnist.input_data[.X]`` -> ``slim_ext.mnist_input_data[.X]``; else None."""
+        for old, new in MOVED.items():
+            if is_under(qualified, old):
+                return new + qualified[len(old):]
+        return None
+
     def leave_Import(self, original_node: cst.Import, updated_node: cst.Import) -> cst.Import:
         for alias in updated_node.names:
-            name = ".".join(dotted_parts(alias.name) or [])
+            name = alias.evaluated_name
             self._bare_import |= name in MOVED and alias.asname is None
-            if _under(name, TUTORIAL) and not _under(name, READER):
+            if is_under(name, TUTORIAL) and not is_under(name, READER):
                 self._no_home(original_node, name)
-        return self.move_import(original_node, updated_node,
-                                lambda alias: _home_of(".".join(dotted_parts(alias.name) or [])))
+        return super().leave_Import(original_node, updated_node)
 
-    def leave_ImportFrom(self, original_node: cst.ImportFrom, updated_node: cst.ImportFrom
-                         ) -> cst.BaseSmallStatement:
-        if updated_node.relative or updated_node.module is None:
-            return updated_node
-        module = ".".join(dotted_parts(updated_node.module) or [])
-        home = _home_of(module)
-        if home is not None:
-            return self.move_import_from(original_node, updated_node, home)
-        if module != TUTORIAL or isinstance(updated_node.names, cst.ImportStar):
-            return updated_node
-        kept: List[cst.ImportAlias] = []
-        moved: List[cst.BaseSmallStatement] = []
-        for alias in updated_node.names:
-            if alias.evaluated_name == "input_data":
-                local = alias.evaluated_alias or alias.evaluated_name
-                moved.append(small_statement(
-                    f"from {HOME_PACKAGE} import {HOME_MODULE} as {local}"))
-            else:
-                self._no_home(original_node, f"{TUTORIAL}.{alias.evaluated_name}")
-                kept.append(alias)
-        if not moved:
-            return updated_node
-        self.record_edit(original_node,
-                         f"{code_of(original_node)} -> {'; '.join(map(code_of, moved))}")
-        return self.split_import(updated_node, kept, moved)
+    def stays(self, node: cst.ImportFrom, qualified: str, home: Optional[str]) -> bool:
+        if home is None and is_under(qualified, TUTORIAL) and not is_under(qualified, READER):
+            self._no_home(node, qualified)
+        return super().stays(node, qualified, home)
 
-    def visit_Attribute(self, node: cst.Attribute) -> bool:
+    def moved_use(self, node: cst.Attribute, parts: List[str], qualified: str,
+                  home: str) -> bool:
         """``tensorflow.examples.tutorials.mnist.input_data.X``, spelled out in full."""
-        parts = dotted_parts(node)
-        if parts is None:
-            return True
-        qualified = self.resolve_name(node)
-        home = _home_of(qualified or "")
         spelled = ".".join(parts)
-        if home is None or home in MOVED.values() or not any(
-                _under(spelled, old) for old in MOVED):
+        if home in MOVED.values() or not any(is_under(spelled, old) for old in MOVED):
             self.used_names.add(parts[0])
             return False
-        self.replace(node, dotted_expression(home).with_changes(lpar=node.lpar, rpar=node.rpar))
+        self.replace_chain(node, home)
         self.record_edit(node, f"{spelled} -> {home}")
         return False
 

@@ -24,9 +24,9 @@ from typing import List, Optional
 
 import libcst as cst
 
-from slimport.codemods._base import StatementFilter, chain_filter, code_of
-from slimport.codemods._module_move import ModuleMoveCodemod, small_statement
-from slimport.names import Bindings, dotted_expression, dotted_parts, local_name
+from slimport.codemods._base import StatementFilter, chain_filter
+from slimport.codemods._module_move import ModuleMoveCodemod
+from slimport.codemods._names import Bindings, is_under
 from slim_facts.moxing import MOX_FILE_NAMES, MOX_MODULE, MOX_NAMES
 
 MOXING = "moxing"
@@ -88,7 +88,7 @@ def mox_path(qualified: str) -> Optional[str]:
       (see ``missing_name``); None when ``qualified`` is not MoXing.
     """
     for module, home in _HOMES:
-        if qualified == module or qualified.startswith(module + "."):
+        if is_under(qualified, module):
             return home + qualified[len(module):]
     return None
 
@@ -111,13 +111,6 @@ def missing_name(path: str) -> Optional[str]:
 
 def _is_moxing(qualified: Optional[str]) -> bool:
     return qualified is not None and mox_path(qualified) is not None
-
-
-def _import_statement(path: str, local: str) -> cst.BaseSmallStatement:
-    """``from slim_ext import mox as tensorflow``: the import binding ``local`` to ``path``."""
-    package, _, name = path.rpartition(".")
-    alias = "" if name == local else f" as {local}"
-    return small_statement(f"from {package} import {name}{alias}")
 
 
 class MoxingCommand(ModuleMoveCodemod):
@@ -157,76 +150,42 @@ class MoxingCommand(ModuleMoveCodemod):
             fix)
         return True
 
-    # --- statements that bind a name to MoXing: rewritten where they stand.
+    # --- statements that bind a name to MoXing: rewritten where they stand, keeping
+    # the name (the base's leave_Import / leave_ImportFrom), save what slim_ext lacks.
 
-    def leave_Import(self, original_node: cst.Import, updated_node: cst.Import) -> cst.Import:
-        def new_path(alias: cst.ImportAlias) -> Optional[str]:
-            path = mox_path(alias.evaluated_name)
-            if path is None or self._report_missing(original_node, alias.evaluated_name, path):
-                return None
-            # ``import moxing.tensorflow`` binds ``moxing``; the new import binds
-            # ``slim_ext`` and the uses are rewritten to full paths (visit_Attribute).
-            return path if alias.asname is not None else MOX_MODULE
-        return self.move_import(original_node, updated_node, new_path)
+    def home_of(self, qualified: str) -> Optional[str]:
+        return mox_path(qualified)
 
-    def leave_ImportFrom(
-        self, original_node: cst.ImportFrom, updated_node: cst.ImportFrom
-    ) -> cst.BaseSmallStatement:
-        if updated_node.relative or updated_node.module is None:
-            return updated_node
-        module = ".".join(dotted_parts(updated_node.module) or [])
-        home = mox_path(module)
-        if home is None:
-            return updated_node
-        if isinstance(updated_node.names, cst.ImportStar):
-            if self._report_missing(original_node, module, home):
-                return updated_node
-            return self.move_import_from(original_node, updated_node, home)
-        kept: List[cst.ImportAlias] = []
-        moved: List[cst.BaseSmallStatement] = []
-        paths = []
-        for alias in updated_node.names:
-            name = f"{module}.{alias.evaluated_name}"
-            path = mox_path(name) or ""
-            if self._report_missing(original_node, name, path):
-                kept.append(alias)
-            else:
-                moved.append(_import_statement(path, local_name(alias)))
-                paths.append(path)
-        if not moved:
-            return updated_node
-        if not kept and all(path.rpartition(".")[0] == home for path in paths):
-            # Every name keeps its name in one module: only the module changes.
-            return self.move_import_from(original_node, updated_node, home)
-        self.record_edit(
-            original_node, f"{code_of(original_node)} -> {'; '.join(code_of(s) for s in moved)}")
-        return self.split_import(updated_node, kept, moved)
+    def import_home(self, node: cst.Import, alias: cst.ImportAlias) -> Optional[str]:
+        path = mox_path(alias.evaluated_name)
+        if path is None or self._report_missing(node, alias.evaluated_name, path):
+            return None
+        # ``import moxing.tensorflow`` binds ``moxing``; the new import binds
+        # ``slim_ext`` and the uses are rewritten to full paths (moved_use).
+        return path if alias.asname is not None else MOX_MODULE
+
+    def stays(self, node: cst.ImportFrom, qualified: str, home: Optional[str]) -> bool:
+        return super().stays(node, qualified, home) or self._report_missing(node, qualified,
+                                                                            home or "")
 
     # --- uses: ``mox.run``, ``moxing.tensorflow.ModeKeys.TRAIN`` anywhere in an expression.
 
-    def visit_Attribute(self, node: cst.Attribute) -> bool:
-        parts = dotted_parts(node)
-        if parts is None:
-            # ``f(x).y``: the chain is broken by a call; look inside it.
-            return True
-        qualified = self.resolve_name(node)
-        path = mox_path(qualified) if qualified else None
-        if path is None:
-            return False
+    def moved_use(self, node: cst.Attribute, parts: List[str], qualified: str,
+                  home: str) -> bool:
         spelled = ".".join(parts)
-        if self._report_missing(node, spelled, path):
+        if self._report_missing(node, spelled, home):
             return False
         root, root_target = parts[0], self.target_of(parts[0]) or ""
         root_home = mox_path(root_target) or ""
         if root == root_target:
             # ``import moxing.tensorflow`` binds ``moxing``, which the import's
             # rewrite drops: spell the whole new path.
-            text = path
-        elif path.startswith(root_home):
-            text = root + path[len(root_home):]
+            text = home
+        elif home.startswith(root_home):
+            text = root + home[len(root_home):]
         else:
             return False
         if text != spelled:
-            self.replace(node, dotted_expression(text).with_changes(lpar=node.lpar, rpar=node.rpar))
+            self.replace_chain(node, text)
             self.record_edit(node, f"{spelled} -> {text}")
         return False

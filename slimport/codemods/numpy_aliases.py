@@ -21,7 +21,13 @@ import libcst as cst
 from slimport.codemods._base import SlimportCodemod, StatementFilter, chain_filter, code_of
 from slimport.codemods._builtin_names import bound_here, module_bound_names
 from slimport.codemods._tf_code import tf1_before_porting, tf1_era_file
-from slimport.names import Bindings, bound_names, collect_bindings, dotted_expression, dotted_parts
+from slimport.codemods._names import (
+    Bindings,
+    bound_names,
+    collect_bindings,
+    dotted_expression,
+    dotted_parts,
+)
 
 NUMPY = "numpy"
 # numpy.<alias> -> the builtin it was.

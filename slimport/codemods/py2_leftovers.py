@@ -23,13 +23,19 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import Dict, Iterator, List, Optional, Set
+from typing import Dict, Iterator, List, Set
 
 import libcst as cst
 
 from slimport.codemods._base import SlimportCodemod, StatementFilter, code_of
 from slimport.codemods._tf_code import tf1_before_porting, tf1_era_file
-from slimport.names import Bindings, bound_names, collect_bindings, dotted_parts, statement_blocks
+from slimport.codemods._names import (
+    Bindings,
+    bound_names,
+    collect_bindings,
+    dotted_parts,
+    statement_blocks,
+)
 from slimport.codemods._builtin_names import bound_here, has_star_import, module_bound_names
 from slimport.codemods._scopes import CLASS, names_bound_by
 
@@ -48,7 +54,6 @@ ITER_METHODS: Dict[str, str] = {"iteritems": "items", "itervalues": "values",
 _TRIGGER = re.compile(r"\b(?:xrange|unicode|basestring|long|raw_input|reduce|maxint"
                       r"|iteritems|itervalues|iterkeys)\b")
 _DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
-_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 
 
 def _iter_receivers(statement: ast.stmt) -> Iterator[str]:
@@ -57,12 +62,6 @@ def _iter_receivers(statement: ast.stmt) -> Iterator[str]:
         if isinstance(node, ast.Attribute) and node.attr in ITER_METHODS \
                 and isinstance(node.value, ast.Name):
             yield node.value.id
-
-
-def _is_dict_value(node: Optional[ast.AST]) -> bool:
-    return isinstance(node, (ast.Dict, ast.DictComp)) or (
-        isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-        and node.func.id == "dict")
 
 
 def _statements(body: List[ast.stmt]) -> Iterator[ast.stmt]:

@@ -20,8 +20,8 @@ from typing import Dict, Iterator, List, Optional, Sequence, Set, Tuple, Union
 import libcst as cst
 
 from slimport.codemods._base import SlimportCodemod, StatementFilter, chain_filter, code_of
-from slimport.codemods._module_move import small_statement
-from slimport.names import Bindings, dotted_parts, statement_blocks
+from slimport.codemods._statements import small_statement
+from slimport.codemods._names import Bindings, dotted_parts, is_under, statement_blocks
 
 SLIM_EXT = "slim_ext"
 TF_SLIM = "tf_slim"
@@ -103,12 +103,8 @@ def _imported_modules(statement: Union[cst.Import, cst.ImportFrom]) -> List[str]
     return [module, *names]
 
 
-def _is_under(module: str, package: str) -> bool:
-    return module == package or module.startswith(package + ".")
-
-
 def _uses_legacy_keras(qualified: Optional[str]) -> bool:
-    return qualified is not None and any(_is_under(qualified, module)
+    return qualified is not None and any(is_under(qualified, module)
                                          for module in _LEGACY_KERAS_MODULES)
 
 
@@ -176,9 +172,9 @@ class SlimExtImportCommand(SlimportCodemod):
         parsed = self.file_ast(tree)
         imported = [module for node in ast.walk(parsed)
                     for module in _ast_imported_modules(node)]
-        if any(_is_under(module, SLIM_EXT) for module in _module_level_imports(parsed)):
+        if any(is_under(module, SLIM_EXT) for module in _module_level_imports(parsed)):
             return False  # the shims are applied before any function runs
-        if not any(_is_under(module, TF_SLIM) for module in imported) and not any(
+        if not any(is_under(module, TF_SLIM) for module in imported) and not any(
                 isinstance(node, ast.Attribute) and node.attr in _LEGACY_KERAS_ATTRIBUTES
                 for node in ast.walk(parsed)) and not any(
                 _uses_legacy_keras(module) for module in imported):
@@ -256,12 +252,12 @@ class SlimExtImportCommand(SlimportCodemod):
     def _see_import(self, node: Union[cst.Import, cst.ImportFrom]) -> bool:
         scope = self._scope()
         modules = _imported_modules(node)
-        if any(_is_under(module, SLIM_EXT) for module in modules):
+        if any(is_under(module, SLIM_EXT) for module in modules):
             # Shims apply once, for the whole process; functions run after the module.
             self._covered.add(scope)
-        elif any(_is_under(module, TF_SLIM) for module in modules):
+        elif any(is_under(module, TF_SLIM) for module in modules):
             self._tf_slim_lines.setdefault(scope, self._line)  # type: ignore[arg-type]
-        elif any(_is_under(module, "tensorflow") for module in modules):
+        elif any(is_under(module, "tensorflow") for module in modules):
             self._tf_lines.setdefault(scope, self._line)  # type: ignore[arg-type]
         return False
 

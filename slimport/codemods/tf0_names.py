@@ -31,7 +31,7 @@ from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple
 import libcst as cst
 
 from slimport.codemods._base import SlimportCodemod, StatementFilter, chain_filter, code_of
-from slimport.names import Bindings, dotted_expression, dotted_parts
+from slimport.codemods._names import Bindings, dotted_expression, dotted_parts
 from slimport.codemods.tf_api import BOTH, COMPAT_V1, TF, tf_api
 
 # tf.contrib.deprecated kept the 0.x summary functions through TF 1.x.
@@ -224,10 +224,6 @@ def _keyword(arg: cst.Arg, keyword: str) -> cst.Arg:
     """``arg`` passed as ``keyword=``, its value and spacing as they were."""
     return arg.with_changes(keyword=cst.Name(keyword), equal=cst.AssignEqual(
         whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")))
-
-
-def _positional(arg: cst.Arg) -> cst.Arg:
-    return arg.with_changes(keyword=None, equal=cst.MaybeSentinel.DEFAULT)
 
 
 def _with_commas(args: Sequence[cst.Arg], like: Sequence[cst.Arg]) -> List[cst.Arg]:

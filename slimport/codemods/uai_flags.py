@@ -9,23 +9,20 @@ before any of ``main``'s own checks (``if not FLAGS.dataset_dir: raise ...``) ru
 from __future__ import annotations
 
 import argparse
-from typing import ClassVar, Dict, Iterable, Mapping, Optional, Tuple, Union
+from typing import ClassVar, Dict, Iterable, List, Mapping, Optional, Tuple, Union
 
 import libcst as cst
 
+from slimport import flag_mapping
 from slimport.codemods import _entry_script
-from slimport.names import collect_bindings
+from slimport.codemods._names import collect_bindings
 from slim_facts.platform_flags import EVAL_MAPPING, TRAIN_MAPPING
 
 
-
-def _parse_map_entry(text: str) -> Tuple[str, str]:
-    platform_flag, sep, slim_flag = text.partition("=")
-    if not sep or not platform_flag or not slim_flag:
-        raise argparse.ArgumentTypeError(
-            f"--map {text!r}: expected PLATFORM_FLAG=SLIM_FLAG, e.g. data_dir=dataset_dir"
-        )
-    return platform_flag, slim_flag
+def _map_entries(text: str) -> List[Tuple[str, str]]:
+    """``--map FROM=TO[,FROM=TO...]`` on libcst.tool's command line, checked as
+    ``slimport rewrite --map`` checks it."""
+    return list(flag_mapping.argument(text).items())
 
 
 def default_mapping(defined_flags: Iterable[str]) -> Dict[str, str]:
@@ -77,9 +74,10 @@ class UaiFlagsCommand(_entry_script.MainTopCodemod):
             "--map",
             dest="mapping",
             metavar="FROM=TO",
-            action="append",
-            type=_parse_map_entry,
-            help="map platform flag FROM onto the script's flag TO (repeatable)",
+            action="extend",
+            type=_map_entries,
+            help="map platform flag FROM onto the script's flag TO (repeatable or "
+                 "comma-separated)",
         )
 
     def transform_module_impl(self, tree: cst.Module) -> cst.Module:

@@ -23,7 +23,7 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 from slimport import engine, skeleton
 from slimport.codemods import CODEMODS, SlimportCodemod
 from slimport.codemods._lines import lines_of
-from slimport.names import collect_bindings, statement_chains
+from slimport.codemods._names import collect_bindings, statement_chains
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLE_FILES = sorted((REPO / "examples" / "slim_tf1").rglob("*.py"))

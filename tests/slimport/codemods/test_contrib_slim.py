@@ -61,6 +61,20 @@ class ContribSlimTest(IdempotentCodemodTest):
         """
         self.assertCodemod(before, after)
 
+    def test_from_the_inner_python_package_import_slim(self) -> None:
+        # contrib kept the library in python/slim/; tf_slim has no python package.
+        before = """
+            from tensorflow.contrib.slim.python import slim
+
+            net = slim.conv2d
+        """
+        after = """
+            import tf_slim as slim
+
+            net = slim.conv2d
+        """
+        self.assertCodemod(before, after)
+
     def test_from_contrib_import_slim_as_other_name(self) -> None:
         before = """
             from tensorflow.contrib import slim as contrib_slim

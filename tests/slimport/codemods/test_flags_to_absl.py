@@ -80,6 +80,23 @@ class FlagsToAbslTest(IdempotentCodemodTest):
         """
         self.assertCodemod(before, after)
 
+    def test_flags_module_imported_from_the_app_module(self) -> None:
+        # tensorflow.app.flags is absl.flags: it is imported from absl, not absl.app.
+        before = """
+            from tensorflow.app import flags
+            from tensorflow.compat.v1.app import flags as tf_flags, run
+
+            flags.DEFINE_string('data_dir', '', 'Data.')
+        """
+        after = """
+            from absl import flags
+            from absl import flags as tf_flags
+            from absl.app import run
+
+            flags.DEFINE_string('data_dir', '', 'Data.')
+        """
+        self.assertCodemod(before, after)
+
     def test_flags_alias_assignment_becomes_import_in_place(self) -> None:
         before = """
             import tensorflow as tf

@@ -76,6 +76,20 @@ def test_the_tutorial_model_module_has_no_home() -> None:
     assert "tensorflow.examples.tutorials.mnist.mnist" in attention.message
 
 
+@pytest.mark.parametrize("source, name", [
+    ("from tensorflow.examples.tutorials import mnist\n", "tensorflow.examples.tutorials.mnist"),
+    ("from tensorflow.examples.tutorials.mnist import *\n", "tensorflow.examples.tutorials.mnist"),
+    ("import tensorflow.examples.tutorials.mnist.mnist as model\n",
+     "tensorflow.examples.tutorials.mnist.mnist"),
+])
+def test_every_spelling_of_a_tutorial_module_with_no_home_is_reported(source: str,
+                                                                     name: str) -> None:
+    code, findings = run(source)
+    assert code == source
+    [attention] = findings
+    assert attention.kind == "attention" and attention.message.startswith(f"{name} is one of")
+
+
 def test_the_contrib_learn_reader_it_re_exported() -> None:
     code, _ = run_codemod(ContribSymbolsCommand, """\
         import tensorflow as tf
@@ -97,6 +111,11 @@ data = slim_ext.mnist_input_data.read_data_sets('/tmp/mnist', one_hot=True)
      "from slim_ext.graph_transforms import TransformGraph\n"),
     ("import tensorflow.tools.graph_transforms as gt\ngt.TransformGraph(g, [], [], [])\n",
      "import slim_ext.graph_transforms as gt\ngt.TransformGraph(g, [], [], [])\n"),
+    # The module imported from its package: TF2 has neither.
+    ("from tensorflow.tools import graph_transforms\n",
+     "from slim_ext import graph_transforms\n"),
+    ("from tensorflow.tools import graph_transforms as gt, docs\n",
+     "from tensorflow.tools import docs\nfrom slim_ext import graph_transforms as gt\n"),
 ])
 def test_graph_transforms_moves_to_its_stand_in(before: str, after: str) -> None:
     assert run(before)[0] == after

@@ -11,7 +11,7 @@ from libcst.codemod import CodemodContext
 
 from slimport.codemods import CODEMODS
 from slimport.codemods._base import SlimportCodemod
-from slimport.names import collect_bindings
+from slimport.codemods._names import collect_bindings
 from tests.slimport.codemods._helpers import run_codemod
 
 

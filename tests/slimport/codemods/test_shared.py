@@ -8,7 +8,7 @@ import libcst as cst
 from libcst.codemod import CodemodContext
 
 from slimport.codemods._base import SlimportCodemod
-from slimport.names import collect_bindings, variable_names
+from slimport.codemods._names import collect_bindings, variable_names
 
 SOURCE = """\
 import tensorflow as tf

@@ -348,8 +348,13 @@ def test_map_option_parses_from_the_libcst_tool_command_line() -> None:
     args = parser.parse_args(["--map", "data_dir=train_dir", "--map", "work_dir=dataset_dir"])
     command = UaiFlagsCommand(CodemodContext(), **vars(args))
     assert command.mapping == {"data_dir": "train_dir", "work_dir": "dataset_dir"}
-    with pytest.raises(SystemExit):
-        parser.parse_args(["--map", "data_dir"])
+    assert UaiFlagsCommand(CodemodContext(), **vars(parser.parse_args(
+        ["--map", "data_dir=train_dir,log_dir=eval_dir"]))).mapping == {
+            "data_dir": "train_dir", "log_dir": "eval_dir"}
+    # Checked as `slimport rewrite --map` checks it: FROM=TO, FROM a platform flag.
+    for bad in ("data_dir", "dataset_dir=data_dir", "data_dir=not-a-flag"):
+        with pytest.raises(SystemExit):
+            parser.parse_args(["--map", bad])
 
 
 def test_mapping_is_a_declared_option() -> None:

@@ -2,8 +2,8 @@
 
 libcst's ``QualifiedNameProvider`` answers the same question for every node, but on a
 real 89-file slim tree it costs 16-28 s where the whole of ``tf_upgrade_v2`` takes
-11.7 s (see DESIGN.md). TF1 code binds TensorFlow names in a few statement forms only:
-``import tensorflow as tf``, ``from tensorflow.contrib import slim``,
+11.7 s (docs/architecture.md, "The speed path"). TF1 code binds TensorFlow names in a
+few statement forms only: ``import tensorflow as tf``, ``from tensorflow.contrib import slim``,
 ``slim = tf.contrib.slim``, ``flags = tf.app.flags``. This module reads exactly those
 statements on the stdlib ``ast`` of the file, walking statement bodies without
 descending into expressions, and then resolves an expression like ``slim.arg_scope``
@@ -47,6 +47,20 @@ def dotted_parts(node: Union[cst.CSTNode, ast.AST]) -> Optional[List[str]]:
         return None
     parts.reverse()
     return parts
+
+
+def is_under(name: Optional[str], module: str) -> bool:
+    """True when the dotted ``name`` is ``module`` or something inside it.
+
+    Args:
+      name: a qualified name (None: not a name; False).
+      module: a dotted module name, e.g. ``tensorflow.contrib``.
+
+    Returns:
+      ``tensorflow.contrib.slim`` is under ``tensorflow.contrib``;
+      ``tensorflow.contribution`` is not.
+    """
+    return name is not None and (name == module or name.startswith(module + "."))
 
 
 def dotted_expression(name: str) -> Union[cst.Name, cst.Attribute]:
@@ -130,10 +144,6 @@ class Bindings:
     def local_names_for(self, qualified: str) -> list:
         """Every local name bound to exactly ``qualified``."""
         return [name for name, target in self.names.items() if target == qualified]
-
-    def is_used_as(self, prefix: str) -> bool:
-        """True if some local name is bound to ``prefix`` or to something under it."""
-        return any(t == prefix or t.startswith(prefix + ".") for t in self.names.values())
 
 
 _BLOCK_FIELDS = ("body", "handlers", "orelse", "finalbody", "cases")
