@@ -18,7 +18,8 @@ from slimport.planning import (
     not_walked,
     plan,
 )
-from slimport.porting import Ported, options_for, port_source
+from slimport.codemod_runs import options_for
+from slimport.porting import Ported, port_source
 from slimport.report import FileResult
 from slimport.running import RunResult, run
 from slimport.writing import DEFAULT_MAX_FILE_BYTES, Settings, atomic_write, port_file

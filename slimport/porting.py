@@ -1,13 +1,13 @@
 """Port one file's bytes in memory: decode, check, run the codemods, map the lines.
 
 ``port_source`` is built to stay well under ``tf_upgrade_v2``'s time on a whole tree
-(DESIGN.md, performance notes). CPython's parser checks every file first (cheap,
-and it reports Python 2 and broken files whether or not they mention TensorFlow);
-then each codemod's ``applies_to`` text check runs, and a file no codemod applies
-to is never handed to libcst. Otherwise the codemods that apply run in registry
-order on one libcst tree of a skeleton of the file (``slimport.skeleton``), parsed
-from text decoded with the file's own encoding, so BOM, coding line and line
-endings survive.
+(docs/architecture.md, "The speed path"). CPython's parser checks every file first
+(``slimport.source_checks``: cheap, and it reports Python 2 and broken files whether
+or not they mention TensorFlow); then each codemod's ``applies_to`` text check runs,
+and a file no codemod applies to is never handed to libcst. Otherwise the codemods
+that apply run in registry order on one libcst tree of a skeleton of the file
+(``slimport.codemod_runs``), parsed from text decoded with the file's own encoding, so
+BOM, coding line and line endings survive.
 
 Nothing is ever written that differs from the input outside the edited nodes:
 libcst must give back the very text it parsed before any codemod runs (it drops a
@@ -26,42 +26,14 @@ import ast
 import io
 import re
 import tokenize
-import warnings
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, List, Mapping, Optional, Sequence, Tuple
 
-import libcst as cst
-from libcst.codemod import CodemodContext, SkipFile
-
-from slimport import line_map, realign, skeleton
-from slimport.codemods._scratch import AST_KEY, ORIGINAL_AST_KEY, SOURCE_LINE_KEY
-from slimport.codemods._names import (
-    Bindings,
-    collect_bindings,
-    parse_source,
-    with_source_facts,
-)
-from slimport.report import ATTENTION, EDIT, WARNING, Finding
-
-# PEP 263's pattern for an encoding declaration.
-_CODING_DECLARATION = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")
-
-# CPython's messages for Python 2 syntax, and Python 2 forms on the line it
-# rejects that it reports only as "invalid syntax" or "invalid decimal literal".
-_PYTHON2_MESSAGES = (
-    "Missing parentheses in call to 'print'",
-    "Missing parentheses in call to 'exec'",
-    "multiple exception types must be parenthesized",
-    "leading zeros in decimal integer literals are not permitted",
-)
-_PYTHON2_LINE = re.compile(
-    r"`|<>|\bur['\"]|^\s*raise\s+[\w.]+\s*,|\b\d+[lL]\b|^\s*exec\s+['\"\w]"
-)
-PYTHON2_FIX = ("this is Python 2 code: port it to Python 3 first (e.g. `2to3 -w FILE`, "
-               "shipped with Python up to 3.12), then run slimport again")
-TOO_DEEP = ("nested too deeply for {who} (RecursionError{where}; e.g. a very long "
-            "`a + b + ...` expression, as generated code has); left untouched: split the "
-            "expression or port this file by hand")
+from slimport import line_map, realign
+from slimport.codemod_runs import Located, NeedsWholeFile, Unported, run_group
+from slimport.codemods._names import parse_source, with_source_facts
+from slimport.report import Finding
+from slimport.source_checks import TOO_DEEP, decode_failure, python_parse, size_text
 
 
 @dataclass(frozen=True)
@@ -82,155 +54,6 @@ class Ported:
     skipped: Optional[str] = None
 
 
-def options_for(codemod: type, options: Mapping[str, Any]) -> Dict[str, Any]:
-    """The keyword arguments ``codemod`` declares in ``OPTIONS`` and the user gave."""
-    accepted = getattr(codemod, "OPTIONS", ())
-    return {name: value for name, value in options.items() if name in accepted}
-
-
-def _line_of_offset(data: bytes, offset: int) -> int:
-    return data.count(b"\n", 0, offset) + 1
-
-
-def _python_parse(data: bytes, filename: str) -> Tuple[Optional[ast.Module],
-                                                     Optional[Tuple[str, Optional[int]]]]:
-    """The stdlib ``ast`` of ``data``, or the reason and line this Python rejects it.
-
-    Every file is checked, not only those a codemod applies to: a file that does not
-    parse does not run either, and the user should hear about it. libcst's grammar
-    also accepts some Python 2 forms (``except E, e:``), and CPython's message is
-    the clearer one (``Missing parentheses in call to 'print'``). The tree is what
-    the skeletons are cut from.
-    """
-    try:
-        with warnings.catch_warnings():
-            # "'int' object is not callable" and the like: the user's business, not ours.
-            warnings.simplefilter("ignore", SyntaxWarning)
-            tree = compile(data, filename, "exec", dont_inherit=True, flags=ast.PyCF_ONLY_AST)
-    except SyntaxError as error:
-        reason = f"does not parse: {error.msg}"
-        if _looks_like_python2(data, error):
-            reason += f" \u2014 {PYTHON2_FIX}"
-        return None, (reason, error.lineno or _null_byte_line(data))
-    except ValueError as error:  # null bytes, on some Python versions
-        return None, (f"does not parse: {error}", _null_byte_line(data))
-    except RecursionError as error:
-        return None, (TOO_DEEP.format(who="CPython's parser", where=f": {error}"), None)
-    return tree, None
-
-
-def _looks_like_python2(data: bytes, error: SyntaxError) -> bool:
-    if error.msg.startswith(_PYTHON2_MESSAGES):
-        return True
-    lines = data.splitlines()
-    if not error.lineno or error.lineno > len(lines):
-        return False
-    return bool(_PYTHON2_LINE.search(lines[error.lineno - 1].decode("utf-8", "replace")))
-
-
-def _null_byte_line(data: bytes) -> Optional[int]:
-    offset = data.find(b"\0")
-    return _line_of_offset(data, offset) if offset >= 0 else None
-
-
-def _libcst_error(parse_error: Exception) -> Tuple[str, Optional[int]]:
-    """Reason and line for code CPython accepts but libcst cannot parse."""
-    line = getattr(parse_error, "editor_line", None)
-    message = getattr(parse_error, "message", str(parse_error))
-    return f"libcst cannot parse it: {message}", line
-
-
-def _decode_failure(data: bytes, error: Exception) -> Tuple[str, Optional[int]]:
-    if isinstance(error, UnicodeDecodeError):
-        line = _line_of_offset(data, error.start)
-        return (f"cannot be decoded as {error.encoding} (byte {data[error.start]:#04x}); "
-                f"declare its encoding with a '# -*- coding: ... -*-' line"), line
-    if isinstance(error, SyntaxError):  # from tokenize.detect_encoding
-        return (f"bad encoding declaration: {error.msg}; name a Python codec, e.g. "
-                f"'# -*- coding: latin-1 -*-'"), error.lineno or _coding_line(data)
-    return f"unknown encoding: {error}", _coding_line(data)
-
-
-def _coding_line(data: bytes) -> Optional[int]:
-    """The line (1 or 2, as PEP 263 allows) holding the ``coding:`` declaration."""
-    for number, line in enumerate(data.splitlines()[:2], start=1):
-        if _CODING_DECLARATION.match(line):
-            return number
-    return None
-
-
-def size_text(size: int) -> str:
-    """``5.0 MB``, ``1 MB``, ``12 KB``, ``100 bytes``."""
-    for unit, scale in (("MB", 1 << 20), ("KB", 1 << 10)):
-        if size >= scale:
-            return f"{size / scale:.1f}".removesuffix(".0") + f" {unit}"
-    return f"{size} bytes"
-
-
-def _reported(codemod_name: str, command: Any, context: CodemodContext) -> List[Finding]:
-    """The command's findings, plus any libcst warning that is not one of them."""
-    findings = list(command.findings)
-    # SlimportCodemod.needs_attention also warns, in this form; do not list those twice.
-    echoed = {f.as_warning() for f in findings if f.kind == ATTENTION}
-    findings += [
-        Finding(codemod_name, 0, warning, "", WARNING)
-        for warning in context.warnings if warning not in echoed
-    ]
-    return findings
-
-
-class _Unported(Exception):
-    """The file is left as it is: ``reason`` at ``line`` of the text being ported."""
-
-    def __init__(self, reason: str, line: Optional[int] = None) -> None:
-        super().__init__(reason)
-        self.reason, self.line = reason, line
-
-
-class _NeedsWholeFile(Exception):
-    """The skeleton cannot serve: a codemod rewrote a placeholder line, or libcst does
-    not give the skeleton's text back."""
-
-
-@dataclass
-class _Located:
-    """A finding and where it is, while the text it was found in is still edited."""
-
-    finding: Finding
-    # Line in the text the current run of codemods started from (the way back).
-    source: int
-    # Line in the newest text (the way forward).
-    current: int
-
-
-@dataclass
-class _GroupRun:
-    """What a run of codemods over one skeleton did."""
-
-    text: str
-    findings: List[_Located]
-    applied: List[str]
-    # Index of the codemod the next run starts at (len(codemods) when all ran).
-    next_index: int
-
-
-def _group_filter(group: Sequence[type], tree: ast.Module,
-                  bindings: Bindings) -> Optional[skeleton.StatementFilter]:
-    """A statement is needed if any codemod of ``group`` needs it; None: the whole file.
-
-    Each codemod's filter sees the bindings as the codemods before it will leave them
-    (``rebound``): after contrib_slim, a ``slim`` alias is tf_slim, not TensorFlow.
-    """
-    filters = []
-    for codemod in group:
-        needed = codemod.statement_filter(tree, bindings)
-        if needed is None:
-            return None
-        filters.append(needed)
-        bindings = codemod.rebound(bindings)
-    return lambda statement: any(needed(statement) for needed in filters)
-
-
 _REST_OF_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)?")
 
 
@@ -242,147 +65,6 @@ def _blank_tail(text: str) -> int:
     afterwards keeps it exactly.
     """
     return _REST_OF_LINE.match(text, len(text.rstrip(" \t\f\r\n"))).end()
-
-
-def _first_difference(expected: str, got: str) -> int:
-    """The 1-based line where ``got`` first differs from ``expected``."""
-    for number, (want, have) in enumerate(zip(skeleton.source_lines(expected),
-                                              skeleton.source_lines(got)), start=1):
-        if want != have:
-            return number
-    return min(len(skeleton.source_lines(expected)), len(skeleton.source_lines(got))) + 1
-
-
-def _parse(cut: skeleton.Skeleton) -> cst.Module:
-    """libcst's tree of ``cut``.
-
-    Raises:
-      _Unported: libcst rejects the text.
-    """
-    try:
-        return cst.parse_module(cut.text)
-    except RecursionError:
-        raise
-    except Exception as error:  # ParserSyntaxError, and anything else libcst raises
-        reason, line = _libcst_error(error)
-        raise _Unported(reason, cut.source_line(line or 0) or line) from error
-
-
-def _check_round_trip(cut: skeleton.Skeleton, parsed: cst.Module) -> None:
-    """Make sure libcst gives back exactly the text it parsed before any edit is kept.
-
-    Checked only once a codemod changed something: an unchanged file is handed back
-    as it was read, whatever libcst would have made of it.
-
-    Raises:
-      _Unported: libcst would change the text of a whole file.
-      _NeedsWholeFile: libcst would change a skeleton's text.
-    """
-    if parsed.code == cut.text:
-        return
-    if not cut.is_whole:
-        raise _NeedsWholeFile
-    line = _first_difference(cut.text, parsed.code)
-    raise _Unported(
-        f"libcst cannot round-trip it: it would change line {line} (e.g. drop a "
-        f"comment after a one-line block) before any edit; left untouched: move the "
-        f"block's body onto its own line, or port this file by hand", line)
-
-
-def _skeleton_to_text(cut: skeleton.Skeleton, code: str) -> List[int]:
-    """For each line of ``code`` (a skeleton after edits), its line in ``cut.expand(code)``."""
-    lines: List[int] = []
-    number = 1
-    for line in skeleton.source_lines(code):
-        lines.append(number)
-        hidden = cut.elided.get(line)
-        number += len(skeleton.source_lines(hidden)) if hidden is not None else 1
-    return lines
-
-
-def _run_group(codemods: Sequence[type], start: int, text: str, tree: ast.Module,
-               filename: str, options: Mapping[str, Any], sparse: bool,
-               to_source: Callable[[int], int], original: Optional[ast.Module]) -> _GroupRun:
-    """Run ``codemods[start:]`` in order over one libcst tree of ``text``'s skeleton.
-
-    The skeleton keeps what any codemod that applies to ``text`` needs. The run
-    stops before a codemod that did not apply to ``text`` but applies after the
-    edits before it: the next run cuts a skeleton that serves it too. ``to_source``
-    maps lines of ``text`` to lines of the user's file.
-
-    Raises:
-      _Unported: libcst cannot parse or round-trip the text, or a codemod crashed or
-        found the code nested too deeply.
-      _NeedsWholeFile: the skeleton does not serve (see the class).
-      RecursionError: libcst's parser or code generation found it nested too deeply.
-    """
-    group = [codemod for codemod in codemods[start:] if codemod.applies_to(text)]
-    cut = skeleton.Skeleton(text, [])
-    if sparse and skeleton.PLACEHOLDER_PREFIX not in text:
-        bindings = collect_bindings(tree)
-        needed = _group_filter(group, tree, bindings)
-        if needed is not None:
-            cut = skeleton.build(text, tree, bindings, needed)
-    module = parsed = _parse(cut)
-    module_ast = tree if cut.is_whole else parse_source(cut.text)
-    code, full = cut.text, text
-    # The edits of this run, on the skeleton.
-    edits = line_map.History()
-    located: List[_Located] = []
-    applied: List[str] = []
-    index = start
-    while index < len(codemods):
-        codemod = codemods[index]
-        if not codemod.applies_to(full):
-            index += 1
-            continue
-        if codemod not in group:
-            break
-        index += 1
-
-        def to_text(line: int, done: int = len(edits.steps)) -> int:
-            """A line of the tree this codemod gets -> a line of ``text``."""
-            return cut.source_line(edits.oldest_line(line, upto=done))
-
-        context = CodemodContext(filename=filename, scratch={
-            AST_KEY: (module, module_ast),
-            ORIGINAL_AST_KEY: original,
-            SOURCE_LINE_KEY: lambda line, to_text=to_text: to_source(to_text(line))})
-        command = codemod(context, **options_for(codemod, options))
-        try:
-            new_module = command.transform_module(module)
-        except SkipFile:
-            continue
-        except RecursionError as error:
-            raise _Unported(TOO_DEEP.format(who="libcst", where=f" in codemod {codemod.NAME}")
-                            ) from error
-        except Exception as error:
-            raise _Unported(f"codemod {codemod.NAME} crashed: "
-                            f"{type(error).__name__}: {error}") from error
-        reported = _reported(codemod.NAME, command, context)
-        located += [_Located(finding, to_text(finding.line), finding.line)
-                    for finding in reported]
-        if any(finding.kind == EDIT for finding in reported):
-            applied.append(codemod.NAME)
-        # A codemod that found nothing to do hands back the very tree it was given.
-        new_code = code if new_module is module else new_module.code
-        if new_code != code:
-            if not edits.steps:
-                _check_round_trip(cut, parsed)
-            expanded = cut.expand(new_code)
-            if expanded is None:
-                raise _NeedsWholeFile
-            edits.add(code, new_code)
-            for place in located:
-                place.current = edits.steps[-1].new_line(place.current)
-            code, full, module_ast = new_code, expanded, parse_source(new_code)
-        module = new_module
-    if not cut.is_whole:
-        in_text = _skeleton_to_text(cut, code)
-        for place in located:
-            if 0 < place.current <= len(in_text):
-                place.current = in_text[place.current - 1]
-    return _GroupRun(full, located, applied, index)
 
 
 def port_source(data: bytes, filename: str, codemods: Sequence[type],
@@ -410,7 +92,7 @@ def port_source(data: bytes, filename: str, codemods: Sequence[type],
         encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
         text = data.decode(encoding)
     except (UnicodeDecodeError, SyntaxError, LookupError) as error:
-        reason, line = _decode_failure(data, error)
+        reason, line = decode_failure(data, error)
         return Ported(data, error=reason, error_line=line)
 
     if 0 < max_bytes < len(data):
@@ -420,7 +102,7 @@ def port_source(data: bytes, filename: str, codemods: Sequence[type],
             f"{size_text(len(data))} is over the {size_text(max_bytes)} limit for porting; "
             f"probably generated. Port it anyway with --max-size 0, or regenerate it from "
             f"ported code"))
-    tree, syntax_error = _python_parse(data, filename)
+    tree, syntax_error = python_parse(data, filename)
     if syntax_error is not None:
         return Ported(data, error=syntax_error[0], error_line=syntax_error[1])
     with_source_facts(tree, text)
@@ -432,7 +114,7 @@ def port_source(data: bytes, filename: str, codemods: Sequence[type],
                 data, text.replace("\r", "\n"), encoding, tree, filename, codemods, options,
                 sparse))
         return _port_text(data, text, encoding, tree, filename, codemods, options, sparse)
-    except _NeedsWholeFile:
+    except NeedsWholeFile:
         return port_source(data, filename, codemods, options, max_bytes, sparse=False)
     except RecursionError:  # in libcst's parser or code generation
         return Ported(data, error=TOO_DEEP.format(who="libcst", where=""))
@@ -452,7 +134,7 @@ def _port_text(data: bytes, text: str, encoding: str, tree: Optional[ast.Module]
                sparse: bool) -> Ported:
     """``port_source`` once the text has been decoded and checked."""
     applied: List[str] = []
-    located: List[_Located] = []
+    located: List[Located] = []
     original = tree
     # Edits of the whole text, one per run of codemods.
     edits = line_map.History()
@@ -463,12 +145,12 @@ def _port_text(data: bytes, text: str, encoding: str, tree: Optional[ast.Module]
         if tree is None:
             tree = parse_source(current)
         try:
-            run = _run_group(codemods, index, current, tree, filename, options, sparse,
+            run = run_group(codemods, index, current, tree, filename, options, sparse,
                              to_source=edits.oldest_line, original=original)
-        except _Unported as error:
+        except Unported as error:
             return Ported(data, error=error.reason,
                           error_line=edits.oldest_line(error.line or 0) or None)
-        found = [_Located(place.finding, edits.oldest_line(place.source), place.current)
+        found = [Located(place.finding, edits.oldest_line(place.source), place.current)
                  for place in run.findings]
         applied += run.applied
         if run.text != current:

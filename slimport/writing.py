@@ -18,7 +18,8 @@ from typing import Any, Mapping, Optional, Tuple
 
 from slimport import porting
 from slimport.planning import COPY, MKDIR, REMOVE, TEMP_SUFFIX, Job, file_kind
-from slimport.report import CHANGED, FAILED, SKIPPED, UNCHANGED, FileResult, unified_diff
+from slimport.diffs import unified_diff
+from slimport.report import CHANGED, FAILED, SKIPPED, UNCHANGED, FileResult
 
 # Files above this size are skipped (and copied as they are with --out) unless
 # --max-size raises it: libcst takes minutes on a multi-megabyte file, and files

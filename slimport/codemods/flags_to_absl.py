@@ -38,75 +38,32 @@ from typing import Dict, List, Optional, Sequence, Set, Tuple, Union
 
 import libcst as cst
 
+from slim_facts.tf1_modules import ABSL_APP, ABSL_FLAGS
+from slimport.codemods._absl_names import (
+    FLAG_VALUES_MEMBERS,
+    FLAGS_OBJECT,
+    absl_equivalent,
+    first_flag_read,
+    flags_attribute,
+    is_tf_name,
+    through_alias,
+    touched_chain,
+)
 from slimport.codemods._base import StatementFilter, chain_filter, code_of
+from slimport.codemods._defined_once import DefinedOnce
 from slimport.codemods._entry_script import main_block
 from slimport.codemods._module_move import ModuleMoveCodemod
-from slimport.codemods._statements import small_statement
-from slim_facts.tf1_modules import ABSL_APP, ABSL_FLAGS, TF_APP_MODULES, TF_FLAG_MODULES
 from slimport.codemods._names import (
     Bindings,
     dotted_expression,
     dotted_parts,
     is_under,
-    nested_statements,
-    statement_chains,
     variable_names,
 )
+from slimport.codemods._statements import small_statement
 
 # TF 1.x's DEFINE_* wrappers still accepted gflags' old keyword names; absl does not.
 _RENAMED_KEYWORDS = {"flag_name": "name", "default_value": "default", "docstring": "help"}
-_FLAGS_OBJECT = ABSL_FLAGS + ".FLAGS"
-_TF_INTERNALS = "tensorflow.python"
-# FlagValues' own attributes: reading them never parsed the command line in TF1.
-_FLAG_VALUES_MEMBERS = frozenset({
-    "is_parsed", "mark_as_parsed", "unparse_flags", "flag_values_dict", "get_flag_value",
-    "set_default", "append_flag_values", "remove_flag_values", "get_help",
-    "main_module_help", "module_help", "find_module_defining_flag", "get_key_flags_for_module",
-    "key_flags_by_module_dict", "flags_by_module_dict", "read_flags_from_files",
-    "register_flag_by_module", "validate_all_flags", "write_help_in_xml_format",
-    "sys_argv", "_parse_flags", "__flags", "__dict__",
-})
-
-
-def absl_equivalent(qualified: str) -> Optional[str]:
-    """The absl name for a TF1 flags/app name (absl names map to themselves).
-
-    Args:
-      qualified: a dotted name, e.g. ``tensorflow.app.flags.DEFINE_string``.
-
-    Returns:
-      ``absl.flags.DEFINE_string``, ``absl.app.run``, ...; None for anything else.
-    """
-    if is_under(qualified, ABSL_FLAGS) or is_under(qualified, ABSL_APP):
-        return qualified
-    if is_under(qualified, _TF_INTERNALS):
-        # TensorFlow's own modules (tensorflow.python.platform.flags/app) still exist
-        # and behave as they did: code reaching for them keeps working as it is.
-        return None
-    # Flags first: tensorflow.app.flags is also under tensorflow.app.
-    for modules, absl_module in ((TF_FLAG_MODULES, ABSL_FLAGS), (TF_APP_MODULES, ABSL_APP)):
-        for module in modules:
-            if is_under(qualified, module):
-                return absl_module + qualified[len(module) :]
-    return None
-
-
-def _is_tf_name(qualified: Optional[str]) -> bool:
-    return qualified is not None and is_under(qualified, "tensorflow")
-
-
-def _through_alias(target: Optional[str], absl_name: str) -> bool:
-    """True if a chain's first name, bound to ``target``, is (after this rewrite) bound
-    to absl_name or a prefix of it."""
-    root_absl = absl_equivalent(target) if target else None
-    return root_absl is not None and is_under(absl_name, root_absl)
-
-
-def _flags_attribute(absl_name: str) -> Optional[str]:
-    """``batch`` for ``absl.flags.FLAGS.batch.x``: the attribute read off FLAGS, or None."""
-    if not absl_name.startswith(_FLAGS_OBJECT + "."):
-        return None
-    return absl_name[len(_FLAGS_OBJECT) + 1 :].split(".")[0]
 
 
 def _parse_call(flags_object: cst.BaseExpression, argv: str) -> cst.Call:
@@ -117,24 +74,6 @@ def _parse_call(flags_object: cst.BaseExpression, argv: str) -> cst.Call:
                 equal=cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""),
                                       whitespace_after=cst.SimpleWhitespace(""))),
     ])
-
-
-def _touched(bindings: Bindings, parts: List[str]) -> bool:
-    """Whether the codemod edits or reports a use of the chain ``parts``.
-
-    Mirrors ``visit_Attribute`` and ``visit_Call``: TF spellings of flags and app
-    are rewritten, ``DEFINE_*`` and ``run`` calls are checked, private FLAGS
-    attributes reported; ``FLAGS.batch_size`` through an alias stays as it is.
-    """
-    qualified = bindings.resolve_parts(parts)
-    absl_name = absl_equivalent(qualified) if qualified else None
-    if absl_name is None:
-        return False
-    if absl_name == ABSL_APP + ".run" or absl_name.startswith(ABSL_FLAGS + ".DEFINE"):
-        return True
-    if _flags_attribute(absl_name) in ("__flags", "_parse_flags"):
-        return True
-    return _is_tf_name(qualified) and not _through_alias(bindings.names.get(parts[0]), absl_name)
 
 
 def _from_absl(names: Sequence[tuple]) -> cst.BaseSmallStatement:
@@ -159,7 +98,7 @@ def _defines_main(module: cst.Module, bindings: Bindings) -> bool:
 
 
 
-class FlagsToAbslCommand(ModuleMoveCodemod):
+class FlagsToAbslCommand(DefinedOnce, ModuleMoveCodemod):
     """Rewrites tf.app.flags / tf.flags / tf.compat.v1.flags and tf.app.run to absl."""
 
     NAME = "flags_to_absl"
@@ -174,13 +113,13 @@ class FlagsToAbslCommand(ModuleMoveCodemod):
 
     @classmethod
     def statement_filter(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:
-        touched = chain_filter(lambda parts: _touched(bindings, parts))
+        touched = chain_filter(lambda parts: touched_chain(bindings, parts))
         # ``tf.app.run()`` becomes ``app.run(main)`` only if the module defines main.
         mains = {id(s) for s in tree.body
                  if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name == "main"}
         # A module-level function's first flag read: a call of the function at import
         # time reads a flag too.
-        reads = {first for first in (_first_flag_read(s, bindings) for s in tree.body)
+        reads = {first for first in (first_flag_read(s, bindings) for s in tree.body)
                  if first is not None}
         return lambda statement: (id(statement) in mains or id(statement) in reads
                                   or touched(statement))
@@ -188,7 +127,7 @@ class FlagsToAbslCommand(ModuleMoveCodemod):
     @classmethod
     def rebound(cls, bindings: Bindings) -> Bindings:
         # Aliases of TF's flags and app modules become absl imports where they stand.
-        return Bindings({name: absl_equivalent(target) if _is_tf_name(target)
+        return Bindings({name: absl_equivalent(target) if is_tf_name(target)
                          and absl_equivalent(target) in (ABSL_FLAGS, ABSL_APP) else target
                          for name, target in bindings.names.items()})
 
@@ -200,7 +139,6 @@ class FlagsToAbslCommand(ModuleMoveCodemod):
         self._imported: Dict[str, str] = {}
         self._call_args: Dict[cst.Call, List[cst.Arg]] = {}
         self._replaced_calls: Dict[cst.Call, cst.Call] = {}
-        self._defined: Dict[str, List[Tuple[cst.Call, Tuple[Tuple[int, int], ...]]]] = {}
         self._written: Set[int] = set()
         # Where the parse goes: before the first module-level statement reading a flag.
         self._first_read: Optional[cst.CSTNode] = None
@@ -210,9 +148,6 @@ class FlagsToAbslCommand(ModuleMoveCodemod):
         self._main = main_block(tree)
         self._tf_flags_used = False
         self._runs = False
-        # The if/try branches the visit is in: (statement id, branch number) each.
-        self._branches: Dict[int, Tuple[int, int]] = {}
-        self._path: List[Tuple[int, int]] = []
         return any(
             absl_equivalent(target) is not None or is_under(target, "tensorflow")
             for target in self.bindings.names.values()
@@ -261,7 +196,7 @@ class FlagsToAbslCommand(ModuleMoveCodemod):
             return True
         parts = dotted_parts(node.value)
         qualified = self.resolve_name(node.value)
-        if parts is None or not _is_tf_name(qualified):
+        if parts is None or not is_tf_name(qualified):
             return True
         target = absl_equivalent(qualified or "")
         if target not in (ABSL_FLAGS, ABSL_APP):
@@ -292,14 +227,14 @@ class FlagsToAbslCommand(ModuleMoveCodemod):
 
     def moved_use(self, node: cst.Attribute, parts: List[str], qualified: str,
                   home: str) -> bool:
-        self._tf_flags_used |= _is_tf_name(qualified)
-        attribute = _flags_attribute(home)
+        self._tf_flags_used |= is_tf_name(qualified)
+        attribute = flags_attribute(home)
         if attribute == "__flags":
             return self._port_private_flags(node, parts)
-        if attribute is not None and attribute not in _FLAG_VALUES_MEMBERS \
-                and _is_tf_name(qualified) and id(node) not in self._written:
+        if attribute is not None and attribute not in FLAG_VALUES_MEMBERS \
+                and is_tf_name(qualified) and id(node) not in self._written:
             self._note_read()
-        if not _is_tf_name(qualified) or _through_alias(self.target_of(parts[0]), home):
+        if not is_tf_name(qualified) or through_alias(self.target_of(parts[0]), home):
             self.used_names.add(parts[0])
             return False
         text = self._absl_text(home)
@@ -317,7 +252,7 @@ class FlagsToAbslCommand(ModuleMoveCodemod):
         """The first ``length`` parts of a chain reaching FLAGS, in absl spelling."""
         receiver = parts[:length]
         qualified = self.resolve_parts(receiver) or ""
-        if _is_tf_name(qualified) and not _through_alias(self.target_of(parts[0]),
+        if is_tf_name(qualified) and not through_alias(self.target_of(parts[0]),
                                                           absl_equivalent(qualified) or ""):
             self.rewritten_roots.add(parts[0])
             return self._absl_text(absl_equivalent(qualified) or "")
@@ -385,8 +320,6 @@ class FlagsToAbslCommand(ModuleMoveCodemod):
     def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode
                  ) -> Union[cst.CSTNode, cst.RemovalSentinel, cst.FlattenSentinel]:
         result = super().on_leave(original_node, updated_node)
-        if self._path and self._branches.get(id(original_node)) == self._path[-1]:
-            self._path.pop()
         if original_node is self._first_read and self._parse_guard is not None:
             self.record_edit(original_node, "this statement reads a flag at import time: "
                              "sys.argv is parsed before it, as TF1's FLAGS did on a first read")
@@ -416,23 +349,6 @@ class FlagsToAbslCommand(ModuleMoveCodemod):
         return block.with_changes(body=block.body.with_changes(
             body=[guard, *block.body.body]))
 
-    def visit_If(self, node: cst.If) -> None:
-        self._branches[id(node.body)] = (id(node), 0)
-        if node.orelse is not None:
-            self._branches[id(node.orelse)] = (id(node), 1)
-
-    def visit_Try(self, node: cst.Try) -> None:
-        # A definition in ``try`` and another in its ``except`` are alternatives.
-        self._branches[id(node.body)] = (id(node), 0)
-        for index, handler in enumerate(node.handlers, start=1):
-            self._branches[id(handler)] = (id(node), index)
-
-    def on_visit(self, node: cst.CSTNode) -> bool:
-        branch = self._branches.get(id(node))
-        if branch is not None:
-            self._path.append(branch)
-        return super().on_visit(node)
-
     def visit_Call(self, node: cst.Call) -> bool:
         if isinstance(node.func, cst.Name) and node.func.value in self._reading_functions \
                 and self.target_of(node.func.value) is None:
@@ -445,12 +361,12 @@ class FlagsToAbslCommand(ModuleMoveCodemod):
         if absl_name == ABSL_APP + ".run":
             self._runs = True
             return self._plan_run(node, qualified or "")
-        if absl_name == _FLAGS_OBJECT + "._parse_flags":
+        if absl_name == FLAGS_OBJECT + "._parse_flags":
             return self._port_parse_flags(node)
         if absl_name.startswith(ABSL_FLAGS + ".DEFINE"):
-            self._tf_flags_used |= _is_tf_name(qualified)
-            self._check_defined_once(node)
-            if _is_tf_name(qualified):
+            self._tf_flags_used |= is_tf_name(qualified)
+            self.check_defined_once(node)
+            if is_tf_name(qualified):
                 self._plan_keyword_renames(node)
         return True
 
@@ -479,7 +395,7 @@ class FlagsToAbslCommand(ModuleMoveCodemod):
 
     def _plan_run(self, node: cst.Call, qualified: str) -> bool:
         """``tf.app.run(...)`` -> ``app.run(main, ..., flags_parser=<TF1's parsing>)``."""
-        if not _is_tf_name(qualified):
+        if not is_tf_name(qualified):
             return True
         args = list(node.args)
         main_index = next((index for index, arg in enumerate(args)
@@ -546,22 +462,6 @@ class FlagsToAbslCommand(ModuleMoveCodemod):
                 f"flag {name!r} is defined twice (first at line {self.source_line_of(first)})",
                 "delete one definition: absl raises DuplicateFlagError on the second",
             )
-
-
-def _first_flag_read(definition: ast.stmt, bindings: Bindings) -> Optional[int]:
-    """The id of the first statement of a module-level function that reads a flag
-    through TF1's FLAGS; None for anything else."""
-    if not isinstance(definition, (ast.FunctionDef, ast.AsyncFunctionDef)):
-        return None
-    for statement in nested_statements(definition.body):
-        for parts in statement_chains(statement):
-            qualified = bindings.resolve_parts(parts)
-            absl_name = absl_equivalent(qualified) if qualified else None
-            attribute = _flags_attribute(absl_name) if absl_name else None
-            if attribute is not None and attribute not in _FLAG_VALUES_MEMBERS \
-                    and _is_tf_name(qualified):
-                return id(statement)
-    return None
 
 
 def _chain_nodes(node: cst.BaseExpression) -> List[cst.BaseExpression]:

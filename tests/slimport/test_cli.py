@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import ast
+import importlib.util
 import json
 import os
 import pty
@@ -456,8 +457,8 @@ def test_map_without_a_codemod_taking_it_warns(slimport_cli, tmp_path: Path) -> 
 def test_doctor_without_tensorflow_says_how_to_install(monkeypatch, capsys) -> None:
     from slimport import cli
 
-    real_find_spec = cli.importlib.util.find_spec
-    monkeypatch.setattr(cli.importlib.util, "find_spec",
+    real_find_spec = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
                         lambda name, *a: None if name == "tensorflow" else real_find_spec(name, *a))
     assert cli.main(["doctor"]) == 1
     message = capsys.readouterr().err

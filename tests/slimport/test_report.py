@@ -1,4 +1,5 @@
-"""The report: terminal summary, unified diff, JSON document, progress line."""
+"""What a rewrite shows: the JSON report, the summary (slimport.summary), the diff
+(slimport.diffs) and the progress line (slimport.progress)."""
 from __future__ import annotations
 
 import io
@@ -8,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from slimport import __version__, report
+from slimport import __version__, diffs, progress, report, summary
 from slimport.report import FileResult, Finding
 
 RESULTS = [
@@ -32,7 +33,7 @@ RESULTS = [
 
 
 def test_summary_lists_changes_attention_failures_and_totals() -> None:
-    text = report.summary_text(RESULTS, "out", copied=2)
+    text = summary.summary_text(RESULTS, "out", copied=2)
     # Changes and findings name the file written, where the user goes on.
     assert "Changed (1):\n  out/nets/net.py  (2 edits: contrib_slim, compat_v1)" in text
     assert ("  out/nets/net.py:9: [contrib_symbols] tf.contrib.quantize has no TF2 home"
@@ -45,7 +46,7 @@ def test_summary_lists_changes_attention_failures_and_totals() -> None:
 
 
 def test_summary_of_dry_run_says_would_change() -> None:
-    text = report.summary_text(RESULTS[:2], "check")
+    text = summary.summary_text(RESULTS[:2], "check")
     assert text.startswith("Would change (1):")
     assert "Failed" not in text and "Skipped" not in text
     assert text.endswith("1 file would change, 1 unchanged, 0 failed, 0 skipped; 2 edits, "
@@ -59,17 +60,17 @@ def test_summary_of_dry_run_says_would_change() -> None:
 ])
 def test_counts_are_singular_or_plural(number: int, singular: str, plural: str,
                                        expected: str) -> None:
-    assert report.count(number, singular, plural) == expected
+    assert summary.count(number, singular, plural) == expected
 
 
 def test_quiet_summary_shows_failures_only() -> None:
-    assert report.summary_text(RESULTS, "in-place", verbosity=report.QUIET) == (
+    assert summary.summary_text(RESULTS, "in-place", verbosity=summary.QUIET) == (
         "Failed, left untouched (1):\n  old.py:4: does not parse: Missing parentheses\n")
-    assert report.summary_text(RESULTS[:2], "in-place", verbosity=report.QUIET) == ""
+    assert summary.summary_text(RESULTS[:2], "in-place", verbosity=summary.QUIET) == ""
 
 
 def test_verbose_summary_adds_edits_unchanged_and_left_out() -> None:
-    text = report.summary_text(RESULTS, "out", verbosity=report.VERBOSE,
+    text = summary.summary_text(RESULTS, "out", verbosity=summary.VERBOSE,
                                left_out=[("src/.git", "version control metadata")],
                                warnings=["--map a=b: no file defines b"])
     assert ("Changed (1):\n  out/nets/net.py  (2 edits: contrib_slim, compat_v1)\n"
@@ -107,19 +108,19 @@ def test_json_document_matches_documented_schema(tmp_path: Path) -> None:
 def test_unified_diff_applies_with_patch(tmp_path: Path) -> None:
     before = "import tensorflow as tf\nslim = tf.contrib.slim\nx = 1"
     after = "import tensorflow.compat.v1 as tf\nimport tf_slim as slim\nx = 1"
-    diff = report.unified_diff(before, after, "train.py")
+    diff = diffs.unified_diff(before, after, "train.py")
     assert diff.startswith("--- a/train.py\n+++ b/train.py\n")
     assert "\\ No newline at end of file\n" in diff
     (tmp_path / "train.py").write_text(before)
     subprocess.run(["patch", "-p1", "-s"], input=diff, text=True, cwd=tmp_path, check=True,
                    timeout=30)
     assert (tmp_path / "train.py").read_text() == after
-    assert report.unified_diff(before, before, "train.py") == ""
+    assert diffs.unified_diff(before, before, "train.py") == ""
 
 
 def test_colored_diff_colours_like_git_and_keeps_the_text() -> None:
-    diff = report.unified_diff("a = 1\nb = 2\n", "a = 1\nb = 3\n", "x.py")
-    colored = report.colored_diff(diff)
+    diff = diffs.unified_diff("a = 1\nb = 2\n", "a = 1\nb = 3\n", "x.py")
+    colored = diffs.colored_diff(diff)
     assert colored.splitlines() == [
         "\x1b[1m--- a/x.py\x1b[0m", "\x1b[1m+++ b/x.py\x1b[0m", "\x1b[36m@@ -1,2 +1,2 @@\x1b[0m",
         " a = 1", "\x1b[31m-b = 2\x1b[0m", "\x1b[32m+b = 3\x1b[0m"]
@@ -145,17 +146,17 @@ def test_use_color(when: str, stream, environment: dict, expected: bool, monkeyp
     monkeypatch.setenv("TERM", "xterm")
     for name, value in environment.items():
         monkeypatch.setenv(name, value)
-    assert report.use_color(stream, when) is expected
+    assert diffs.use_color(stream, when) is expected
 
 
 def _drawn(monkeypatch, columns: int, total: int, paths: list) -> str:
     """What a Progress of ``total`` files draws on a ``columns``-wide terminal."""
     monkeypatch.setenv("COLUMNS", str(columns))
     stream = _Terminal()
-    progress = report.Progress(total=total, stream=stream)
+    line = progress.Progress(total=total, stream=stream)
     for path in paths:
-        progress.advance(path)
-    progress.close()
+        line.advance(path)
+    line.close()
     return stream.getvalue()
 
 
@@ -175,11 +176,11 @@ def test_progress_draws_one_updating_line_on_a_terminal(monkeypatch) -> None:
 def test_progress_is_silent_when_piped_or_small() -> None:
     piped = io.StringIO()
     for _ in range(10):
-        report.Progress(total=10, stream=piped).advance("x.py")
+        progress.Progress(total=10, stream=piped).advance("x.py")
     small = _Terminal()
-    tiny = report.Progress(total=3, stream=small)
+    tiny = progress.Progress(total=3, stream=small)
     tiny.advance("x.py")
     tiny.close()
     quiet = _Terminal()
-    report.Progress(total=10, stream=quiet, enabled=False).advance("x.py")
+    progress.Progress(total=10, stream=quiet, enabled=False).advance("x.py")
     assert piped.getvalue() == "" and small.getvalue() == "" and quiet.getvalue() == ""

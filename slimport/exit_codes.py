@@ -1,0 +1,16 @@
+"""What ``slimport`` exits with, and the help text that says so."""
+
+EXIT_OK = 0
+EXIT_WOULD_CHANGE = 1
+EXIT_FAILED = 2
+EXIT_INTERRUPTED = 130
+
+HELP = """\
+exit codes:
+  0  done (with --check or --diff: nothing would change)
+  1  --check or --diff: some file would change (they are listed)
+  2  some file could not be processed (it is left untouched, the others are still
+     ported), or a usage error such as an unknown option, an unknown codemod name,
+     a bad --map entry or a refused --out directory or --report path
+  130  interrupted (Ctrl-C); every file is whole, as it was or ported
+"""

@@ -1,0 +1,118 @@
+"""``slimport rewrite``: plan, port, then show what happened.
+
+The work is ``slimport.engine``'s; this module turns the parsed arguments into a
+plan and settings, runs it with a progress line, and shows the outcome: the diff
+(``--diff``), the JSON report (``--report``), the summary, and the exit code.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import Dict, List, Sequence
+
+from slimport import codemods as registry
+from slimport import engine, exit_codes, flag_mapping, report
+from slimport.diffs import colored_diff, use_color
+from slimport.progress import Progress
+from slimport.summary import QUIET, summary_text
+from slimport.writing import read_regular
+
+
+def _codemod_options(args: argparse.Namespace, selected: Sequence[type],
+                     warnings: List[str]) -> Dict[str, Dict[str, str]]:
+    """The options for the codemods (``--map``); a note in ``warnings`` if none takes them."""
+    mapping: Dict[str, str] = {}
+    for pairs in args.map:
+        mapping.update(pairs)
+    if mapping and not any("mapping" in getattr(c, "OPTIONS", ()) for c in selected):
+        warnings.append("--map has no effect: none of the selected codemods takes a "
+                        "mapping (see `slimport list`)")
+    return {"mapping": mapping} if mapping else {}
+
+
+def run(args: argparse.Namespace) -> int:
+    """``slimport rewrite`` with parsed arguments; returns the exit code."""
+    try:
+        selected = registry.select(args.only, args.skip)
+    except ValueError as error:
+        args.usage_error(str(error))
+    if args.force and args.out is None:
+        args.usage_error("--force only applies to --out DIR")
+    warnings: List[str] = []
+    options = _codemod_options(args, selected, warnings)
+    dry_run = args.diff or args.check
+    try:
+        the_plan = engine.plan(args.paths, out=args.out, write=not dry_run, force=args.force,
+                               exclude=args.exclude)
+        if args.report is not None:
+            engine.check_report_path(args.report, the_plan, args.out)
+    except engine.UsageError as error:
+        args.usage_error(str(error))
+    if options and not warnings:
+        warnings += flag_mapping.undefined_targets(options["mapping"], _texts(the_plan))
+    settings = engine.Settings(tuple(selected), options, write=not dry_run, diff=args.diff,
+                               max_file_bytes=args.max_size)
+
+    progress = Progress(len(the_plan.python_jobs),
+                               enabled=args.verbosity > QUIET)
+    try:
+        outcome = engine.run(the_plan, settings, jobs=args.jobs or os.cpu_count() or 1,
+                             on_done=lambda result: progress.advance(result.path))
+    finally:
+        progress.close()
+    return _report(args, the_plan, outcome, warnings)
+
+
+def _report(args: argparse.Namespace, the_plan: engine.Plan, outcome: engine.RunResult,
+            warnings: List[str]) -> int:
+    """Print the diff and the summary, write --report; the exit code."""
+    mode = "check" if args.check else "diff" if args.diff else "out" if args.out else "in-place"
+    if args.diff:
+        _print_diffs(outcome.results, use_color(sys.stdout, args.color))
+    exit_code = _exit_code(outcome.results, dry_run=args.diff or args.check)
+    if args.report is not None:
+        try:
+            report.write_json(args.report, outcome.results, mode, outcome.copied, warnings)
+        except OSError as error:
+            warnings.append(f"cannot write --report {args.report}: {error.strerror or error}")
+            exit_code = exit_codes.EXIT_FAILED
+    left_out = [*the_plan.not_walked,
+                *((path, f"matches --exclude {glob}") for path, glob in the_plan.excluded)]
+    sys.stderr.write(summary_text(outcome.results, mode, outcome.copied,
+                                         verbosity=args.verbosity, warnings=warnings,
+                                         left_out=left_out))
+    return exit_code
+
+
+def _texts(the_plan: engine.Plan) -> List[str]:
+    """The text of every Python file of the plan that can be read (for --map)."""
+    texts = []
+    for job in the_plan.python_jobs:
+        try:
+            texts.append(read_regular(job.source)[0].decode("utf-8", "replace"))
+        except OSError:
+            continue  # the run reports it
+    return texts
+
+
+def _print_diffs(results: Sequence[report.FileResult], color: bool) -> None:
+    try:
+        for result in results:
+            sys.stdout.write(colored_diff(result.diff) if color else result.diff)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # `slimport rewrite --diff | head`: the reader is gone; the summary and the
+        # exit code still follow. Later writes to stdout go nowhere.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+
+
+def _exit_code(results: Sequence[report.FileResult], dry_run: bool) -> int:
+    statuses = {result.status for result in results}
+    if report.FAILED in statuses:
+        return exit_codes.EXIT_FAILED
+    if dry_run and report.CHANGED in statuses:
+        return exit_codes.EXIT_WOULD_CHANGE
+    return exit_codes.EXIT_OK
