@@ -54,6 +54,13 @@ BY_NAME: Dict[str, Type[SlimportCodemod]] = {command.NAME: command for command i
 def select(only: Iterable[str] = (), skip: Iterable[str] = ()) -> List[Type[SlimportCodemod]]:
     """The registered codemods, in order, restricted by ``only`` and ``skip`` names.
 
+    Args:
+      only: names to run (empty: all).
+      skip: names not to run.
+
+    Returns:
+      The codemod classes, in registry order.
+
     Raises:
       ValueError: a name that is not a registered codemod (the message lists them).
     """

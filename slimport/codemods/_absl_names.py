@@ -51,18 +51,41 @@ def absl_equivalent(qualified: str) -> Optional[str]:
 
 
 def is_tf_name(qualified: Optional[str]) -> bool:
+    """Whether ``qualified`` is a name under ``tensorflow``.
+
+    Args:
+      qualified: a qualified name, or None.
+
+    Returns:
+      True for ``tensorflow`` and the names inside it.
+    """
     return qualified is not None and is_under(qualified, "tensorflow")
 
 
 def through_alias(target: Optional[str], absl_name: str) -> bool:
     """True if a chain's first name, bound to ``target``, is (after this rewrite) bound
-    to absl_name or a prefix of it."""
+    to absl_name or a prefix of it.
+
+    Args:
+      target: what the chain's first name is bound to (None: nothing known).
+      absl_name: the absl name the whole chain stands for.
+
+    Returns:
+      True when the chain needs no rewrite: its first name already reaches absl.
+    """
     root_absl = absl_equivalent(target) if target else None
     return root_absl is not None and is_under(absl_name, root_absl)
 
 
 def flags_attribute(absl_name: str) -> Optional[str]:
-    """``batch`` for ``absl.flags.FLAGS.batch.x``: the attribute read off FLAGS, or None."""
+    """``batch`` for ``absl.flags.FLAGS.batch.x``: the attribute read off FLAGS, or None.
+
+    Args:
+      absl_name: an absl qualified name.
+
+    Returns:
+      The first attribute after ``absl.flags.FLAGS``, or None for other names.
+    """
     if not absl_name.startswith(FLAGS_OBJECT + "."):
         return None
     return absl_name[len(FLAGS_OBJECT) + 1 :].split(".")[0]
@@ -74,6 +97,13 @@ def touched_chain(bindings: Bindings, parts: List[str]) -> bool:
     Mirrors ``visit_Attribute`` and ``visit_Call``: TF spellings of flags and app
     are rewritten, ``DEFINE_*`` and ``run`` calls are checked, private FLAGS
     attributes reported; ``FLAGS.batch_size`` through an alias stays as it is.
+
+    Args:
+      bindings: the file's bindings (``collect_bindings``).
+      parts: the chain, split (``["tf", "app", "flags", "FLAGS"]``).
+
+    Returns:
+      True when a statement holding the chain must be in the skeleton.
     """
     qualified = bindings.resolve_parts(parts)
     absl_name = absl_equivalent(qualified) if qualified else None
@@ -88,7 +118,15 @@ def touched_chain(bindings: Bindings, parts: List[str]) -> bool:
 
 def first_flag_read(definition: ast.stmt, bindings: Bindings) -> Optional[int]:
     """The id of the first statement of a module-level function that reads a flag
-    through TF1's FLAGS; None for anything else."""
+    through TF1's FLAGS; None for anything else.
+
+    Args:
+      definition: a module-level statement.
+      bindings: the file's bindings.
+
+    Returns:
+      ``id()`` of the statement in ``definition``'s body that reads a flag first.
+    """
     if not isinstance(definition, (ast.FunctionDef, ast.AsyncFunctionDef)):
         return None
     for statement in nested_statements(definition.body):

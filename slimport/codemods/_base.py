@@ -41,7 +41,14 @@ from slimport.codemods._scopes import ScopeStack, resolve_in
 
 
 def code_of(node: cst.CSTNode) -> str:
-    """The source text of ``node`` on its own, for edit messages."""
+    """The source text of ``node`` on its own, for edit messages.
+
+    Args:
+      node: any libcst node.
+
+    Returns:
+      Its code, as a module of its own would print it.
+    """
     return cst.Module(body=[]).code_for_node(node)
 
 
@@ -64,7 +71,14 @@ _MATCHER_MARKERS = (VISIT_POSITIVE_MATCHER_ATTR, VISIT_NEGATIVE_MATCHER_ATTR,
 
 def chain_filter(touches: Callable[[List[str]], bool]) -> StatementFilter:
     """A statement filter: does some ``a.b.c`` chain of the statement's own parts
-    (``statement_chains``) satisfy ``touches``?"""
+    (``statement_chains``) satisfy ``touches``?
+
+    Args:
+      touches: True for the chains (split into parts) the codemod needs.
+
+    Returns:
+      The filter, for ``statement_filter``.
+    """
     return lambda statement: any(touches(parts) for parts in statement_chains(statement))
 
 
@@ -161,12 +175,25 @@ class SlimportCodemod(VisitorBasedCodemodCommand):
         ``tf.app.flags`` is ``tensorflow.app.flags`` after ``import tensorflow as tf``,
         except inside a function (or lambda, class body, comprehension) that binds
         ``tf`` to something else (``_scopes``).
+
+        Args:
+          node: a libcst node (anything but a name chain resolves to None).
+
+        Returns:
+          The qualified name, e.g. ``tensorflow.app.flags``, or None.
         """
         parts = dotted_parts(node)
         return None if parts is None else self.resolve_parts(parts)
 
     def resolve_parts(self, parts: Sequence[str]) -> Optional[str]:
-        """``resolve_name`` for a chain already split into parts."""
+        """``resolve_name`` for a chain already split into parts.
+
+        Args:
+          parts: the chain, split (``["tf", "app", "flags"]``).
+
+        Returns:
+          The qualified name, or None when the first part stands for nothing known.
+        """
         return resolve_in(self.scopes.scopes, self.module_names, parts)
 
     @property
@@ -175,7 +202,14 @@ class SlimportCodemod(VisitorBasedCodemodCommand):
         return self.scopes.deferred > 0
 
     def target_of(self, name: str) -> Optional[str]:
-        """What the bare name ``name`` stands for where the visit is now (``resolve_name``)."""
+        """What the bare name ``name`` stands for where the visit is now (``resolve_name``).
+
+        Args:
+          name: a bare name.
+
+        Returns:
+          The qualified name it is bound to, or None.
+        """
         return self.resolve_parts([name])
 
     def alias_here(self, stands_for: Callable[[str], bool], prefer: str = "") -> Optional[str]:
@@ -214,7 +248,14 @@ class SlimportCodemod(VisitorBasedCodemodCommand):
 
     @classmethod
     def applies_to(cls, source: str) -> bool:
-        """Cheap text pre-check: False means the codemod cannot change this source."""
+        """Cheap text pre-check: False means the codemod cannot change this source.
+
+        Args:
+          source: the file's text.
+
+        Returns:
+          False when no ``TRIGGERS`` string is in it.
+        """
         return any(trigger in source for trigger in cls.TRIGGERS)
 
     @classmethod
@@ -238,7 +279,14 @@ class SlimportCodemod(VisitorBasedCodemodCommand):
     @classmethod
     def rebound(cls, bindings: Bindings) -> Bindings:
         """``bindings`` as this codemod leaves them, for the filters of the codemods
-        after it in the same run (default: unchanged)."""
+        after it in the same run (default: unchanged).
+
+        Args:
+          bindings: the bindings before this codemod runs.
+
+        Returns:
+          The bindings after it.
+        """
         return bindings
 
     def start_file(self, tree: cst.Module) -> bool:
@@ -246,6 +294,12 @@ class SlimportCodemod(VisitorBasedCodemodCommand):
 
         Per-file state is set here, not in ``__init__``, because ``python -m
         libcst.tool codemod`` reuses one instance for many files.
+
+        Args:
+          tree: the module about to be transformed.
+
+        Returns:
+          False to hand the tree back untouched (nothing to do here).
         """
         return True
 
@@ -254,6 +308,12 @@ class SlimportCodemod(VisitorBasedCodemodCommand):
 
         The engine parsed it already and passes it in ``context.scratch``; under
         ``python -m libcst.tool codemod`` it is parsed here.
+
+        Args:
+          tree: the module being transformed.
+
+        Returns:
+          Its stdlib ``ast``.
         """
         given = self.context.scratch.get(AST_KEY)
         if given is not None and given[0] is tree:
@@ -261,6 +321,14 @@ class SlimportCodemod(VisitorBasedCodemodCommand):
         return parse_source(tree.code)
 
     def transform_module(self, tree: cst.Module) -> cst.Module:
+        """Run the codemod over ``tree``: findings, then the scheduled imports.
+
+        Args:
+          tree: the module (a skeleton, or a whole file).
+
+        Returns:
+          The transformed module (``tree`` itself when nothing changed).
+        """
         parsed = self.file_ast(tree)
         self.module_names = collect_bindings(parsed, module_level_only=True)
         self.scopes = ScopeStack(lambda: uses_walrus(parsed))
@@ -301,6 +369,10 @@ class SlimportCodemod(VisitorBasedCodemodCommand):
 
         The visitor removes an import only if nothing uses it any more, after
         this pass; it is told every spelling that could have bound ``local``.
+
+        Args:
+          local: the name the import binds.
+          qualified: what it binds it to.
         """
         for module, obj, asname in _import_forms(local, qualified):
             self.remove_unused_import(module, obj, asname)
@@ -311,17 +383,34 @@ class SlimportCodemod(VisitorBasedCodemodCommand):
         For a line inside a message (a finding's own line is mapped by the engine):
         the engine may hand the codemod a skeleton, and a line of that is not a line
         of the file.
+
+        Args:
+          node: a node of the tree this pass was given.
+
+        Returns:
+          Its 1-based line in the user's file, or 0.
         """
         line = lines_of(self.context.wrapper.module, [node]).get(id(node), 0)
         to_source = self.context.scratch.get(SOURCE_LINE_KEY)
         return to_source(line) if to_source is not None and line else line
 
     def record_edit(self, node: Optional[cst.CSTNode], message: str) -> None:
-        """Log an edit made at ``node`` (an original, pre-edit node)."""
+        """Log an edit made at ``node`` (an original, pre-edit node).
+
+        Args:
+          node: where the edit is (None: no line).
+          message: what changed, e.g. ``tf.contrib.slim -> tf_slim``.
+        """
         self._unplaced.append((node, Finding(self.NAME, 0, message)))
 
     def needs_attention(self, node: Optional[cst.CSTNode], message: str, fix: str) -> None:
-        """Log a construct that could not be ported automatically, with a suggested fix."""
+        """Log a construct that could not be ported automatically, with a suggested fix.
+
+        Args:
+          node: where the construct is (None: no line).
+          message: what could not be ported, and why.
+          fix: what the user should do.
+        """
         self._unplaced.append((node, Finding(self.NAME, 0, message, fix, kind=ATTENTION)))
 
     def _resolve_findings(self, tree: cst.Module) -> None:

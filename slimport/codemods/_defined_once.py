@@ -55,7 +55,11 @@ class DefinedOnce(SlimportCodemod):
 
     def check_defined_once(self, node: cst.Call) -> None:
         """Report ``node``, a ``DEFINE_*`` call, if the flag it defines was defined before
-        on the same path through the module's ``if`` / ``try`` branches."""
+        on the same path through the module's ``if`` / ``try`` branches.
+
+        Args:
+          node: a ``DEFINE_*`` call (its first argument, or ``name=``, is the flag).
+        """
         name = None
         for position, arg in enumerate(node.args):
             named = arg.keyword.value if arg.keyword is not None else None

@@ -60,7 +60,14 @@ def _is_main_test(test: cst.BaseExpression) -> bool:
 
 
 def main_block(module: cst.Module) -> Optional[cst.If]:
-    """The module-level ``if __name__ == "__main__":`` statement, if any."""
+    """The module-level ``if __name__ == "__main__":`` statement, if any.
+
+    Args:
+      module: the module.
+
+    Returns:
+      The ``if`` statement (either operand order), or None.
+    """
     for statement in module.body:
         if isinstance(statement, cst.If) and _is_main_test(statement.test):
             return statement
@@ -222,7 +229,14 @@ def analyse(module: cst.Module, bindings: Bindings) -> Optional[EntryScript]:
 
 
 def top_calls(function: cst.FunctionDef) -> Iterator[cst.Call]:
-    """The calls made as whole statements directly in ``function``'s body."""
+    """The calls made as whole statements directly in ``function``'s body.
+
+    Args:
+      function: a function definition.
+
+    Yields:
+      Each call that is a statement of its own in the body.
+    """
     if not isinstance(function.body, cst.IndentedBlock):
         return
     for statement in function.body.body:
@@ -234,7 +248,16 @@ def top_calls(function: cst.FunctionDef) -> Iterator[cst.Call]:
 
 
 def calls_in(script: EntryScript, function: cst.FunctionDef, qualified: str) -> bool:
-    """True if ``function`` already calls ``qualified`` as a top-level statement."""
+    """True if ``function`` already calls ``qualified`` as a top-level statement.
+
+    Args:
+      script: the entry script.
+      function: its ``main``.
+      qualified: e.g. ``slim_ext.uflag.apply``.
+
+    Returns:
+      True when such a call is already there (the insertion is not repeated).
+    """
     return any(script.bindings.resolve(c.func) == qualified for c in top_calls(function))
 
 
@@ -244,6 +267,15 @@ def local_name_for(script: EntryScript, module: str, name: str, alias: str) -> s
     A ``main`` with its own ``cluster = ...`` would make an inserted
     ``cluster.bootstrap(FLAGS)`` an UnboundLocalError, so any other use of the name
     in ``main`` or at module level moves the import to ``alias``.
+
+    Args:
+      script: the entry script.
+      module: e.g. ``slim_ext``.
+      name: e.g. ``uflag``.
+      alias: the name to use when ``name`` is taken.
+
+    Returns:
+      ``name``, an existing import's name for it, or ``alias``.
     """
     already_imported = script.bindings.local_names_for(f"{module}.{name}")
     if already_imported:
@@ -264,6 +296,14 @@ def insert_at_top(
     The docstring stays first, and so do leading statements for which ``skip`` is
     True (cluster_bootstrap goes after an existing ``uflag.apply``).
 
+    Args:
+      function: the function to insert into.
+      statement: the statement to insert.
+      skip: True for leading statements the new one goes after.
+
+    Returns:
+      The new function definition.
+
     Raises:
       ValueError: the body is on the ``def`` line (``def main(_): train()``).
     """
@@ -280,7 +320,16 @@ def insert_at_top(
 def replace_statement(
     module: cst.Module, old: cst.BaseStatement, new: cst.BaseStatement
 ) -> cst.Module:
-    """``module`` with its top-level statement ``old`` (by identity) replaced."""
+    """``module`` with its top-level statement ``old`` (by identity) replaced.
+
+    Args:
+      module: the module.
+      old: one of its top-level statements.
+      new: what replaces it.
+
+    Returns:
+      The new module.
+    """
     body = [new if statement is old else statement for statement in module.body]
     return module.with_changes(body=body)
 
@@ -360,6 +409,14 @@ class MainTopCodemod(SlimportCodemod):
         skip: Callable[[cst.BaseStatement], bool] = lambda statement: False,
     ) -> Optional[cst.Module]:
         """``tree`` with ``statement`` first in ``main`` (see ``insert_at_top``).
+
+        Args:
+          tree: the module.
+          main: its ``main`` function.
+          statement: what to insert.
+          consequence: what is lost if it cannot be inserted (for the report).
+          fix: what the user should do then.
+          skip: True for leading statements the new one goes after.
 
         Returns:
           None, reported with ``consequence`` and ``fix``, when main's body is on

@@ -22,6 +22,11 @@ class Finding:
     kind: str = EDIT
 
     def as_dict(self) -> dict:
+        """The finding as plain data, for the JSON report.
+
+        Returns:
+          ``codemod``, ``line``, ``message``, ``fix`` and ``kind``.
+        """
         return {
             "codemod": self.codemod,
             "line": self.line,
@@ -31,5 +36,9 @@ class Finding:
         }
 
     def as_warning(self) -> str:
-        """The libcst ``context.warnings`` entry for this finding (libcst.tool shows these)."""
+        """The libcst ``context.warnings`` entry for this finding (libcst.tool shows these).
+
+        Returns:
+          ``line N: message (fix: ...)``.
+        """
         return f"line {self.line}: {self.message} (fix: {self.fix})"

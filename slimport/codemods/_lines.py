@@ -80,6 +80,13 @@ def lines_of(module: cst.Module, nodes: Iterable[cst.CSTNode]) -> Dict[int, int]
     """``id(node)`` -> the 1-based line ``node`` starts on, for the ``nodes`` in ``module``.
 
     Nodes that are not in ``module`` are not in the result.
+
+    Args:
+      module: the module the nodes are in.
+      nodes: the nodes to place.
+
+    Returns:
+      ``id(node)`` -> its start line.
     """
     asked = {id(node) for node in nodes}
     finder = _LineFinder(default_indent=module.default_indent,

@@ -133,18 +133,37 @@ class ModuleMoveCodemod(SlimportCodemod):
         return tree
 
     def replace(self, original: Union[cst.Assign, cst.Attribute], new: cst.CSTNode) -> None:
-        """Put ``new`` in place of ``original`` when the visit leaves it."""
+        """Put ``new`` in place of ``original`` when the visit leaves it.
+
+        Args:
+          original: the statement or chain as the visit meets it.
+          new: its replacement.
+        """
         self._replacements[original] = new
 
     def replace_chain(self, node: cst.Attribute, text: str) -> None:
         """Put the dotted name ``text`` in place of the chain ``node`` (keeping its
-        parentheses)."""
+        parentheses).
+
+        Args:
+          node: the chain.
+          text: the dotted name that replaces it.
+        """
         self.replace(node, dotted_expression(text).with_changes(lpar=node.lpar, rpar=node.rpar))
 
     def move_import_from(
         self, original: cst.ImportFrom, updated: cst.ImportFrom, path: str
     ) -> cst.ImportFrom:
-        """``from <old module> import ...`` becomes ``from <path> import ...``."""
+        """``from <old module> import ...`` becomes ``from <path> import ...``.
+
+        Args:
+          original: the statement as the visit met it (for the edit's line).
+          updated: the statement to change.
+          path: the new module.
+
+        Returns:
+          The new statement.
+        """
         new = updated.with_changes(module=dotted_expression(path))
         self.record_edit(original, f"{code_of(original)} -> {code_of(new)}")
         return new
@@ -156,6 +175,11 @@ class ModuleMoveCodemod(SlimportCodemod):
         moved: Sequence[cst.BaseSmallStatement],
     ) -> cst.BaseSmallStatement:
         """``node`` keeping only ``kept`` names, ``moved`` imports on lines after it.
+
+        Args:
+          node: the ``from`` import.
+          kept: the names it keeps.
+          moved: the imports of the others.
 
         Returns:
           The statement to leave in ``node``'s place: the first of ``moved`` when

@@ -29,6 +29,12 @@ def dotted_parts(node: Union[cst.CSTNode, ast.AST]) -> Optional[List[str]]:
 
     ``node`` is a libcst node or a stdlib ``ast`` node: the codemods read the former,
     the statement filters the latter.
+
+    Args:
+      node: a libcst or stdlib ``ast`` node.
+
+    Returns:
+      The names of the chain, first to last, or None.
     """
     # Exact type checks: libcst's node classes are ABCs, whose isinstance is slow, and
     # this runs for every chain of every pass.
@@ -64,7 +70,14 @@ def is_under(name: Optional[str], module: str) -> bool:
 
 
 def dotted_expression(name: str) -> Union[cst.Name, cst.Attribute]:
-    """"a.b.c" -> the ``Name``/``Attribute`` chain that spells it (``dotted_parts`` reversed)."""
+    """"a.b.c" -> the ``Name``/``Attribute`` chain that spells it (``dotted_parts`` reversed).
+
+    Args:
+      name: a dotted name.
+
+    Returns:
+      A ``Name`` (no dot) or an ``Attribute`` chain.
+    """
     parts = name.split(".")
     node: Union[cst.Name, cst.Attribute] = cst.Name(parts[0])
     for part in parts[1:]:
@@ -73,7 +86,14 @@ def dotted_expression(name: str) -> Union[cst.Name, cst.Attribute]:
 
 
 def local_name(alias: cst.ImportAlias) -> str:
-    """The name an imported alias goes by in the file: its ``as`` name, else its own."""
+    """The name an imported alias goes by in the file: its ``as`` name, else its own.
+
+    Args:
+      alias: one name of an import statement.
+
+    Returns:
+      The local name.
+    """
     return alias.evaluated_alias or alias.evaluated_name
 
 
@@ -130,19 +150,40 @@ class Bindings:
     names: Dict[str, str] = field(default_factory=dict)
 
     def resolve(self, node: cst.BaseExpression) -> Optional[str]:
-        """Qualified dotted name of a ``Name``/``Attribute`` chain, or None if unbound."""
+        """Qualified dotted name of a ``Name``/``Attribute`` chain, or None if unbound.
+
+        Args:
+          node: an expression.
+
+        Returns:
+          The qualified name, or None.
+        """
         parts = dotted_parts(node)
         return None if parts is None else self.resolve_parts(parts)
 
     def resolve_parts(self, parts: Sequence[str]) -> Optional[str]:
-        """``resolve`` for a chain already split into parts (``["slim", "conv2d"]``)."""
+        """``resolve`` for a chain already split into parts (``["slim", "conv2d"]``).
+
+        Args:
+          parts: the chain, split.
+
+        Returns:
+          The qualified name, or None when the first part is not bound.
+        """
         target = self.names.get(parts[0])
         if target is None:
             return None
         return ".".join([target, *parts[1:]])
 
     def local_names_for(self, qualified: str) -> list:
-        """Every local name bound to exactly ``qualified``."""
+        """Every local name bound to exactly ``qualified``.
+
+        Args:
+          qualified: a qualified name.
+
+        Returns:
+          The local names, in binding order.
+        """
         return [name for name, target in self.names.items() if target == qualified]
 
 
@@ -155,6 +196,12 @@ def ast_chains(node: ast.AST) -> Iterator[List[str]]:
 
     A chain broken by a call or subscript (``f(x).y``) is looked into, as the
     codemods' libcst visitors do.
+
+    Args:
+      node: a stdlib ``ast`` node.
+
+    Yields:
+      The parts of each chain.
     """
     parts = dotted_parts(node) if isinstance(node, (ast.Attribute, ast.Name)) else None
     if parts is not None:
@@ -170,6 +217,12 @@ def statement_chains(statement: ast.stmt) -> List[List[str]]:
     For a compound statement that is its header (``if`` test, ``with`` items,
     decorators, ``def`` defaults) and its clauses' headers (``except`` types, ``case``
     patterns and guards). Kept on the statement: every codemod's filter asks.
+
+    Args:
+      statement: a stdlib ``ast`` statement.
+
+    Returns:
+      The parts of each chain.
     """
     chains = getattr(statement, "_slimport_chains", None)
     if chains is None:
@@ -199,7 +252,15 @@ def _chains_in(value: object) -> Iterator[List[str]]:
 def nested_statements(body: Sequence[ast.stmt], into_definitions: bool = True
                        ) -> Iterator[ast.stmt]:
     """Every statement in ``body`` and in the blocks nested in it, in source order
-    (without the bodies of functions and classes unless ``into_definitions``)."""
+    (without the bodies of functions and classes unless ``into_definitions``).
+
+    Args:
+      body: a statement list.
+      into_definitions: also walk function and class bodies.
+
+    Yields:
+      Each statement.
+    """
     for statement in body:
         yield statement
         if into_definitions or not isinstance(statement, _AST_DEFINITIONS):
@@ -208,7 +269,14 @@ def nested_statements(body: Sequence[ast.stmt], into_definitions: bool = True
 
 
 def statement_blocks(statement: ast.stmt) -> Iterator[List[ast.stmt]]:
-    """The statement lists nested directly in ``statement`` (bodies, else, handlers)."""
+    """The statement lists nested directly in ``statement`` (bodies, else, handlers).
+
+    Args:
+      statement: a stdlib ``ast`` statement.
+
+    Yields:
+      Each statement list.
+    """
     for field_name in _BLOCK_FIELDS:
         value = getattr(statement, field_name, None)
         if not value:
@@ -221,7 +289,14 @@ def statement_blocks(statement: ast.stmt) -> Iterator[List[ast.stmt]]:
 
 
 def target_names(target: ast.AST) -> Iterator[str]:
-    """The names an assignment target binds: ``a``, ``a, (b, *c)``; not ``x.a`` or ``x[0]``."""
+    """The names an assignment target binds: ``a``, ``a, (b, *c)``; not ``x.a`` or ``x[0]``.
+
+    Args:
+      target: an assignment, ``for`` or ``with`` target.
+
+    Yields:
+      Each name it binds.
+    """
     if isinstance(target, ast.Name):
         yield target.id
     elif isinstance(target, (ast.Tuple, ast.List)):
@@ -253,18 +328,40 @@ _WALRUS = "slimport_uses_walrus"
 
 
 def parse_source(text: str) -> ast.Module:
-    """``ast.parse(text)``, knowing (from the text, cheaply) whether it uses ``:=``."""
+    """``ast.parse(text)``, knowing (from the text, cheaply) whether it uses ``:=``.
+
+    Args:
+      text: Python source.
+
+    Returns:
+      The stdlib ``ast`` (``uses_walrus`` knows the answer).
+    """
     return with_source_facts(ast.parse(text), text)
 
 
 def with_source_facts(tree: ast.Module, text: str) -> ast.Module:
-    """``tree`` (parsed from ``text``) told what is cheaper to learn from the text."""
+    """``tree`` (parsed from ``text``) told what is cheaper to learn from the text.
+
+    Args:
+      tree: the stdlib ``ast`` of ``text``.
+      text: the source it was parsed from.
+
+    Returns:
+      ``tree``.
+    """
     setattr(tree, _WALRUS, ":=" in text)
     return tree
 
 
 def uses_walrus(tree: ast.Module) -> bool:
-    """Whether ``tree`` may have an ``:=`` (a tree from ``parse_source`` knows already)."""
+    """Whether ``tree`` may have an ``:=`` (a tree from ``parse_source`` knows already).
+
+    Args:
+      tree: a stdlib ``ast`` module.
+
+    Returns:
+      False when it has no ``:=`` for certain.
+    """
     known = getattr(tree, _WALRUS, None)
     if known is None:
         known = any(isinstance(node, ast.NamedExpr) for node in ast.walk(tree))
@@ -280,6 +377,13 @@ def bound_names(statement: ast.stmt, walrus: bool = True) -> Iterator[str]:
     only when ``walrus``: ``uses_walrus`` of the file); not the statements nested in its
     blocks (they are statements of their own), and not ``global``/``nonlocal`` (they say
     where a name lives, see ``Scope``).
+
+    Args:
+      statement: a stdlib ``ast`` statement.
+      walrus: also look for ``:=`` in its expressions.
+
+    Yields:
+      Each name, possibly more than once.
     """
     if isinstance(statement, (ast.Import, ast.ImportFrom)):
         for alias in statement.names:
@@ -350,6 +454,14 @@ def is_binding_statement(statement: ast.stmt, bindings: Bindings, walrus: bool =
 
     Such statements decide what names stand for, in the module and in each function,
     so a skeleton always keeps them.
+
+    Args:
+      statement: a stdlib ``ast`` statement.
+      bindings: the file's bindings.
+      walrus: ``uses_walrus`` of the file.
+
+    Returns:
+      True when a skeleton must keep it.
     """
     if isinstance(statement, (ast.Import, ast.ImportFrom)):
         return True

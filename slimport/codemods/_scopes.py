@@ -218,7 +218,14 @@ class _Reader:
 
 
 def names_bound_by(statement: cst.BaseStatement) -> Set[str]:
-    """The names a statement binds where it stands (``:=`` aside)."""
+    """The names a statement binds where it stands (``:=`` aside).
+
+    Args:
+      statement: a libcst statement.
+
+    Returns:
+      The names.
+    """
     reader = _Reader(lambda: False)
     reader._statement(statement)
     return set(reader.entries)
@@ -261,7 +268,16 @@ class Scope:
 def resolve_in(scopes: Sequence[Scope], module: Bindings, parts: Sequence[str],
                _seen: Optional[Set[int]] = None) -> Optional[str]:
     """The qualified name of the chain ``parts`` used inside ``scopes`` (outermost
-    first), or None when its first name stands for nothing we know there."""
+    first), or None when its first name stands for nothing we know there.
+
+    Args:
+      scopes: the scopes the use is in, outermost first.
+      module: what module-level code binds.
+      parts: the chain, split.
+
+    Returns:
+      The qualified name, or None.
+    """
     head = parts[0]
     innermost = len(scopes) - 1
     for index in range(innermost, -1, -1):
@@ -325,7 +341,11 @@ class ScopeStack:
         self.top_statement: Optional[cst.CSTNode] = None
 
     def walrus(self) -> bool:
-        """Whether the file uses ``:=`` (asked once, when a scope is first read)."""
+        """Whether the file uses ``:=`` (asked once, when a scope is first read).
+
+        Returns:
+          True when it may.
+        """
         if self._walrus is None:
             self._walrus = self._walrus_check()
         return self._walrus
@@ -333,6 +353,11 @@ class ScopeStack:
     # Called for every node of every pass: type lookups, not isinstance (libcst's node
     # classes are ABCs, and their isinstance checks were a tenth of a pass).
     def visit(self, node: cst.CSTNode) -> None:
+        """Enter ``node``'s scope, if it opens one (the visit calls this for every node).
+
+        Args:
+          node: the node the visit enters.
+        """
         key = id(node)
         kind = type(node)
         if kind is cst.Module:
@@ -349,6 +374,11 @@ class ScopeStack:
             self._enter(node)  # type: ignore[arg-type]
 
     def leave(self, node: cst.CSTNode) -> None:
+        """Leave ``node``'s scope, if it opened one.
+
+        Args:
+          node: the node the visit leaves.
+        """
         if id(node) in self._top:
             self.module_bound |= names_bound_by(node)  # type: ignore[arg-type]
         # Called for every node: one identity test against the node that ends the scope.

@@ -74,7 +74,15 @@ def api_use(qualified: Optional[str], head_target: Optional[str]) -> Optional[Tu
 
 
 def name_signal(api: Api, relative: str) -> Optional[str]:
-    """TF1 or TF2 when the name alone says which API the code is written for."""
+    """TF1 or TF2 when the name alone says which API the code is written for.
+
+    Args:
+      api: the API tables.
+      relative: a name relative to ``tf`` (``train.Saver``).
+
+    Returns:
+      ``TF1``, ``TF2``, or None when both APIs have it (or neither lists it).
+    """
     if relative.split(".")[0] == "contrib":
         return TF1
     kind = api.kind(relative)
@@ -91,6 +99,9 @@ def call_signal(api: Api, relative: str, keywords: Sequence[str],
       keywords: the keyword names passed.
       positional: for each positional argument, the last name of a plain name chain
         (``keep_prob`` for ``FLAGS.keep_prob``), else None.
+
+    Returns:
+      ``TF1``, ``TF2``, or None when the call reads the same in both.
     """
     signatures = api.signatures.get(relative)
     if signatures is None:
@@ -111,6 +122,14 @@ def call_signal(api: Api, relative: str, keywords: Sequence[str],
 
 
 def last_name(parts: Optional[List[str]]) -> Optional[str]:
+    """The last name of a plain name chain (``keep_prob`` of ``FLAGS.keep_prob``).
+
+    Args:
+      parts: ``dotted_parts`` of an argument (None: not a chain).
+
+    Returns:
+      The name, or None.
+    """
     return parts[-1] if parts else None
 
 
@@ -139,6 +158,11 @@ class SignalScan:
         self._walk(tree.body, frozenset())
 
     def statements_to_keep(self) -> Set[int]:
+        """The statements a skeleton keeps for compat_v1: every one that edits or decides.
+
+        Returns:
+          ``id()`` of each statement.
+        """
         keep = set(self.edits) | set(self.first_clean.values())
         mixed = all(self.signal_statements.values())
         for signal, ids in self.signal_statements.items():
@@ -251,6 +275,13 @@ def tf1_evidence(tree: ast.Module, bindings: Bindings) -> Tuple[bool, Set[int]]:
 
     TF1 code: any TF1 signal, or an import of tf_slim, tf.contrib, MoXing or slim_ext
     (imports are statements every skeleton keeps).
+
+    Args:
+      tree: the file's stdlib ``ast``.
+      bindings: its bindings.
+
+    Returns:
+      (is TF1 code, ``id()`` of the statements that show it).
     """
     if any(target.startswith(TF1_IMPORTS) for target in bindings.names.values()):
         return True, set()
@@ -266,6 +297,12 @@ def tf1_before_porting(scratch: Mapping[str, Any]) -> bool:
     (``tf.app.flags``, ``tf.flags``, ``tf.contrib``, ``import moxing.tensorflow``), so a
     file's port can read as TF2 code when it is not. False when the engine gave no
     original (``python -m libcst.tool codemod``).
+
+    Args:
+      scratch: the codemod context's scratch (``ORIGINAL_AST_KEY``).
+
+    Returns:
+      True when the original file shows TF1 evidence.
     """
     original = scratch.get(ORIGINAL_AST_KEY)
     if original is None:
@@ -284,6 +321,13 @@ def tf1_era_file(tree: ast.Module, bindings: Bindings) -> Tuple[bool, Set[int]]:
     They are in TF1 code and in plain Python (a TF1 tree's helpers); a file that uses
     TensorFlow or Keras without any TF1 sign is TF2 code (TensorFlow's and Keras' own
     modules among them), whose leftovers are its authors' business.
+
+    Args:
+      tree: the file's stdlib ``ast``.
+      bindings: its bindings.
+
+    Returns:
+      (port the leftovers, ``id()`` of the statements that decide it).
     """
     if not any(target == TF or target.startswith((TF + ".", "keras", "tf_keras"))
                for target in bindings.names.values()):

@@ -50,7 +50,14 @@ def _own_server_start(tree: cst.Module, script: _entry_script.EntryScript
 
 
 def missing_replica_flags(defined: "set[str]") -> list:
-    """Which of master / a task flag / a ps-tasks flag ``defined`` lacks."""
+    """Which of master / a task flag / a ps-tasks flag ``defined`` lacks.
+
+    Args:
+      defined: the flags an entry script defines.
+
+    Returns:
+      What it lacks, in words (empty: it has them all).
+    """
     missing = []
     if MASTER_FLAG not in defined:
         missing.append(MASTER_FLAG)

@@ -30,7 +30,7 @@ reported in TF1 files. Names reached through TensorFlow's own packages
 from __future__ import annotations
 
 import ast
-from typing import Dict, List, Optional, Sequence, Set, Tuple, Union
+from typing import ClassVar, Dict, List, Optional, Sequence, Set, Tuple, Union
 
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
@@ -102,10 +102,12 @@ class CompatV1Command(SlimportCodemod):
     """Switch a TF1 file to tensorflow.compat.v1 (TF2 files untouched); report what
     compat.v1 lacks."""
 
-    NAME = "compat_v1"
-    DESCRIPTION = ("TF1 files: import tensorflow as tf -> tensorflow.compat.v1, graph mode "
-                   "at entry points; TF2 files untouched")
-    TRIGGERS = ("tensorflow",)
+    NAME: ClassVar[str] = "compat_v1"
+    DESCRIPTION: ClassVar[str] = (
+        "TF1 files: import tensorflow as tf -> tensorflow.compat.v1, graph mode "
+        "at entry points; TF2 files untouched"
+    )
+    TRIGGERS: ClassVar[Tuple[str, ...]] = ("tensorflow",)
 
     @classmethod
     def statement_filter(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:

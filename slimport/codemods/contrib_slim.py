@@ -17,7 +17,7 @@ the rewrite is the same for all spellings:
 from __future__ import annotations
 
 import ast
-from typing import List, Optional
+from typing import ClassVar, List, Optional, Tuple
 
 import libcst as cst
 
@@ -88,9 +88,11 @@ def _is_nets(path: str) -> bool:
 class ContribSlimCommand(ModuleMoveCodemod):
     """Rewrites every reach into ``tensorflow.contrib.slim`` to ``tf_slim``."""
 
-    NAME = "contrib_slim"
-    DESCRIPTION = "tf.contrib.slim (every import spelling and attribute use) -> tf_slim"
-    TRIGGERS = ("contrib",)
+    NAME: ClassVar[str] = "contrib_slim"
+    DESCRIPTION: ClassVar[str] = (
+        "tf.contrib.slim (every import spelling and attribute use) -> tf_slim"
+    )
+    TRIGGERS: ClassVar[Tuple[str, ...]] = ("contrib",)
 
     @classmethod
     def applies_to(cls, source: str) -> bool:

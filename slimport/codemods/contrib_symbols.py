@@ -21,7 +21,7 @@ tf.contrib.slim is left to contrib_slim.
 from __future__ import annotations
 
 import ast
-from typing import Dict, List, Optional, Set, Union
+from typing import ClassVar, Dict, List, Optional, Set, Tuple, Union
 
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
@@ -188,10 +188,12 @@ def _with_aliases(node: Union[cst.Import, cst.ImportFrom], aliases: List[cst.Imp
 class ContribSymbolsCommand(SlimportCodemod):
     """Port tf.contrib.{framework,layers,losses,metrics,training,...} uses."""
 
-    NAME = "contrib_symbols"
-    DESCRIPTION = ("tf.contrib.* (except slim) -> tf_slim / tf.compat.v1, "
-                   "or a slim_ext.contrib stand-in")
-    TRIGGERS = ("contrib",)
+    NAME: ClassVar[str] = "contrib_symbols"
+    DESCRIPTION: ClassVar[str] = (
+        "tf.contrib.* (except slim) -> tf_slim / tf.compat.v1, "
+        "or a slim_ext.contrib stand-in"
+    )
+    TRIGGERS: ClassVar[Tuple[str, ...]] = ("contrib",)
 
     @classmethod
     def statement_filter(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:

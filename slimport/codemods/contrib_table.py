@@ -240,7 +240,14 @@ DEFAULT_FIX = "find its TF2 / tf_slim equivalent and rewrite by hand, or drop th
 
 
 def gone_fix(key: str) -> str:
-    """What to do about the gone contrib name ``key``."""
+    """What to do about the gone contrib name ``key``.
+
+    Args:
+      key: a name relative to ``tensorflow.contrib``.
+
+    Returns:
+      The fix line of its finding.
+    """
     package, _, name = key.partition(".")
     if package == "slim":
         # contrib.slim re-exported contrib.layers' names; some of those have a home.
@@ -275,6 +282,12 @@ def lookup(key: str) -> Optional[Found]:
     (``image.python.ops.image_ops.rotate``), the same name in the module a listed
     alias stands for (``losses.metric_learning.x``), or gone with a module that is
     gone with everything in it (``distributions.Normal``).
+
+    Args:
+      key: a name relative to ``tensorflow.contrib`` (``framework.arg_scope``).
+
+    Returns:
+      Its home, or that it is gone; None when TF 1.15 had no such name.
     """
     generated = _generated()
     if key in HOMES:
@@ -325,7 +338,14 @@ class ChainEnd:
 
 def chain_end(key: str) -> Optional[ChainEnd]:
     """The first non-module part of ``tensorflow.contrib.<key>`` (``layers.conv2d`` of
-    ``layers.conv2d.__doc__``); None if not even its first part is a contrib module."""
+    ``layers.conv2d.__doc__``); None if not even its first part is a contrib module.
+
+    Args:
+      key: a chain relative to ``tensorflow.contrib``.
+
+    Returns:
+      Where the module part of the chain ends, and what is found there.
+    """
     parts = key.split(".")
     found: Optional[Found] = None
     for end in range(1, len(parts) + 1):
@@ -352,5 +372,9 @@ def _listed_modules() -> FrozenSet[str]:
 
 
 def listed_names() -> Dict[str, Tuple[str, str, str]]:
-    """The generated table as it is, for the tests."""
+    """The generated table as it is, for the tests.
+
+    Returns:
+      Key -> (kind, home, last column) of each line of contrib_api.txt.
+    """
     return dict(_generated())

@@ -34,7 +34,7 @@ with no ``main`` to run.
 from __future__ import annotations
 
 import ast
-from typing import Dict, List, Optional, Sequence, Set, Tuple, Union
+from typing import ClassVar, Dict, List, Optional, Sequence, Set, Tuple, Union
 
 import libcst as cst
 
@@ -101,9 +101,11 @@ def _defines_main(module: cst.Module, bindings: Bindings) -> bool:
 class FlagsToAbslCommand(DefinedOnce, ModuleMoveCodemod):
     """Rewrites tf.app.flags / tf.flags / tf.compat.v1.flags and tf.app.run to absl."""
 
-    NAME = "flags_to_absl"
-    DESCRIPTION = "tf.app.flags / tf.flags / tf.compat.v1.flags -> absl.flags; tf.app.run -> absl"
-    TRIGGERS = ("flags", "app.run")
+    NAME: ClassVar[str] = "flags_to_absl"
+    DESCRIPTION: ClassVar[str] = (
+        "tf.app.flags / tf.flags / tf.compat.v1.flags -> absl.flags; tf.app.run -> absl"
+    )
+    TRIGGERS: ClassVar[Tuple[str, ...]] = ("flags", "app.run")
 
     @classmethod
     def applies_to(cls, source: str) -> bool:

@@ -26,7 +26,7 @@ contrib_table's MODULE_HOMES.)
 from __future__ import annotations
 
 import ast
-from typing import List, Optional
+from typing import ClassVar, List, Optional, Tuple
 
 import libcst as cst
 
@@ -51,10 +51,12 @@ def _moved(qualified: Optional[str]) -> bool:
 class MovedModulesCommand(ModuleMoveCodemod):
     """Points TF1 modules TensorFlow 2 dropped at their slim_ext homes."""
 
-    NAME = "moved_modules"
-    DESCRIPTION = ("TF1 modules TF2 dropped -> slim_ext: the MNIST tutorial's input_data "
-                   "(same reader, same API), graph_transforms (a stand-in)")
-    TRIGGERS = ("tutorials", "graph_transforms")
+    NAME: ClassVar[str] = "moved_modules"
+    DESCRIPTION: ClassVar[str] = (
+        "TF1 modules TF2 dropped -> slim_ext: the MNIST tutorial's input_data "
+        "(same reader, same API), graph_transforms (a stand-in)"
+    )
+    TRIGGERS: ClassVar[Tuple[str, ...]] = ("tutorials", "graph_transforms")
 
     @classmethod
     def statement_filter(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:

@@ -20,7 +20,7 @@ left as it is and reported with what to use instead; an import of one stays a
 from __future__ import annotations
 
 import ast
-from typing import List, Optional
+from typing import ClassVar, List, Optional, Tuple
 
 import libcst as cst
 
@@ -98,6 +98,12 @@ def missing_name(path: str) -> Optional[str]:
 
     ``slim_ext.mox.ExportSpec`` -> ``ExportSpec``; ``slim_ext.mox.file.stat`` ->
     ``file.stat``; ``slim_ext.mox.run`` -> None.
+
+    Args:
+      path: a dotted name under ``slim_ext.mox``.
+
+    Returns:
+      The missing part, or None when slim_ext provides it.
     """
     parts = path[len(MOX_MODULE):].lstrip(".").split(".")
     if parts == [""]:
@@ -116,9 +122,11 @@ def _is_moxing(qualified: Optional[str]) -> bool:
 class MoxingCommand(ModuleMoveCodemod):
     """Rewrites imports and uses of ``moxing.tensorflow`` to ``slim_ext.mox``."""
 
-    NAME = "moxing"
-    DESCRIPTION = "moxing.tensorflow (MoXing) -> slim_ext.mox; MoXing names it lacks are reported"
-    TRIGGERS = (MOXING,)
+    NAME: ClassVar[str] = "moxing"
+    DESCRIPTION: ClassVar[str] = (
+        "moxing.tensorflow (MoXing) -> slim_ext.mox; MoXing names it lacks are reported"
+    )
+    TRIGGERS: ClassVar[Tuple[str, ...]] = (MOXING,)
 
     @classmethod
     def statement_filter(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import Dict, Optional, Set
+from typing import ClassVar, Dict, Optional, Set, Tuple
 
 import libcst as cst
 
@@ -57,10 +57,12 @@ def _removed(qualified: Optional[str]) -> Optional[str]:
 class NumpyAliasesCommand(SlimportCodemod):
     """Replaces NumPy's removed aliases with the builtins / NumPy names they stood for."""
 
-    NAME = "numpy_aliases"
-    DESCRIPTION = ("NumPy names removed in 1.24 / 2.0 (np.float, np.int, np.bool, "
-                   "np.float_, np.NaN, ...) -> the builtins / NumPy names they meant")
-    TRIGGERS = tuple(sorted({*BUILTIN_ALIASES, *RENAMED}))
+    NAME: ClassVar[str] = "numpy_aliases"
+    DESCRIPTION: ClassVar[str] = (
+        "NumPy names removed in 1.24 / 2.0 (np.float, np.int, np.bool, "
+        "np.float_, np.NaN, ...) -> the builtins / NumPy names they meant"
+    )
+    TRIGGERS: ClassVar[Tuple[str, ...]] = tuple(sorted({*BUILTIN_ALIASES, *RENAMED}))
 
     @classmethod
     def applies_to(cls, source: str) -> bool:

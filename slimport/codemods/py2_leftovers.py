@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import Dict, Iterator, List, Set
+from typing import ClassVar, Dict, Iterator, List, Set, Tuple
 
 import libcst as cst
 
@@ -92,10 +92,12 @@ def _receiver_bindings(tree: ast.Module) -> Set[int]:
 class Py2LeftoversCommand(SlimportCodemod):
     """Ports Python 2-only builtins and dict methods where their meaning is certain."""
 
-    NAME = "py2_leftovers"
-    DESCRIPTION = ("Python 2 leftovers that fail on Python 3 (xrange, unicode, long, "
-                   "sys.maxint, d.iteritems(), ...) -> their Python 3 spelling")
-    TRIGGERS = tuple([*BUILTINS, *MOVED, "maxint", *ITER_METHODS])
+    NAME: ClassVar[str] = "py2_leftovers"
+    DESCRIPTION: ClassVar[str] = (
+        "Python 2 leftovers that fail on Python 3 (xrange, unicode, long, "
+        "sys.maxint, d.iteritems(), ...) -> their Python 3 spelling"
+    )
+    TRIGGERS: ClassVar[Tuple[str, ...]] = tuple([*BUILTINS, *MOVED, "maxint", *ITER_METHODS])
 
     @classmethod
     def applies_to(cls, source: str) -> bool:

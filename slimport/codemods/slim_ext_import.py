@@ -15,7 +15,7 @@ gets it after its own first tf_slim import.
 from __future__ import annotations
 
 import ast
-from typing import Dict, Iterator, List, Optional, Sequence, Set, Tuple, Union
+from typing import ClassVar, Dict, Iterator, List, Optional, Sequence, Set, Tuple, Union
 
 import libcst as cst
 
@@ -150,13 +150,15 @@ class _InsertAfter(cst.CSTTransformer):
 class SlimExtImportCommand(SlimportCodemod):
     """Adds ``import slim_ext`` where ported code first imports tf_slim (or TF1 layers)."""
 
-    NAME = "slim_ext_import"
-    DESCRIPTION = ("files that import tf_slim or use tf.layers / tf.nn.rnn_cell import "
-                   "slim_ext (its shims) right there")
+    NAME: ClassVar[str] = "slim_ext_import"
+    DESCRIPTION: ClassVar[str] = (
+        "files that import tf_slim or use tf.layers / tf.nn.rnn_cell import "
+        "slim_ext (its shims) right there"
+    )
     # "contrib": contrib_slim and contrib_symbols turn tf.contrib uses into tf_slim
     # imports; applying from the start keeps this codemod in their run over one skeleton
     # (otherwise the engine cuts and parses a second one after them).
-    TRIGGERS = (TF_SLIM, "layers", "rnn_cell", "contrib")
+    TRIGGERS: ClassVar[Tuple[str, ...]] = (TF_SLIM, "layers", "rnn_cell", "contrib")
 
     @classmethod
     def applies_to(cls, source: str) -> bool:

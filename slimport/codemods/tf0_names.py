@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, field
-from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple
+from typing import Callable, ClassVar, Dict, List, Optional, Sequence, Set, Tuple
 
 import libcst as cst
 
@@ -345,12 +345,16 @@ def _tf0_file(tree: ast.Module, bindings: Bindings) -> bool:
 class Tf0NamesCommand(SlimportCodemod):
     """Renames TensorFlow 0.x functions to their TF1 names, porting changed arguments."""
 
-    NAME = "tf0_names"
-    DESCRIPTION = "TensorFlow 0.x names (tf.mul, tf.pack, tf.scalar_summary, ...) -> TF1 names"
-    TRIGGERS = ("mul(", "sub(", "neg(", "inv(", "abs(", "pack(", "select(", "batch_",
-                "listdiff", "_summary", "summaries", "SummaryWriter", "whitening",
-                "rnn(", "with_logits", "sparse_split", "concat(", "split(", "reverse(",
-                "resize_images")
+    NAME: ClassVar[str] = "tf0_names"
+    DESCRIPTION: ClassVar[str] = (
+        "TensorFlow 0.x names (tf.mul, tf.pack, tf.scalar_summary, ...) -> TF1 names"
+    )
+    TRIGGERS: ClassVar[Tuple[str, ...]] = (
+        "mul(", "sub(", "neg(", "inv(", "abs(", "pack(", "select(", "batch_",
+        "listdiff", "_summary", "summaries", "SummaryWriter", "whitening",
+        "rnn(", "with_logits", "sparse_split", "concat(", "split(", "reverse(",
+        "resize_images",
+    )
 
     @classmethod
     def statement_filter(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:

@@ -47,7 +47,14 @@ class Api:
     v1_parents: FrozenSet[str]
 
     def listed_prefix(self, relative: str) -> Optional[str]:
-        """The longest prefix of ``relative`` that is a listed name, or None."""
+        """The longest prefix of ``relative`` that is a listed name, or None.
+
+        Args:
+          relative: a name relative to ``tf``.
+
+        Returns:
+          The prefix, or None.
+        """
         found = None
         current = ""
         for part in relative.split("."):
@@ -59,7 +66,14 @@ class Api:
 
     def kind(self, relative: str) -> Optional[str]:
         """``TF1``, ``TF2`` or ``BOTH``: which APIs have ``relative`` (by its longest
-        listed prefix); None if not even its first part is listed."""
+        listed prefix); None if not even its first part is listed.
+
+        Args:
+          relative: a name relative to ``tf``.
+
+        Returns:
+          ``TF1``, ``TF2``, ``BOTH`` or None.
+        """
         prefix = self.listed_prefix(relative)
         return None if prefix is None else self.apis[prefix]
 
@@ -69,6 +83,12 @@ class Api:
 
         Members of classes, functions and unlisted modules (keras) are not listed, so
         only a name inside a module whose members are listed can be missing.
+
+        Args:
+          relative: a name relative to ``tf``.
+
+        Returns:
+          The prefix tf.compat.v1 lacks, or None.
         """
         parent = ""
         for part in relative.split("."):
@@ -90,7 +110,11 @@ def _signatures(columns: Tuple[str, ...]) -> Signatures:
 
 @lru_cache(maxsize=1)
 def tf_api() -> Api:
-    """The API tables (read once per process)."""
+    """The API tables (read once per process).
+
+    Returns:
+      The Api of tf_api.txt.
+    """
     apis: Dict[str, str] = {}
     signatures: Dict[str, Signatures] = {}
     for line in API_FILE.read_text(encoding="utf-8").splitlines():

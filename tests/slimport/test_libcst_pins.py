@@ -14,7 +14,7 @@ import libcst
 import pytest
 from libcst._nodes.base import CSTNode
 from libcst._nodes.internal import CodegenState
-from libcst.codemod import Codemod
+from libcst.codemod import Codemod, CodemodCommand
 from libcst.matchers import _decorators
 from libcst.matchers._visitors import MatcherDecoratableTransformer
 
@@ -32,6 +32,8 @@ PINNED = [
      "_lines.lines_of subclasses it to find finding lines"),
     ("CSTNode._codegen", CSTNode._codegen, "671900d832a8e7fa",
      "_lines.lines_of drives it with that subclass"),
+    ("CodemodCommand._instantiate_and_run", CodemodCommand._instantiate_and_run,
+     "a240a9825bff3bb4", "SlimportCodemod.transform_module runs RemoveImportsVisitor with it"),
 ]
 
 

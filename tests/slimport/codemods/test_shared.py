@@ -2,11 +2,15 @@
 from __future__ import annotations
 
 import ast
+import importlib
+import inspect
+from pathlib import Path
 
 import pytest
 import libcst as cst
 from libcst.codemod import CodemodContext
 
+from slimport import codemods
 from slimport.codemods._base import SlimportCodemod
 from slimport.codemods._names import collect_bindings, variable_names
 
@@ -78,3 +82,55 @@ def test_a_codemod_with_matcher_decorators_is_refused_at_import() -> None:
             @m.visit(m.Call())
             def visit_name_call(self, node: cst.Call) -> None:
                 pass
+
+
+# --- the codemod layer reads the same everywhere ------------------------------------
+
+def _codemod_modules() -> list:
+    package = Path(codemods.__file__).parent
+    return [importlib.import_module(f"slimport.codemods.{path.stem}")
+            for path in sorted(package.glob("*.py")) if path.stem != "__init__"] + [codemods]
+
+
+@pytest.mark.parametrize("codemod", codemods.CODEMODS, ids=lambda c: c.NAME)
+def test_every_codemod_declares_its_class_variables(codemod: type) -> None:
+    annotations = vars(codemod).get("__annotations__", {})
+    for name in ("NAME", "DESCRIPTION", "TRIGGERS"):
+        assert name in vars(codemod), f"{codemod.__name__} does not set {name}"
+        assert str(annotations.get(name, "")).startswith("ClassVar"), (
+            f"{codemod.__name__}.{name} is not declared ClassVar[...]")
+
+
+def _public_functions(module) -> list:
+    """The module's public functions, and the public methods its public classes define
+    that are no override of a base class's (the base documents those)."""
+    found = []
+    for name, value in vars(module).items():
+        if name.startswith("_") or getattr(value, "__module__", None) != module.__name__:
+            continue
+        if inspect.isfunction(value):
+            found.append((name, value))
+        elif inspect.isclass(value):
+            for method_name, method in vars(value).items():
+                if (method_name.startswith(("_", "visit_", "leave_", "on_"))
+                        or isinstance(method, property)
+                        or any(hasattr(base, method_name) for base in value.__mro__[1:])):
+                    continue
+                function = getattr(method, "__func__", method)
+                if inspect.isfunction(function):
+                    found.append((f"{name}.{method_name}", function))
+    return found
+
+
+def test_public_functions_of_the_codemod_layer_say_their_args_and_returns() -> None:
+    undocumented = []
+    for module in _codemod_modules():
+        for name, function in _public_functions(module):
+            doc = inspect.getdoc(function) or ""
+            signature = inspect.signature(function)
+            takes = [p for p in signature.parameters if p not in ("self", "cls")]
+            returns = signature.return_annotation not in (inspect.Signature.empty, None, "None")
+            if (takes and "Args:" not in doc) or (
+                    returns and "Returns:" not in doc and "Yields:" not in doc):
+                undocumented.append(f"{module.__name__}.{name}")
+    assert undocumented == []
