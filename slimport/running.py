@@ -16,8 +16,9 @@ import signal
 import threading
 import time
 from dataclasses import dataclass
-from typing import Callable, List
+from typing import Callable, Dict, List
 
+from slimport import hold_for_tests
 from slimport.planning import COPY, PORT, Job, Plan
 from slimport.report import FAILED, FileResult
 from slimport.writing import Settings, place, port_file
@@ -66,12 +67,13 @@ def _worker_died(job: Job) -> FileResult:
 def _port_in_pool(jobs: List[Job], settings: Settings, workers: int,
                   on_done: Callable[[FileResult], None]) -> List[FileResult]:
     results: List[FileResult] = []
+    futures: Dict[concurrent.futures.Future, Job] = {}
     pool = concurrent.futures.ProcessPoolExecutor(max_workers=workers,
                                                   initializer=_start_worker)
     try:
         # Largest first, so that no big file is left running alone at the end.
-        futures = {pool.submit(port_file, job, settings): job
-                   for job in sorted(jobs, key=_size_or_zero, reverse=True)}
+        for job in sorted(jobs, key=_size_or_zero, reverse=True):
+            futures[pool.submit(port_file, job, settings)] = job
         for future in concurrent.futures.as_completed(futures):
             try:
                 result = future.result()
@@ -82,7 +84,11 @@ def _port_in_pool(jobs: List[Job], settings: Settings, workers: int,
             on_done(result)
             results.append(result)
     except BaseException:
-        # Ctrl-C (or a bug in on_done): finish the files being written, start no more.
+        # Ctrl-C (or a bug in on_done): start no more files (a future not yet handed to
+        # a worker cancels), finish those being written.
+        for future in futures:
+            future.cancel()
+        hold_for_tests.release()
         pool.shutdown(wait=True, cancel_futures=True)
         raise
     pool.shutdown(wait=True)

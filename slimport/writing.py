@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Mapping, Optional, Tuple
 
-from slimport import porting
+from slimport import hold_for_tests, porting
 from slimport.planning import COPY, MKDIR, REMOVE, TEMP_SUFFIX, Job, file_kind
 from slimport.diffs import unified_diff
 from slimport.report import CHANGED, FAILED, SKIPPED, UNCHANGED, FileResult
@@ -153,6 +153,7 @@ def _port_file(job: Job, settings: Settings) -> FileResult:
                 return _failed(job, "file is read-only, not modified; make it writable "
                                     "(chmod u+w) or write a ported copy with --out DIR")
             atomic_write(job.dest, ported.data, mode)
+            hold_for_tests.after_write()
         elif not job.in_place:
             shutil.copy2(job.source, job.dest)
     except OSError as error:

@@ -1,11 +1,13 @@
 """kill -9 an in-place rewrite: every file is the old or the new version, never partial,
 running the rewrite again finishes the job, and no process of the run outlives it.
 
-Two kinds of kill: at random moments of a run (seeded, so CI repeats them), when a
-random number of files have been written; and at the exact points inside
-``engine.atomic_write`` a random kill rarely hits (half-written temp file, complete
-temp file, just before the rename), via tests/reliability/_killed_rewrite.py.
-Ctrl-C stops a run cleanly: exit 130, a message, no traceback, no worker left.
+Two kinds of kill: after a random number of files has been written (seeded, so CI
+repeats them), and at the exact points inside ``engine.atomic_write`` a random kill
+rarely hits (half-written temp file, complete temp file, just before the rename), via
+tests/reliability/_killed_rewrite.py. Ctrl-C stops a run cleanly: exit 130, a message,
+no traceback, no worker left. The run is held still at its N-th written file
+(``slimport.hold_for_tests``) before the signal is sent, so the signal always lands
+mid-run, on an idle machine as on a loaded one.
 """
 from __future__ import annotations
 
@@ -19,8 +21,9 @@ from typing import Dict
 
 import pytest
 
+from slimport import hold_for_tests
 from slimport.engine import TEMP_SUFFIX
-from tests._procs import ProcessSet, descendants, kill_all, wait_gone
+from tests._procs import Proc, ProcessSet, descendants, kill_all, wait_gone
 from tests.slimport.conftest import write_tree
 
 HERE = Path(__file__).resolve().parent
@@ -90,6 +93,20 @@ def _finish_and_compare(root: Path, reference, slimport_cli) -> None:
     assert (root / "README.txt").read_text() == "not Python\n"
 
 
+def _held_rewrite(procs: ProcessSet, root: Path, jobs: str, after: int, hold: Path,
+                  log: Path) -> Proc:
+    """``slimport rewrite ROOT -j JOBS``, held still once ``after`` files are written."""
+    hold.mkdir()
+    proc = procs.start_python(["-m", "slimport", "rewrite", str(root), "-j", jobs], log,
+                              env={hold_for_tests.ENV: f"{after}:{hold}"}, name="slimport")
+    deadline = time.monotonic() + RUN_TIMEOUT_SECS
+    while not (hold / hold_for_tests.HELD).exists():
+        assert proc.returncode() is None, f"the run ended before it was held:\n{proc.log()}"
+        assert time.monotonic() < deadline, f"the run was never held:\n{proc.log()}"
+        time.sleep(0.01)
+    return proc
+
+
 def _assert_workers_end(workers: list) -> None:
     """The pool workers of a killed run exit by themselves; stopped by pid if not."""
     left = wait_gone(workers, ORPHAN_EXIT_SECS)
@@ -102,27 +119,20 @@ def test_random_kills_lose_nothing(reference, slimport_cli, tmp_path: Path, make
     landed = []
     for round_index in range(RANDOM_KILLS):
         root = make_tree(tmp_path / f"round{round_index}" / "src", _tree())
-        # A margin of files: the kill lands a few files after the poll sees the
-        # count, and on an idle machine the pool ports ~100 files a second.
-        kill_after = rng.randint(1, FILE_COUNT - 10)
-        workers: list = []
+        kill_after = rng.randint(1, FILE_COUNT - 2)
         with ProcessSet() as procs:
-            proc = procs.start_python(["-m", "slimport", "rewrite", str(root), "-j", "2"],
-                                      tmp_path / f"round{round_index}.log", name="slimport")
-            deadline = time.monotonic() + RUN_TIMEOUT_SECS
-            while proc.returncode() is None and time.monotonic() < deadline:
-                if _assert_old_or_new(root, reference) >= kill_after:
-                    workers = descendants(proc.pid)
-                    proc.popen.send_signal(signal.SIGKILL)
-                    break
-                time.sleep(0.005)
+            proc = _held_rewrite(procs, root, "2", kill_after, tmp_path / f"hold{round_index}",
+                                 tmp_path / f"round{round_index}.log")
+            workers = descendants(proc.pid)
+            proc.popen.send_signal(signal.SIGKILL)
             code = proc.wait(30)
-        assert code == -signal.SIGKILL, f"the run ended before the kill:\n{proc.log()}"
-        assert len(workers) == 2, "the run was killed before its pool started"
+        assert code == -signal.SIGKILL, proc.log()
+        assert len(workers) == 2, workers
         _assert_workers_end(workers)
         new = _assert_old_or_new(root, reference)
         landed.append(new)
-        assert 0 < new < FILE_COUNT
+        # Each of the two workers writes at most one file after the count is reached.
+        assert kill_after <= new <= kill_after + 1 < FILE_COUNT
         _finish_and_compare(root, reference, slimport_cli)
     # The kills landed at different points of the run, not all at one place.
     assert len(set(landed)) > 1, landed
@@ -192,13 +202,8 @@ def test_ctrl_c_stops_cleanly(jobs: str, reference, slimport_cli, tmp_path: Path
                               make_tree) -> None:
     root = make_tree(tmp_path / "src", _tree())
     with ProcessSet() as procs:
-        proc = procs.start_python(["-m", "slimport", "rewrite", str(root), "-j", jobs],
-                                  tmp_path / "interrupted.log", name="slimport")
-        deadline = time.monotonic() + RUN_TIMEOUT_SECS
-        while proc.returncode() is None and time.monotonic() < deadline:
-            if _assert_old_or_new(root, reference) >= 3:
-                break
-            time.sleep(0.005)
+        proc = _held_rewrite(procs, root, jobs, 3, tmp_path / "hold",
+                             tmp_path / "interrupted.log")
         workers = descendants(proc.pid)
         proc.popen.send_signal(signal.SIGINT)
         code = proc.wait(RUN_TIMEOUT_SECS)
@@ -207,5 +212,7 @@ def test_ctrl_c_stops_cleanly(jobs: str, reference, slimport_cli, tmp_path: Path
     assert "Traceback" not in log
     assert "slimport: interrupted; every file is whole" in log
     _assert_workers_end(workers)
-    assert 0 < _assert_old_or_new(root, reference) < FILE_COUNT
+    # The files being written when Ctrl-C came are finished (at most one per worker,
+    # and one the pool had queued); no other is started.
+    assert 3 <= _assert_old_or_new(root, reference) <= 3 + 2 * int(jobs) < FILE_COUNT
     _finish_and_compare(root, reference, slimport_cli)

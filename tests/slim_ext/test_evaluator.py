@@ -116,20 +116,31 @@ def test_evaluates_each_new_checkpoint_until_the_target(evaluator, tf,
 
 
 def test_waits_for_the_first_checkpoint_and_skips_seen_ones(evaluator, tf,
-                                                            tmp_path):
+                                                            tmp_path,
+                                                            monkeypatch):
   train_dir = tmp_path / "train"  # does not exist yet
   loop = evaluator.Evaluator([sys.executable, str(_recorder(tmp_path))],
                              str(train_dir), target_step=None,
-                             eval_interval_secs=0.1)
-  timer = threading.Timer(1.0, _save_checkpoint, (tf, train_dir, 3))
-  stopper = threading.Timer(2.5, loop.stop)
-  timer.start()
-  stopper.start()
-  try:
-    assert loop.run() == 0  # no target: runs until stopped
-  finally:
-    timer.join()
-    stopper.join()
+                             eval_interval_secs=0.01)
+  looked = []
+  look = evaluator.latest_checkpoint
+
+  def latest_checkpoint(directory):
+    # Each of the loop's looks, in order, whatever the machine's speed: two
+    # find nothing, then the checkpoint is saved; the next finds it, three
+    # more see it again; then the loop is stopped.
+    found = look(directory)
+    looked.append(found)
+    if len(looked) == 2:
+      _save_checkpoint(tf, train_dir, 3)
+    if len(looked) == 6:
+      loop.stop()
+    return found
+
+  monkeypatch.setattr(evaluator, "latest_checkpoint", latest_checkpoint)
+  assert loop.run() == 0  # no target: runs until stopped
+  assert looked[:2] == [None, None]
+  assert [step for _, step in looked[2:]] == [3] * 4
   assert [step for _, step in loop.evaluated] == [3]
   assert len(_runs(tmp_path)) == 1
 
