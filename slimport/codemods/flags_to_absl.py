@@ -442,29 +442,6 @@ class FlagsToAbslCommand(DefinedOnce, ModuleMoveCodemod):
         if args != list(node.args):
             self._call_args[node] = args
 
-    def _check_defined_once(self, node: cst.Call) -> None:
-        name = None
-        for position, arg in enumerate(node.args):
-            named = arg.keyword.value if arg.keyword is not None else None
-            if (named is None and position == 0) or named in ("name", "flag_name"):
-                if isinstance(arg.value, cst.SimpleString):
-                    name = arg.value.evaluated_value
-                break
-        if not isinstance(name, str):
-            return
-        path = tuple(self._path)
-        earlier = self._defined.setdefault(name, [])
-        # Only a second definition on the very same path is sure to run after the
-        # first; one under another ``if`` may be guarded (``if 'x' not in FLAGS``).
-        first = next((call for call, where in earlier if where == path), None)
-        earlier.append((node, path))
-        if first is not None:
-            self.needs_attention(
-                node,
-                f"flag {name!r} is defined twice (first at line {self.source_line_of(first)})",
-                "delete one definition: absl raises DuplicateFlagError on the second",
-            )
-
 
 def _chain_nodes(node: cst.BaseExpression) -> List[cst.BaseExpression]:
     nodes = []
