@@ -1,8 +1,8 @@
 """The ``slimport`` command line: the parser of every subcommand, and nothing else.
 
 ``slimport verify``'s arguments are verify's own (``slimport.verify.arguments``),
-registered here as the subcommand's parser. Nothing here imports a codemod or
-TensorFlow, so ``--help`` and usage errors are quick.
+registered here as the subcommand's parser. Nothing here imports TensorFlow: ``--help``
+and usage errors never wait for it.
 """
 from __future__ import annotations
 

@@ -150,8 +150,8 @@ def _skeleton_to_text(cut: skeleton.Skeleton, code: str) -> List[int]:
 
 
 def run_group(codemods: Sequence[type], start: int, text: str, tree: ast.Module,
-               filename: str, options: Mapping[str, Any], sparse: bool,
-               to_source: Callable[[int], int], original: Optional[ast.Module]) -> GroupRun:
+              filename: str, options: Mapping[str, Any], sparse: bool,
+              to_source: Callable[[int], int], original: Optional[ast.Module]) -> GroupRun:
     """Run ``codemods[start:]`` in order over one libcst tree of ``text``'s skeleton.
 
     The skeleton keeps what any codemod that applies to ``text`` needs. The run
@@ -207,7 +207,7 @@ def run_group(codemods: Sequence[type], start: int, text: str, tree: ast.Module,
                             ) from error
         except Exception as error:
             raise Unported(f"codemod {codemod.NAME} crashed: "
-                            f"{type(error).__name__}: {error}") from error
+                           f"{type(error).__name__}: {error}") from error
         reported = _reported(codemod.NAME, command, context)
         located += [Located(finding, to_text(finding.line), finding.line)
                     for finding in reported]

@@ -146,7 +146,7 @@ def _port_text(data: bytes, text: str, encoding: str, tree: Optional[ast.Module]
             tree = parse_source(current)
         try:
             run = run_group(codemods, index, current, tree, filename, options, sparse,
-                             to_source=edits.oldest_line, original=original)
+                            to_source=edits.oldest_line, original=original)
         except Unported as error:
             return Ported(data, error=error.reason,
                           error_line=edits.oldest_line(error.line or 0) or None)

@@ -55,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
                                max_file_bytes=args.max_size)
 
     progress = Progress(len(the_plan.python_jobs),
-                               enabled=args.verbosity > QUIET)
+                        enabled=args.verbosity > QUIET)
     try:
         outcome = engine.run(the_plan, settings, jobs=args.jobs or os.cpu_count() or 1,
                              on_done=lambda result: progress.advance(result.path))
@@ -80,8 +80,8 @@ def _report(args: argparse.Namespace, the_plan: engine.Plan, outcome: engine.Run
     left_out = [*the_plan.not_walked,
                 *((path, f"matches --exclude {glob}") for path, glob in the_plan.excluded)]
     sys.stderr.write(summary_text(outcome.results, mode, outcome.copied,
-                                         verbosity=args.verbosity, warnings=warnings,
-                                         left_out=left_out))
+                                  verbosity=args.verbosity, warnings=warnings,
+                                  left_out=left_out))
     return exit_code
 
 

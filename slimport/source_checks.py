@@ -39,7 +39,7 @@ def _line_of_offset(data: bytes, offset: int) -> int:
 
 
 def python_parse(data: bytes, filename: str) -> Tuple[Optional[ast.Module],
-                                                     Optional[Tuple[str, Optional[int]]]]:
+                                                      Optional[Tuple[str, Optional[int]]]]:
     """The stdlib ``ast`` of ``data``, or the reason and line this Python rejects it.
 
     Every file is checked, not only those a codemod applies to: a file that does not
