@@ -149,6 +149,9 @@ class _Worker:
         os.makedirs(directory, exist_ok=True)
         sys.stdout.flush()
         sys.stderr.flush()
+        # Timed from before the fork: the child may run (and arm its time limit) before
+        # this process runs again, and a job's seconds must cover all of the child's.
+        started = time.monotonic()
         pid = os.fork()
         if pid == 0:
             self._child(job, directory)  # never returns
@@ -156,7 +159,7 @@ class _Worker:
             os.setpgid(pid, pid)  # also done in the child: whichever runs first wins the race
         except (PermissionError, ProcessLookupError):
             pass
-        self.running[pid] = (job, time.monotonic(), False)
+        self.running[pid] = (job, started, False)
         self.send({"event": "started", "id": job["id"], "pid": pid})
 
     def _child(self, job: Json, directory: str) -> None:
