@@ -71,7 +71,7 @@ def _global_id(cluster_spec: server_lib.ClusterSpec, task_type: Optional[str],
                      f"{jobs}.")
 
 
-def _configure_for_worker_context(config: Any, context: Any) -> None:
+def _init_run_config_from_worker_context(config: Any, context: Any) -> None:
   """Makes a RunConfig describe the task a coordinator worker context runs."""
   config._service = None
   config._cluster_spec = context.cluster_spec
@@ -192,7 +192,7 @@ def _estimator_for_this_task(estimator: Any, kind: str, strategy: Any) -> Any:
   local_estimator = copy.deepcopy(estimator)
   setattr(local_estimator._config, f"_{kind}_distribute", strategy)
   context = distribute_coordinator_context.get_current_worker_context()
-  _configure_for_worker_context(local_estimator._config, context)
+  _init_run_config_from_worker_context(local_estimator._config, context)
   logging.info("Updated config: %s", str(vars(local_estimator._config)))
   setattr(local_estimator, f"_{kind}_distribution", strategy)
   local_estimator._config._distribute_coordinator_mode = None

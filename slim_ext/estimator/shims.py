@@ -43,6 +43,17 @@ _TPU_REMOVED = (
     "(present in 2.15.1, gone in 2.21.0)")
 _TPU_ONLY = "used only on a TPU"
 
+# The TensorFlow API modules that had an `estimator` on TF 2.15, and its version.
+_API_MODULES = {
+    "tensorflow": "_v2",
+    "tensorflow.compat.v1": "_v1",
+    "tensorflow.compat.v2": "_v2",
+    "tensorflow.compat.v1.compat.v1": "_v1",
+    "tensorflow.compat.v1.compat.v2": "_v2",
+    "tensorflow.compat.v2.compat.v1": "_v1",
+    "tensorflow.compat.v2.compat.v2": "_v2",
+}
+
 SHIMS = (
     compat.Shim(
         f"{_TF_EXPORT}.ESTIMATOR_API_NAME",
@@ -102,24 +113,13 @@ SHIMS = (
         "modules import a TensorFlow whose keras is tf_keras, the user's "
         "tf.keras is left alone",
         kind=KERAS_2_VIEW),
-    compat.Shim(
-        "tensorflow.estimator",
-        "tensorflow_estimator.python.estimator.api._v2.estimator",
-        f"{_REMOVED}: TF 2.15's tensorflow/__init__.py lazily loaded this "
-        "module of the tensorflow-estimator package as tf.estimator",
-        kind=LAZY_API_MODULE),
-    compat.Shim(
-        "tensorflow.compat.v2.estimator",
-        "tensorflow_estimator.python.estimator.api._v2.estimator",
-        f"{_REMOVED}: the same lazy module as tf.compat.v2.estimator",
-        kind=LAZY_API_MODULE),
-    compat.Shim(
-        "tensorflow.compat.v1.estimator",
-        "tensorflow_estimator.python.estimator.api._v1.estimator",
-        f"{_REMOVED}: TF 2.15's compat/v1/__init__.py lazily loaded the v1 "
-        "API (with tf.compat.v1.estimator.tpu and inputs) as "
-        "tf.compat.v1.estimator",
-        kind=LAZY_API_MODULE),
+    *(compat.Shim(
+        f"{owner}.estimator",
+        f"tensorflow_estimator.python.estimator.api.{version}.estimator",
+        f"{_REMOVED}: TF 2.15's API modules lazily loaded the "
+        f"{'v1' if version == '_v1' else 'v2'} API of the tensorflow-estimator "
+        f"package as {owner.replace('tensorflow', 'tf', 1)}.estimator",
+        kind=LAZY_API_MODULE) for owner, version in _API_MODULES.items()),
 )
 
 _applied: List[compat.Shim] = []
