@@ -66,12 +66,32 @@ def _tf_config() -> dict:
   return json.loads(os.environ.get("TF_CONFIG") or "{}")
 
 
-def _contrib_is_chief(task_type: Optional[str], task_id: int,
-                      environment: str) -> bool:
+def _master(cluster_spec: tf.train.ClusterSpec, task_type: Optional[str],
+            task_id: int) -> str:
+  """This task's server as the session master; '' for a local job."""
+  jobs = cluster_spec.jobs
+  if not jobs or (len(jobs) == 1 and len(cluster_spec.job_tasks(jobs[0])) == 1):
+    return ""
+  if not task_type:
+    return ""
+  if task_type not in jobs:
+    raise ValueError(f"{task_type} is not a valid task_type in the cluster_spec:\n"
+                     f"{cluster_spec}\n\nNote that these values may be coming "
+                     "from the TF_CONFIG environment variable.")
+  addresses = cluster_spec.job_tasks(task_type)
+  if not 0 <= task_id < len(addresses):
+    raise ValueError(f"{task_id} is not a valid task_id for task_type {task_type} "
+                     f"in the cluster_spec:\n{cluster_spec}\n\nNote that these "
+                     "values may be coming from the TF_CONFIG environment variable.")
+  return "grpc://" + addresses[task_id]
+
+
+def _is_chief(task_type: Optional[str], task_id: int, environment: str) -> bool:
   if task_type is None:
     return task_id == 0
   if environment == Environment.CLOUD:
     return task_type == TaskType.MASTER and task_id == 0
+  # TF1's "legacy" rule outside the cloud environment.
   return task_type == TaskType.WORKER and task_id == 0
 
 
@@ -125,12 +145,6 @@ class RunConfig(core_run_config.RunConfig):
         keep_checkpoint_max=keep_checkpoint_max,
         keep_checkpoint_every_n_hours=keep_checkpoint_every_n_hours,
         log_step_count_steps=log_step_count_steps)
-    tf_config = _tf_config()
-    # The task index from TF_CONFIG even when the task type is missing.
-    self._task_id = self.get_task_id()
-    self._environment = tf_config.get("environment", Environment.LOCAL)
-    self._is_chief = _contrib_is_chief(self._task_type, self._task_id,
-                                       self._environment)
     if master is not None:
       self._master = master
     self._evaluation_master = evaluation_master or ""
@@ -140,6 +154,33 @@ class RunConfig(core_run_config.RunConfig):
         intra_op_parallelism_threads=num_cores,
         gpu_options=tf.compat.v1.GPUOptions(
             per_process_gpu_memory_fraction=gpu_memory_fraction))
+
+  def _init_distributed_setting_from_environment_var(self, tf_config: dict) -> None:
+    """Reads the cluster and this task from TF_CONFIG by tf.contrib.learn's rules.
+
+    tf.estimator.RunConfig calls this while it is constructed; its own rules
+    differ (a cluster must have a chief or master, the master is always chief,
+    a missing task type means "worker").
+    """
+    self._service = None
+    self._cluster_spec = tf.train.ClusterSpec(tf_config.get("cluster", {}))
+    task = tf_config.get("task", {})
+    self._task_type = task.get("type")
+    self._task_id = int(task.get("index") or 0)
+    self._environment = tf_config.get("environment", Environment.LOCAL)
+    self._master = _master(self._cluster_spec, self._task_type, self._task_id)
+    self._evaluation_master = ""
+    jobs = self._cluster_spec.as_dict()
+    self._num_ps_replicas = len(jobs.get(TaskType.PS, ()))
+    self._num_worker_replicas = (len(jobs.get(TaskType.WORKER, ())) +
+                                 len(jobs.get(TaskType.MASTER, ())))
+    self._is_chief = _is_chief(self._task_type, self._task_id, self._environment)
+    # Numbered as tf.estimator numbers them, the chief's job first.
+    chief_job = TaskType.MASTER if TaskType.MASTER in jobs else TaskType.WORKER
+    self._global_id_in_cluster = (
+        core_run_config._get_global_id_in_cluster(  # pylint: disable=protected-access
+            self._cluster_spec, self._task_type, self._task_id, chief_job)
+        if self._task_type in jobs and chief_job in jobs else 0)
 
   @property
   def environment(self) -> str:

@@ -157,3 +157,12 @@ def test_estimator_training_alias_never_shadows_tensorflows_own(shims, tf_has_es
     assert module.__name__ == "tensorflow.python.distribute.estimator_training"
   else:
     assert module is importlib.import_module("slim_ext.estimator.estimator_training")
+
+
+def test_doctor_lists_the_estimator_shims(shims, capsys):
+  from slim_ext import __main__ as doctor  # pylint: disable=g-import-not-at-top
+  doctor.main()
+  out = capsys.readouterr().out
+  assert f"of {len(shims.compat.SHIMS) + len(shims.SHIMS)} known" in out
+  for shim in shims.applied():
+    assert shim.target in out and shim.cause in out
