@@ -8,8 +8,8 @@ through ``slim_ext.estimator.join``, variables go to the ps tasks through
 calls ``Estimator.train(max_steps=...)``.
 
 ``--mode train_and_evaluate`` is the TF 2.0 way (examples/estimator_tf2): the
-platform's ``master`` renamed ``chief``, ``RunConfig(train_distribute=...)``
-by role (tf.compat.v1's ParameterServerStrategy with ps tasks,
+platform's ``master`` renamed ``chief`` (here by slim_ext.cluster_config),
+``RunConfig(train_distribute=...)`` by role (tf.compat.v1's ParameterServerStrategy with ps tasks,
 MultiWorkerMirroredStrategy without, none on the evaluator), and
 ``slim_ext.estimator.train_and_evaluate``.
 
@@ -24,6 +24,7 @@ import os
 import slim_ext  # noqa: F401  (tf.estimator on TF >= 2.16)
 import slim_ext.estimator
 import tensorflow as tf
+from slim_ext import cluster_config
 from slim_ext.contrib import training as contrib_training
 from slim_ext.contrib.learn import run_config as contrib_run_config
 
@@ -81,13 +82,9 @@ def between_graph(model_dir, max_steps):
 
 
 def _tf_config_with_chief():
-  tf_config = json.loads(os.environ.get("TF_CONFIG") or "{}")
-  cluster = tf_config.get("cluster", {})
-  if "master" in cluster:
-    cluster["chief"] = cluster.pop("master")
-    if tf_config["task"]["type"] == "master":
-      tf_config["task"]["type"] = "chief"
-    os.environ["TF_CONFIG"] = json.dumps(tf_config)
+  """The platform's TF_CONFIG with its master renamed chief, as TF 2 wants it."""
+  tf_config = cluster_config.ClusterConfig.from_env().to_tf2_tf_config()
+  os.environ["TF_CONFIG"] = json.dumps(tf_config)
   return tf_config
 
 
