@@ -13,6 +13,7 @@ import sys
 from typing import Dict, List, Optional, Tuple
 
 from slim_ext import compat
+from slim_ext.estimator import shims as estimator_shims
 
 # (label, distribution names to try, pip requirement to suggest when missing)
 _REQUIREMENTS = (
@@ -83,8 +84,9 @@ def report() -> Tuple[List[str], List[str]]:
   lines = [f"Python      {platform.python_version()} ({sys.executable})"]
   lines += [f"{label:<11} {version or 'MISSING'}"
             for label, version in versions.items()]
-  shims = compat.applied()
-  lines.append(f"shims applied: {len(shims)} of {len(compat.SHIMS)} known "
+  shims = compat.applied() + estimator_shims.applied()
+  known = len(compat.SHIMS) + len(estimator_shims.SHIMS)
+  lines.append(f"shims applied: {len(shims)} of {known} known "
                "(the others are not missing in this TensorFlow)")
   for shim in shims:
     lines.append(f"  {shim.target} -> {shim.source}")

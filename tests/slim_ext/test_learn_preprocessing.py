@@ -113,4 +113,5 @@ def test_byte_processor(pre):
 def test_contrib_paths(pre):
   import slim_ext.contrib  # pylint: disable=g-import-not-at-top
   assert slim_ext.contrib.learn.preprocessing is pre
-  assert slim_ext.contrib.learn.RunConfig is slim_ext.contrib.LearnRunConfig
+  from slim_ext.contrib.learn import run_config  # pylint: disable=g-import-not-at-top
+  assert slim_ext.contrib.learn.RunConfig is run_config.RunConfig
