@@ -23,10 +23,12 @@ the same values. They never reach a slim flag: ``apply`` copies a platform flag
 only when it was given on the command line, so running a script by hand with
 ``--dataset_dir`` keeps working.
 
-Each flag is defined only if no flag of that name exists yet, and with
+Each flag is defined only if the script has no flag of that name yet, and with
 ``allow_override``, so a script that defines, say, its own ``--data_dir`` after
 importing this module keeps its definition instead of failing with a
-DuplicateFlagError.
+DuplicateFlagError. A flag of that name absl defined (absl.logging's
+``--log_dir``) is taken over (``slim_ext.tf1_flags``), so ``FLAGS.log_dir``
+reads the platform's value.
 
 Usage, as the first statement of ``main``::
 
@@ -58,6 +60,7 @@ from absl import app
 from absl import flags
 from absl import logging
 
+from slim_ext import tf1_flags
 from slimport import contract
 
 TRAIN_MAPPING: Mapping[str, str] = contract.TRAIN_MAPPING
@@ -102,19 +105,28 @@ class ApplyResult:
 
 
 def define_flags(flag_values: flags.FlagValues = flags.FLAGS) -> None:
-  """Defines the platform flags on `flag_values`, skipping any that exist.
+  """Defines the platform flags on `flag_values`, skipping the script's own.
+
+  A flag of that name a library defined (absl.logging's --log_dir) is
+  replaced, as a TF1 flag is (``slim_ext.tf1_flags``): ``FLAGS.log_dir``
+  is the platform's, default /data/output.
 
   Args:
     flag_values: where to define them; absl's global FLAGS by default.
   """
   for name, default, help_text in contract.PLATFORM_STRING_FLAGS:
-    if name not in flag_values:
-      flags.DEFINE_string(name, default, help_text, flag_values=flag_values,
-                          allow_override=True)
+    if _platform_may_define(name, flag_values):
+      tf1_flags.DEFINE_string(name, default, help_text,
+                              flag_values=flag_values, allow_override=True)
   for name, default, help_text in contract.PLATFORM_INTEGER_FLAGS:
-    if name not in flag_values:
-      flags.DEFINE_integer(name, default, help_text, lower_bound=0,
-                           flag_values=flag_values, allow_override=True)
+    if _platform_may_define(name, flag_values):
+      tf1_flags.DEFINE_integer(name, default, help_text, lower_bound=0,
+                               flag_values=flag_values, allow_override=True)
+
+
+def _platform_may_define(name: str, flag_values: flags.FlagValues) -> bool:
+  """A flag of the script's own stays; one absl owns (--log_dir) is taken."""
+  return name not in flag_values or tf1_flags.library_owns(name, flag_values)
 
 
 def _assignments(platform_name: str, value: Any,
