@@ -12,8 +12,8 @@ import json
 from absl import app
 from absl import flags
 import tensorflow.compat.v1 as tf
-import tf_slim as slim
 
+import _slim_replica
 from slim_ext import cluster
 from slim_ext import supervisor
 
@@ -31,23 +31,6 @@ FLAGS = flags.FLAGS
 JOIN_RETURNED = 3
 
 
-def _train(server):
-  with tf.Graph().as_default():
-    with tf.device("/job:ps/task:0"):
-      global_step = slim.create_global_step()
-      weight = tf.Variable(0.0, name="weight")
-    with tf.device(f"/job:worker/task:{FLAGS.index}"):
-      loss = tf.square(weight - 1.0)
-      train_op = slim.learning.create_train_op(
-          loss, tf.train.GradientDescentOptimizer(0.1),
-          global_step=global_step)
-    slim.learning.train(
-        train_op, logdir=FLAGS.train_dir, master=server.target,
-        is_chief=(FLAGS.index == 0),
-        number_of_steps=FLAGS.max_number_of_steps, save_summaries_secs=600,
-        save_interval_secs=600)
-
-
 def main(_):
   cluster_spec = tf.train.ClusterSpec({"worker": FLAGS.worker_addresses,
                                        "ps": [FLAGS.ps_address]})
@@ -57,12 +40,12 @@ def main(_):
     raise SystemExit(JOIN_RETURNED)
   server = cluster.Server(cluster_spec, job_name="worker",
                           task_index=FLAGS.index)
-  _train(server)
+  final_step = _slim_replica.train(FLAGS.index, server.target,
+                                   FLAGS.train_dir, FLAGS.max_number_of_steps)
   print(json.dumps({
       "device_filters": supervisor.device_filters(),
       "recovery_wait_secs": supervisor.recovery_wait_secs(),
-      "final_step": int(tf.train.load_variable(
-          tf.train.latest_checkpoint(FLAGS.train_dir), "global_step")),
+      "final_step": final_step,
   }))
 
 

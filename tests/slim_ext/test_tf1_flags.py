@@ -15,13 +15,13 @@ import pathlib
 import subprocess
 import sys
 import sysconfig
-import textwrap
 import types
 
 from absl import flags as absl_flags
 import pytest
 
 from slim_ext import tf1_flags
+from tests._procs import run_side_by_side
 
 pytestmark = pytest.mark.tf  # importing slim_ext applies its TensorFlow shims
 
@@ -83,7 +83,7 @@ def test_bad_value_on_the_programs_own_command_line_raises(
     flag_values, monkeypatch, own_program):
   monkeypatch.setattr(sys, "argv", ["train.py", "--batch=abc"])
   with pytest.raises(absl_flags.IllegalFlagValueError):
-    flag_values.batch  # pylint: disable=pointless-statement
+    _ = flag_values.batch
 
 
 @pytest.mark.parametrize("argv", [
@@ -188,7 +188,7 @@ FLAG_MODULES = {"tf1": TF1_FLAGS, "ported": PORTED_FLAGS}
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory):
   """Every (script, flag module) pair, run side by side: name -> result."""
-  procs = {}
+  commands = {}
   for name, module in ((name, module) for name in SCRIPTS
                        for module in FLAG_MODULES):
     source, argv = SCRIPTS[name]
@@ -200,21 +200,9 @@ def runs(tmp_path_factory):
     command = ([sys.executable, str(path), *argv] if argv is not None else
                [sys.executable, "-m", "pytest", "-q", "-v", "-p",
                 "no:cacheprovider", str(path)])
-    procs[name, module] = subprocess.Popen(
-        command, cwd=directory, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-        text=True, env={**_env(), "TF_CPP_MIN_LOG_LEVEL": "3"})
-  results = {}
-  try:
-    for key, proc in procs.items():
-      stdout, stderr = proc.communicate(timeout=TIMEOUT_SECS)
-      results[key] = subprocess.CompletedProcess(proc.args, proc.returncode,
-                                                 stdout, stderr)
-  finally:
-    for proc in procs.values():
-      if proc.poll() is None:
-        proc.kill()
-        proc.wait()
-  return results
+    commands[name, module] = (command, directory)
+  return run_side_by_side(commands, {**_env(), "TF_CPP_MIN_LOG_LEVEL": "3"},
+                          timeout=TIMEOUT_SECS)
 
 
 def _env():
