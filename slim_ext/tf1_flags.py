@@ -81,8 +81,7 @@ HELP_FLAGS = frozenset({"help", "?", "helpshort", "helpfull", "helpxml",
 # Flags absl's parser reads itself, before it looks a flag up in FLAGS.
 PARSER_FLAGS = frozenset({"flagfile", "undefok"})
 # absl's modules that read their own flags through a module-level FLAGS and
-# flag holders; the first two are imported above, so their flags exist before
-# any script's.
+# flag holders; imported above, so their flags exist before any script's.
 _ABSL_FLAG_READERS = (absl_app, absl_logging, absltest)
 
 # TF 1.15's tf.flags took the pre-absl keyword names too.
