@@ -333,6 +333,24 @@ def _exit_process(why: str) -> None:
   os._exit(0)  # pylint: disable=protected-access
 
 
+def _serve_as_ps(config: ClusterConfig, target: str,
+                 job_done: Optional[Callable[[], bool]]) -> None:
+  """A ps task's life once its server runs: serve its workers, then exit 0."""
+  logging.info("cluster: %s %s %d serves at %s until its %d workers exit.",
+               config.source, config.task_type, config.task_index, target,
+               config.num_workers)
+  why = serve_until_workers_exit(config, job_done=job_done)
+  _exit_process(f"ps {config.task_index} stops: {why}.")
+
+
+def _filter_learning_sessions(device_filters: Sequence[str]) -> None:
+  """Gives slim.learning.train's sessions these filters and the env's wait."""
+  # Loaded here, not at import: only a TF1 worker needs tf_slim.
+  from slim_ext import supervisor  # pylint: disable=g-import-not-at-top
+  supervisor.set_device_filters(device_filters)
+  supervisor.apply_env()
+
+
 def bootstrap(flag_values: flags.FlagValues = flags.FLAGS
               ) -> Optional[ClusterConfig]:
   """Joins this process to its cluster, the TF1 between-graph way.
@@ -400,11 +418,8 @@ def bootstrap(flag_values: flags.FlagValues = flags.FLAGS
   job_name, task_index = config.tf1_task()
   server = config.start_server()
   if job_name == PS:
-    logging.info("cluster: %s serves at %s until its %d workers exit.",
-                 role, server.target, config.num_workers)
-    why = serve_until_workers_exit(
-        config, job_done=lambda: finished_step(flag_values) is not None)
-    _exit_process(f"ps {task_index} stops: {why}.")
+    _serve_as_ps(config, server.target,
+                 lambda: finished_step(flag_values) is not None)
   flags_set = [
       *_set_first_defined(flag_values, (cluster_flags.MASTER_FLAG,),
                           server.target),
@@ -412,10 +427,7 @@ def bootstrap(flag_values: flags.FlagValues = flags.FLAGS
       *_set_first_defined(flag_values, REPLICAS_FLAGS, config.num_workers),
       *_set_first_defined(flag_values, PS_TASKS_FLAGS, config.num_ps),
   ]
-  # Loaded here, not at import: only a TF1 worker needs tf_slim.
-  from slim_ext import supervisor  # pylint: disable=g-import-not-at-top
-  supervisor.set_device_filters(config.device_filters())
-  supervisor.apply_env()
+  _filter_learning_sessions(config.device_filters())
   logging.info(
       "cluster: %s is /job:worker/task:%d of %d workers, %d ps; server %s; "
       "sessions see %s; set %s.", role, task_index, config.num_workers,
@@ -423,6 +435,67 @@ def bootstrap(flag_values: flags.FlagValues = flags.FLAGS
       ", ".join(f"--{name}={flag_values[name].value}" for name in flags_set) or
       "no flags (the script defines none of them)")
   return config
+
+
+# -- a script's own servers ---------------------------------------------------------
+
+
+def _own_cluster(server_def: tf.train.ServerDef) -> Optional[ClusterConfig]:
+  """The cluster a script's own server serves in, or None if not a slim one."""
+  cluster_def = {job.name: [job.tasks[index] for index in sorted(job.tasks)]
+                 for job in server_def.cluster.job}
+  try:
+    return ClusterConfig.from_tf_config(
+        {"cluster": cluster_def, "task": {"type": server_def.job_name,
+                                          "index": server_def.task_index}},
+        source="tf.train.Server")
+  except ValueError:
+    # Job names or a layout slim_ext does not know (e.g. "localhost"): the
+    # server stays TensorFlow's.
+    return None
+
+
+class Server(tf.distribute.Server):
+  """``tf.train.Server`` for a script that starts its own cluster tasks.
+
+  TensorFlow's server, with the ending ``bootstrap`` gives its own tasks:
+
+  * ps: ``join()`` serves until every worker task of the server's cluster
+    (master and chief included) has come and gone, or SIGTERM/SIGINT; then
+    it ends the process with status 0. TensorFlow's ``join`` never returns,
+    so nothing after it ran in the original either. A worker that never
+    comes keeps it serving, as TensorFlow's would.
+  * a worker (master, chief) of a cluster with ps tasks: the sessions of
+    ``slim.learning.train`` see only the ps tasks and this task, and poll
+    for the chief every SLIM_EXT_RECOVERY_WAIT_SECS when it is set, as under
+    ``bootstrap``: a worker whose chief has trained to the target and exited
+    does not wait for it forever. Sessions the script opens itself are its
+    own.
+  * any other server (a job layout slim_ext does not know): TensorFlow's.
+  """
+
+  def __init__(self, server_or_cluster_def, job_name=None, task_index=None,
+               protocol=None, config=None, start=True):
+    super().__init__(server_or_cluster_def, job_name=job_name,
+                     task_index=task_index, protocol=protocol, config=config,
+                     start=start)
+    server_def = self.server_def
+    self._cluster = _own_cluster(server_def)
+    if (self._cluster is not None and self._cluster.num_ps
+        and self._cluster.task_type in (MASTER, CHIEF, WORKER)):
+      _filter_learning_sessions([
+          f"/job:{PS}",
+          f"/job:{server_def.job_name}/task:{server_def.task_index}"])
+
+  def join(self) -> None:
+    """Blocks while the server serves; a ps task ends once its job is done."""
+    if self._cluster is None or self._cluster.task_type != PS:
+      super().join()
+      return
+    # No "job done" shortcut: the script's own workers do not exit at once
+    # when the job is done (bootstrap's do), so a worker started late still
+    # needs its ps, as it had it in TF1.
+    _serve_as_ps(self._cluster, self.target, job_done=None)
 
 
 define_flags()

@@ -23,10 +23,12 @@ the same values. They never reach a slim flag: ``apply`` copies a platform flag
 only when it was given on the command line, so running a script by hand with
 ``--dataset_dir`` keeps working.
 
-Each flag is defined only if no flag of that name exists yet, and with
+Each flag is defined only if the script has no flag of that name yet, and with
 ``allow_override``, so a script that defines, say, its own ``--data_dir`` after
 importing this module keeps its definition instead of failing with a
-DuplicateFlagError.
+DuplicateFlagError. A flag of that name absl defined (absl.logging's
+``--log_dir``) is taken over (``slim_ext.tf1_flags``), so ``FLAGS.log_dir``
+reads the platform's value.
 
 Usage, as the first statement of ``main``::
 
@@ -102,7 +104,11 @@ class ApplyResult:
 
 
 def define_flags(flag_values: flags.FlagValues = flags.FLAGS) -> None:
-  """Defines the platform flags on `flag_values`, skipping any that exist.
+  """Defines the platform flags on `flag_values`, skipping the script's own.
+
+  A flag of that name a library defined (absl.logging's --log_dir) is
+  replaced, as a TF1 flag is (``slim_ext.tf1_flags``): ``FLAGS.log_dir``
+  is the platform's, default /data/output.
 
   Args:
     flag_values: where to define them; absl's global FLAGS by default.

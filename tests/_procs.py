@@ -14,9 +14,10 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Mapping, Sequence
+from typing import Mapping, Sequence, TypeVar
 
 LOCALHOST = "127.0.0.1"
+K = TypeVar("K")
 
 
 def free_ports(count: int) -> list[int]:
@@ -97,6 +98,39 @@ def kill_all(pids: Sequence[int]) -> None:
             os.kill(pid, signal.SIGKILL)
         except ProcessLookupError:
             pass
+
+
+def run_side_by_side(
+    commands: Mapping[K, tuple[Sequence[str], Path]],
+    env: Mapping[str, str],
+    timeout: float,
+) -> dict[K, subprocess.CompletedProcess]:
+    """Runs each `commands` value, (argv, cwd), at once and waits for every one.
+
+    For short processes that each pay TensorFlow's import: side by side they
+    share the cores. Output is captured as text; a process still running when
+    this returns (a timeout, an error) is killed by pid.
+
+    Raises:
+      subprocess.TimeoutExpired: a process ran longer than `timeout` seconds.
+    """
+    procs = {
+        key: subprocess.Popen(list(argv), cwd=cwd, env=dict(env), text=True,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        for key, (argv, cwd) in commands.items()
+    }
+    results = {}
+    try:
+        for key, proc in procs.items():
+            stdout, stderr = proc.communicate(timeout=timeout)
+            results[key] = subprocess.CompletedProcess(proc.args, proc.returncode,
+                                                       stdout, stderr)
+    finally:
+        for proc in procs.values():
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+    return results
 
 
 class Proc:

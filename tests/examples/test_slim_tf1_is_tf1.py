@@ -7,11 +7,12 @@ real TF1 code does: at the first `tf.contrib` or `tf.app` it touches.
 import ast
 import os
 import re
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from tests._procs import run_side_by_side
 
 TREE = Path(__file__).resolve().parents[2] / "examples" / "slim_tf1"
 PY_FILES = sorted(TREE.rglob("*.py"))
@@ -99,23 +100,11 @@ def help_runs(tmp_path_factory):
     env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2", PYTHONDONTWRITEBYTECODE="1")
     env.pop("PYTHONPATH", None)
     cwd = tmp_path_factory.mktemp("tf1_help")
-    procs = {
-        script: subprocess.Popen(
-            [sys.executable, str(TREE / script), "--help"], cwd=cwd, env=env,
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        for script in ENTRY_SCRIPTS
-    }
-    results = {}
-    try:
-        for script, proc in procs.items():
-            stdout, stderr = proc.communicate(timeout=180)
-            results[script] = (proc.returncode, stdout, stderr)
-    finally:
-        for proc in procs.values():
-            if proc.poll() is None:
-                proc.kill()
-                proc.wait()
-    return results
+    results = run_side_by_side(
+        {script: ([sys.executable, str(TREE / script), "--help"], cwd)
+         for script in ENTRY_SCRIPTS}, env, timeout=180)
+    return {script: (result.returncode, result.stdout, result.stderr)
+            for script, result in results.items()}
 
 
 @pytest.mark.tf

@@ -20,8 +20,8 @@ import json
 from absl import app
 from absl import flags
 import tensorflow.compat.v1 as tf
-import tf_slim as slim
 
+import _slim_replica
 from slim_ext import cluster
 from slim_ext import supervisor
 
@@ -64,23 +64,9 @@ def _count_in_own_session(config):
 
 def _train_with_learning():
   """slim.learning.train as research/slim calls it; the final global step."""
-  with tf.Graph().as_default():
-    with tf.device("/job:ps/task:0"):
-      global_step = slim.create_global_step()
-      weight = tf.Variable(0.0, name="weight")
-    with tf.device(f"/job:worker/task:{FLAGS.task}"):
-      loss = tf.square(weight - 1.0)
-      train_op = slim.learning.create_train_op(
-          loss, tf.train.GradientDescentOptimizer(0.1),
-          global_step=global_step)
-    slim.learning.train(
-        train_op, logdir=FLAGS.train_dir, master=FLAGS.master,
-        is_chief=(FLAGS.task == 0),
-        number_of_steps=FLAGS.max_number_of_steps, save_summaries_secs=600,
-        save_interval_secs=600)
-  return {"final_step": int(tf.train.load_variable(
-      tf.train.latest_checkpoint(FLAGS.train_dir), "global_step"))
-          if FLAGS.task == 0 else None}
+  final_step = _slim_replica.train(FLAGS.task, FLAGS.master, FLAGS.train_dir,
+                                   FLAGS.max_number_of_steps)
+  return {"final_step": final_step if FLAGS.task == 0 else None}
 
 
 def main(_):
