@@ -9,10 +9,11 @@ preloaded imports are shared, made before any test code runs. Like verify's chec
 this imports nothing of slim_ext (the tests' own imports decide what they load).
 
 Jobs: ``{"check": "pytest" | "script", "module": "object_detection/x_test.py",
-"tree": PORTED, "junit": FILE, "arguments": [...], "timeout": S}``.
+"tree": PORTED, "junit": FILE, "progress": FILE, "arguments": [...], "timeout": S}``.
 """
 import faulthandler
 import importlib
+import json
 import os
 import runpy
 import sys
@@ -29,11 +30,28 @@ def preload(config):
     return {"error": None, "versions": {}, "shadowed": []}
 
 
+class _Progress:
+    """A pytest plugin: each test's start and outcome, a line each as it happens, so the
+    tests of a module that crashes or runs out of time are not lost with its junit report."""
+
+    def __init__(self, path):
+        self.file = open(path, "w", buffering=1)  # pylint: disable=consider-using-with
+
+    def pytest_runtest_logstart(self, nodeid, location):  # pylint: disable=unused-argument
+        self.file.write(json.dumps({"event": "start", "test": nodeid}) + "\n")
+
+    def pytest_runtest_logreport(self, report):
+        if report.when == "call" or report.outcome != "passed":
+            self.file.write(json.dumps({"event": report.outcome, "test": report.nodeid,
+                                        "text": report.longreprtext}) + "\n")
+
+
 def _pytest(job):
     import pytest  # pylint: disable=import-outside-toplevel
 
     sys.argv = ["pytest"]
-    return pytest.main([*job["arguments"], f"--junitxml={job['junit']}", job["module"]])
+    return pytest.main([*job["arguments"], f"--junitxml={job['junit']}", job["module"]],
+                       plugins=[_Progress(job["progress"])])
 
 
 def _script(job):
@@ -54,8 +72,10 @@ def _script(job):
 
 def run(job, config):  # pylint: disable=unused-argument
     """Runs the job's module; its stack is dumped to the log if it outlives its time."""
-    faulthandler.enable()
-    faulthandler.dump_traceback_later(job["timeout"], exit=True)
+    # pytest captures fd 2 while a test runs: the stack of a hung test must go to the log.
+    log = os.fdopen(os.dup(2), "w")
+    faulthandler.enable(file=log)
+    faulthandler.dump_traceback_later(job["timeout"], exit=True, file=log)
     os.chdir(job["tree"])
     sys.path.insert(0, job["tree"])  # what `python -m pytest` run in the tree puts first
     started = time.monotonic()

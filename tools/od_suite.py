@@ -17,9 +17,9 @@ Every failure is then classed, on evidence:
 - its first error (the first exception of the traceback) and its innermost frame;
 - a reference run: each module with a failure runs again with TF1's run-time semantics
   set before any test code (graph mode and v1 shapes, TF1's flag parsing, the
-  pure-Python protobuf: tools/od_tf1_semantics.py). A test that passes there fails
-  only because the port did not establish TF1's semantics: the port's. A test that
-  fails there too is classed by its error there;
+  pure-Python protobuf, tf.keras as Keras 2: tools/od_tf1_semantics.py). A test that
+  passes there fails only because the port did not establish TF1's semantics: the
+  port's. A test that fails there too is classed by its error there;
 - the known signatures below (CAUSES): Python 2 leftovers the port must rewrite, a
   third-party package's change (NumPy, pandas, protobuf, TensorFlow itself), a package
   not installed or research/slim not available (blocked), the project's own bugs.
@@ -87,6 +87,7 @@ class Cause:
 
 
 CAUSES = (
+    # TF1's run-time semantics (issue 25 items 1-3): confirmed by the reference run.
     Cause("graph-mode", PORT,
           r"'NoneType' object has no attribute '(run|as_default|graph)'"
           r"|is not compatible with eager execution|is undefined when eager execution"
@@ -103,30 +104,61 @@ CAUSES = (
           "TF1's parse-on-first-access, defaults for flags a foreign argv lacks (item 2)",
           semantics=True),
     Cause("stale-pb2", PORT, r"Descriptors cannot be created directly",
-          "*_pb2.py from protoc < 3.19: regenerate them at rewrite time (item 3)",
+          "*_pb2.py from protoc < 3.19: regenerate them at rewrite time "
+          "(tools/slimport_protos.py; item 3)", semantics=True),
+    Cause("keras-3", PORT,
+          r"got an unexpected keyword argument 'layers'"
+          r"|Unrecognized keyword arguments passed to \w+"
+          r"|'tuple' object has no attribute 'assert_has_rank'",
+          "TF1 code's tf.keras is Keras 2; on TF >= 2.16 it is Keras 3: TF1 modules must get "
+          "tf_keras (`tf.keras` -> `tf_keras`, as slim_ext does for tf.compat.v1.layers)",
           semantics=True),
+    # Python 2 leftovers with one certain Python 3 spelling: the py2 codemod's.
     Cause("py2-getargspec", PORT, r"module 'inspect' has no attribute 'getargspec'",
           "`inspect.getargspec(f)` -> `inspect.getfullargspec(f)` (args, varargs, defaults "
           "keep their positions; `keywords` is `varkw`)"),
     Cause("py2-float-repr", PORT, r"module 'json\.encoder' has no attribute 'FLOAT_REPR'",
-          "`json.encoder.FLOAT_REPR` is gone since Python 3.? (the C encoder ignores it): "
-          "read it guarded, `getattr(json.encoder, 'FLOAT_REPR', repr)`"),
-    Cause("py2-range-times", PORT,
-          r"unsupported operand type\(s\) for \*: 'range' and 'int'"
+          "`json.encoder.FLOAT_REPR` is gone in Python 3 (the C encoder never read it): "
+          "read and set it guarded, e.g. `getattr(json.encoder, 'FLOAT_REPR', repr)`"),
+    Cause("py2-range-list", PORT,
+          r"unsupported operand type\(s\) for [*+]: 'range' and"
           r"|can't multiply sequence by non-int of type 'range'"
-          r"|unsupported operand type\(s\) for \+: 'range' and",
-          "`range(n) * k` / `range(a) + range(b)` (a list on Python 2) -> "
-          "`list(range(n)) * k`"),
+          r"|Expected values range\(",
+          "a Python 2 `range(...)` used as a list (`range(n) * k`, `range(a) + range(b)`, "
+          "passed to tf.constant) -> `list(range(...))`"),
     Cause("py2-dict-iter", PORT, r"'dict' object has no attribute 'iter(items|keys|values)'",
           "`d.iteritems()` -> `d.items()` (and itervalues/iterkeys) where `d` is a dict "
           "the codemod cannot see as one today"),
+    Cause("py2-dict-views", PORT,
+          r"'(o?dict_(keys|values|items))' object is not subscriptable"
+          r"|Can not convert a o?dict_(keys|values|items) into a Tensor",
+          "`d.keys()[i]`, `d.values()` passed where a list is needed -> `list(d.keys())[i]`, "
+          "`list(d.values())` (2to3's fix_dict)"),
+    Cause("py2-itertools", PORT, r"module 'itertools' has no attribute 'i(zip|map|filter)",
+          "`itertools.izip` -> `zip` (imap -> map, ifilter -> filter; 2to3's fix_itertools)"),
+    Cause("py2-lazy-zip", PORT, r"anchor_(strides|offsets) must be a list",
+          "`zip(a, b)` stored and later measured with len() -> `list(zip(a, b))` "
+          "(object_detection/builders/anchor_generator_builder.py:60,64; 2to3's fix_zip)"),
     Cause("py2-stringio", PORT, r"No module named '(c?StringIO|cPickle|urllib2)'",
           "`import StringIO` / `StringIO.StringIO()` -> `import io` / `io.StringIO()` "
           "(`io.BytesIO` where bytes are written)"),
+    # Names the port leaves or cannot give.
+    Cause("contrib-left", PORT, r"has no attribute 'contrib'",
+          "tf.contrib names left in place as 'no home': `tf.contrib.lookup.HashTable` -> "
+          "`tf.compat.v1.lookup.StaticHashTable` (TF 1.15 re-exported core's HashTable = "
+          "StaticHashTableV1 + `.init`); `tf.contrib.opt.MovingAverageOptimizer` needs a "
+          "slim_ext re-implementation"),
+    Cause("estimator-missing", PORT, r"has no attribute 'estimator'",
+          "tf.estimator is gone from TF >= 2.16: tensorflow-estimator 2.15 revived by "
+          "slim_ext (DESIGN: slim_ext/estimator, to build)"),
+    # Changes of the libraries the project uses.
     Cause("pandas-as-matrix", THIRD_PARTY,
           r"'(DataFrame|Series)' object has no attribute 'as_matrix'",
-          "removed in pandas 1.0: `df.as_matrix()` -> `df.to_numpy()`; "
-          "`as_matrix(columns=c)` -> `df[c].to_numpy()`"),
+          "removed in pandas 1.0: `x.as_matrix()` -> `x.to_numpy()` (codemod, like the "
+          "NumPy aliases); `df.as_matrix(columns=c)` -> `df[c].to_numpy()`"),
+    Cause("tf-removed", THIRD_PARTY, r"RemovedInTF2Error",
+          "TensorFlow 2 removed it with no replacement (contrib.quantize graph rewriting, "
+          "graph_transforms, contrib.tpu.RunConfig): the rewrite reports it; nothing to port"),
     Cause("research-slim-missing", BLOCKED, r"No module named '(nets|deployment)\b",
           "research/slim's nets/deployment are not on PyPI as a package: run without "
           "--no-slim (the sdist of tf-models-research-object-detection ships them)"),
@@ -160,9 +192,12 @@ class Failure:
     tests: int = 1  # tests it stands for (a whole module: every test it has)
     reference: str = "not run"  # passed / failed / not run
     reference_error: str = ""
-    cause: str = ""
+    reference_frame: str = ""
+    now: str = ""  # the cause of this run's first error
+    cause: str = ""  # the cause that decides the owner (see _classify_one)
     owner: str = ""
-    then: str = ""  # the cause of the reference run's failure, for a semantics cause
+    evidence: str = ""  # the error the cause was read from, and its innermost frame
+    evidence_frame: str = ""
 
     @property
     def key(self) -> str:
@@ -190,7 +225,9 @@ class Trees:
 
 def first_error(text: str) -> tuple:
     """(first exception line, innermost frame before it) of a traceback's text."""
-    match = _EXCEPTION_LINE.search(text)
+    # pytest's header of a collection error is not an error of the module's.
+    match = next((m for m in _EXCEPTION_LINE.finditer(text)
+                  if not m[1].startswith("ImportError while importing test module")), None)
     if not match:
         lines = [line for line in text.strip().splitlines() if line.strip()]
         return (lines[-1].strip() if lines else "?"), "?"
@@ -223,7 +260,7 @@ def _test_id(case: _harness.Case) -> str:
 
 
 def _read_run(module: str, junit: Path, output: str, timed_out: bool, seconds: float,
-              source: Path) -> ModuleRun:
+              source: Path, exit_code: int) -> ModuleRun:
     """A module's outcomes from its junit XML; a module-level failure when it has none."""
     outcomes: Dict[str, str] = {}
     failures: List[Failure] = []
@@ -239,10 +276,20 @@ def _read_run(module: str, junit: Path, output: str, timed_out: bool, seconds: f
             error, frame = first_error(case.text)
             failures.append(Failure(module, _test_id(case), error, frame, case.text))
     if not cases:
-        error, frame = (f"timed out: no report after {seconds:.0f} s", "?") if timed_out else (
-            first_error(output))
-        failures.append(Failure(module, "", error, frame, output[-4000:],
-                                static_test_count(source)))
+        # No report: keep what the progress file says the finished tests did.
+        running = _read_progress(junit.with_suffix(".progress"), outcomes, failures, module)
+        if timed_out:
+            error, frame = f"timed out: no report after {seconds:.0f} s", "?"
+        elif _EXCEPTION_LINE.search(output):
+            error, frame = first_error(output)
+        else:  # killed by a signal (a crash) or exited before any test or report
+            error, frame = f"exited {exit_code} without a report", "?"
+        if running:  # the test that was running when the module died
+            outcomes[running] = "failed"
+            failures.append(Failure(module, running, error, frame, output[-4000:]))
+        elif not outcomes:
+            failures.append(Failure(module, "", error, frame, output[-4000:],
+                                    static_test_count(source)))
     return ModuleRun(module, seconds, outcomes, failures, bool(outcomes))
 
 
@@ -254,6 +301,28 @@ def _verify_runner():
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def _read_progress(path: Path, outcomes: Dict[str, str], failures: List[Failure],
+                   module: str) -> str:
+    """Adds the tests a progress file (tools/od_checks.py) saw end; returns the test that
+    started and never ended ("" if none)."""
+    if not path.exists():
+        return ""
+    running = ""
+    for line in path.read_text().splitlines():
+        record = json.loads(line)
+        test = "::".join(record["test"].split("::")[1:])
+        if record["event"] == "start":
+            running = test
+            continue
+        running = ""
+        if outcomes.get(test) != "failed":  # any failing phase fails the test
+            outcomes[test] = record["event"]
+        if record["event"] == "failed" and not any(f.test == test for f in failures):
+            error, frame = first_error(record["text"])
+            failures.append(Failure(module, test, error, frame, record["text"]))
+    return running
 
 
 def run_modules(trees: Trees, modules: Sequence[str], mode: str, workdir: Path, jobs: int,
@@ -277,10 +346,10 @@ def run_modules(trees: Trees, modules: Sequence[str], mode: str, workdir: Path, 
                  "--rootdir", str(trees.ported), "-o", "junit_family=xunit2"]
     if mode == "reference":
         env["PROTOCOL_BUFFERS_PYTHON_IMPLEMENTATION"] = "python"
+        env["TF_USE_LEGACY_KERAS"] = "1"  # tf.keras is Keras 2, as in TF1
         arguments += ["-p", "od_tf1_semantics"]
     config = {"roots": [], "preload": ["tensorflow", "pytest"], "max_children": jobs,
               "tree_names": [], "tree_dirs": []}
-    runs = {}
     with tempfile.TemporaryDirectory(prefix="odsuite-worker-") as scratch:
         server = runner.Runner(config, env, scratch)
         server.config["checks"] = str(TOOLS / "od_checks.py")  # ours, not verify's checks
@@ -290,15 +359,30 @@ def run_modules(trees: Trees, modules: Sequence[str], mode: str, workdir: Path, 
                 server.submit({"check": "script" if mode == "script" else "pytest",
                                "module": module, "tree": str(trees.ported),
                                "junit": str(outdir / (module.replace("/", "__")[:-3] + ".xml")),
+                               "progress": str(outdir / (module.replace("/", "__")[:-3]
+                                                         + ".progress")),
                                "arguments": arguments, "timeout": module_timeout,
                                "target": module})
             for done in server.results():
-                module = done.job["module"]
-                (outdir / (module.replace("/", "__")[:-3] + ".log")).write_text(done.output)
-                runs[module] = _read_run(module, Path(done.job["junit"]), done.output,
-                                         done.result.get("status") == "timeout",
-                                         float(done.result.get("seconds", 0.0)),
-                                         trees.ported / module)
+                stem = Path(done.job["junit"]).with_suffix("")
+                stem.with_suffix(".log").write_text(done.output)
+                stem.with_suffix(".json").write_text(json.dumps({
+                    "module": done.job["module"], "seconds": done.result.get("seconds", 0.0),
+                    "timed_out": done.result.get("status") == "timeout",
+                    "exit_code": done.exit_code}))
+    return read_runs(outdir, trees.ported)
+
+
+def read_runs(outdir: Path, ported: Path) -> Dict[str, ModuleRun]:
+    """The runs of one mode, from the files run_modules left in ``outdir``."""
+    runs = {}
+    for status_file in sorted(outdir.glob("*.json")):
+        status = json.loads(status_file.read_text())
+        module = status["module"]
+        runs[module] = _read_run(module, status_file.with_suffix(".xml"),
+                                 status_file.with_suffix(".log").read_text(errors="replace"),
+                                 status["timed_out"], status["seconds"], ported / module,
+                                 status["exit_code"])
     return runs
 
 
@@ -330,22 +414,30 @@ def classify(runs: Dict[str, ModuleRun], reference: Dict[str, ModuleRun]) -> Lis
 
 
 def _classify_one(failure: Failure, ref: Optional[ModuleRun]) -> Failure:
+    """Classes one failure.
+
+    ``now`` is read off its own first error. The owner comes from the reference run
+    (TF1's semantics set): a test that passes there fails only for want of them, the
+    port's; a test that fails there too, after a semantics error or an unknown one here,
+    is classed by its error there (what would remain once the port set the semantics);
+    a known non-semantics error here (a Python 2 leftover, pandas) classes it as it is.
+    """
     if ref is not None:
         failure.reference = ref.outcomes.get(failure.test, "failed" if not ref.started
                                              or not failure.test else "not run")
         ref_failure = next((f for f in ref.failures if f.test in (failure.test, "")), None)
         if failure.reference == "failed" and ref_failure:
-            failure.reference_error = ref_failure.error
-    cause = match_cause(failure.error)
+            failure.reference_error, failure.reference_frame = ref_failure.error, ref_failure.frame
+    now = match_cause(failure.error)
+    cause, evidence = now, (failure.error, failure.frame)
     if failure.reference == "passed":
-        # TF1's semantics alone make it pass: whatever the error, the port's to establish.
-        cause = cause if cause.semantics else SEMANTICS_OTHER
-    elif failure.reference == "failed" and cause.semantics and failure.reference_error:
-        # Not (only) semantics: what it fails on once they are set decides the owner.
-        then = match_cause(failure.reference_error)
-        failure.then = then.name
-        cause = then if not then.semantics else cause
+        cause = now if now.semantics else SEMANTICS_OTHER
+    elif failure.reference_error and (now.semantics or now is NO_CAUSE):
+        cause = match_cause(failure.reference_error)
+        evidence = (failure.reference_error, failure.reference_frame)
+    failure.now = now.name
     failure.cause, failure.owner = cause.name, cause.owner
+    failure.evidence, failure.evidence_frame = evidence
     return failure
 
 
@@ -366,14 +458,19 @@ class Tally:
         return self.passed / run if run else 0.0
 
 
-def tally(runs: Dict[str, ModuleRun], wall: float) -> Tally:
+def tally(runs: Dict[str, ModuleRun], wall: float,
+          failures: Optional[Sequence[Failure]] = None) -> Tally:
+    """Counts over every module; ``failures``: the classed ones (a module that did not
+    start then counts the tests the reference run found in it), else the run's own."""
     counts = Tally(modules=len(runs), seconds=wall)
     for run in runs.values():
         counts.started += run.started
         outcomes = Counter(run.outcomes.values())
         counts.passed += outcomes["passed"]
         counts.skipped += outcomes["skipped"]
-        counts.failed += outcomes["failed"] + sum(f.tests for f in run.failures if not f.test)
+    if failures is None:
+        failures = [failure for run in runs.values() for failure in run.failures]
+    counts.failed = sum(failure.tests for failure in failures)
     return counts
 
 
@@ -384,28 +481,39 @@ def suite_table(tallies: Dict[str, Tally]) -> str:
                            "failed", "skipped", "pass rate", "wall s"], rows)
 
 
-def cause_table(failures: Sequence[Failure]) -> List[str]:
-    """Failures grouped by owner and cause: count, an example error and frame, the change."""
-    by_cause: Dict[tuple, List[Failure]] = defaultdict(list)
-    for failure in failures:
-        by_cause[(OWNERS.index(failure.owner), failure.cause)].append(failure)
+def cause_tables(failures: Sequence[Failure]) -> List[str]:
+    """Two views of the failures: what each fails on today (its first error), and who owns
+    it (the cause that decides, on the reference run's evidence); then what each cause needs.
+    """
     causes = {c.name: c for c in (*CAUSES, SEMANTICS_OTHER, NO_CAUSE)}
-    lines = []
-    rows = []
-    for (owner_index, name), members in sorted(by_cause.items(),
-                                               key=lambda item: (item[0][0], -len(item[1]))):
-        example = members[0]
-        then = Counter(f.then for f in members if f.then)
-        rows.append([OWNERS[owner_index], name, len(members),
-                     len({f.module for f in members}), example.error[:90],
-                     example.frame])
-        lines.append(f"  {name}: {causes[name].change}")
-        if then:
-            lines.append("      with TF1 semantics set, these then fail on: "
-                         + ", ".join(f"{n} {c}" for c, n in then.most_common()))
-    table = _harness.table(["owner", "cause", "tests", "modules", "first error (example)",
-                            "innermost frame (example)"], rows)
-    return [table, "", "what each cause needs:", *lines]
+
+    def grouped(key) -> List[tuple]:
+        groups: Dict[tuple, List[Failure]] = defaultdict(list)
+        for failure in failures:
+            groups[key(failure)].append(failure)
+        return sorted(groups.items(), key=lambda item: -sum(f.tests for f in item[1]))
+
+    today = [[causes[name].owner, name, sum(f.tests for f in members),
+              len({f.module for f in members}), members[0].error[:80], members[0].frame]
+             for (name,), members in grouped(lambda f: (f.now,))]
+    owned = []
+    for (owner, name), members in sorted(grouped(lambda f: (f.owner, f.cause)),
+                                         key=lambda item: OWNERS.index(item[0][0])):
+        hidden = Counter(f.now for f in members if f.now != name)
+        owned.append([owner, name, sum(f.tests for f in members),
+                      len({f.module for f in members}), members[0].evidence[:80],
+                      members[0].evidence_frame,
+                      ", ".join(f"{c} {n}" for c, n in hidden.most_common(3))])
+    needed = sorted({f.now for f in failures} | {f.cause for f in failures})
+    return ["what the tests fail on today (their first error):",
+            _harness.table(["owner", "cause", "tests", "modules", "first error (example)",
+                            "innermost frame"], today),
+            "", "who owns each failure (the error that decides: with TF1 semantics set, the "
+            "reference run's):",
+            _harness.table(["owner", "cause", "tests", "modules", "deciding error (example)",
+                            "innermost frame", "failing today first on"], owned),
+            "", "what each cause needs:",
+            *[f"  {name} ({causes[name].owner}): {causes[name].change}" for name in needed]]
 
 
 def fetch_sources(workdir: Path, cache: Path, with_slim: bool,
@@ -443,7 +551,7 @@ def run_suite(args: argparse.Namespace, workdir: Path, deadline: _harness.Deadli
                      if not args.only or args.only in str(p))
     print(f"{len(modules)} test modules; {args.jobs} at a time, each within "
           f"{args.module_timeout:.0f} s", flush=True)
-    runs, tallies = {}, {}
+    runs, walls = {}, {}
     for mode, selection in (("pytest", modules), ("reference", None),
                             ("script", modules if args.as_script else [])):
         if selection is None:  # the reference: every module with a failure, again
@@ -451,12 +559,26 @@ def run_suite(args: argparse.Namespace, workdir: Path, deadline: _harness.Deadli
         started = time.monotonic()
         runs[mode] = run_modules(trees, selection, mode, workdir, args.jobs,
                                  args.module_timeout) if selection else {}
-        tallies[mode] = tally(runs[mode], time.monotonic() - started)
-        print(f"  {mode}: {tallies[mode].passed} passed, {tallies[mode].failed} failed "
-              f"({tallies[mode].seconds:.0f} s)", flush=True)
+        walls[mode] = time.monotonic() - started
+        print(f"  {mode}: {len(selection)} modules ({walls[mode]:.0f} s)", flush=True)
+    return judge(runs, walls)
+
+
+def judge(runs: Dict[str, Dict[str, ModuleRun]], walls: Dict[str, float]) -> dict:
+    """Classes the failures of every mode; the JSON-ready result."""
     failures = classify(runs["pytest"], runs["reference"])
     script_failures = classify(runs["script"], runs["reference"])
+    tallies = {"pytest": tally(runs["pytest"], walls["pytest"], failures),
+               "reference": tally(runs["reference"], walls["reference"]),
+               "script": tally(runs["script"], walls["script"], script_failures)}
     return {"tallies": tallies, "failures": failures, "script_failures": script_failures}
+
+
+def judge_kept(workdir: Path) -> dict:
+    """judge() over what a --keep run left in ``workdir`` (wall times are not kept)."""
+    runs = {mode: read_runs(workdir / mode, workdir / "ported") if (workdir / mode).is_dir()
+            else {} for mode in ("pytest", "reference", "script")}
+    return judge(runs, {mode: 0.0 for mode in runs})
 
 
 def print_result(result: dict, verbose: bool) -> None:
@@ -477,13 +599,13 @@ def print_result(result: dict, verbose: bool) -> None:
         print(f"\n=== {name}: every failure classed ("
               + ", ".join(f"{owner} {owners[owner]}" for owner in OWNERS if owners[owner])
               + ")")
-        print("\n".join(cause_table(failures)))
+        print("\n".join(cause_tables(failures)))
         if verbose:
             for failure in sorted(failures, key=lambda f: (f.cause, f.key)):
                 print(f"    {failure.cause:22} {failure.key}  {failure.error[:100]}  "
                       f"[{failure.frame}] reference: {failure.reference}"
-                      + (f" ({failure.reference_error[:80]})" if failure.reference_error
-                         else ""))
+                      + (f" ({failure.reference_error[:80]} [{failure.reference_frame}])"
+                         if failure.reference_error else ""))
 
 
 def verdict(result: dict) -> int:
@@ -510,19 +632,25 @@ def main(argv: Sequence[str] = None) -> int:
     parser.add_argument("--no-slim", action="store_true",
                         help="leave research/slim out (its users count as blocked)")
     parser.add_argument("--only", help="run only the test modules whose path contains this")
-    parser.add_argument("--module-timeout", type=float, default=240.0,
+    parser.add_argument("--module-timeout", type=float, default=600.0,
                         help="seconds for one test module's process (default %(default)s)")
     parser.add_argument("--report", type=Path, help="write every classed failure as JSON")
+    parser.add_argument("--judge", type=Path, metavar="DIR",
+                        help="do not run: class what a --keep DIR run left in DIR/od")
     parser.add_argument("-v", "--verbose", action="store_true", help="list every failure")
     _harness.add_run_options(parser, 1500.0, "test modules at a time")
     args = parser.parse_args(argv)
     deadline = _harness.Deadline(args.deadline)
     started = time.monotonic()
-    outcome = _harness.run_each(["od"], lambda name, workdir: run_suite(args, workdir, deadline),
-                                args.keep, "odsuite")
-    if outcome is None:
-        return 2
-    (result,) = outcome
+    if args.judge:
+        result = judge_kept(args.judge / "od")
+    else:
+        outcome = _harness.run_each(["od"],
+                                    lambda name, workdir: run_suite(args, workdir, deadline),
+                                    args.keep, "odsuite")
+        if outcome is None:
+            return 2
+        (result,) = outcome
     print_result(result, args.verbose)
     if args.report:
         args.report.write_text(json.dumps(

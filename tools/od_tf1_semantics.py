@@ -13,8 +13,10 @@ test module for free and what issue 25 asks the port to establish in each module
   default (TF1's ``tf.app.flags.FLAGS`` parsed ``sys.argv`` itself, ignoring flags it
   did not know, such as pytest's).
 
-The pure-Python protobuf (for ``*_pb2.py`` from an old protoc) cannot be switched from
-here: od_suite sets it in the environment of the process. Nothing else is changed: a
+Two more are fixed when TensorFlow is first imported, so od_suite sets them in the
+environment of the process instead: the pure-Python protobuf (for ``*_pb2.py`` from an
+old protoc) and ``TF_USE_LEGACY_KERAS=1`` (TF1's ``tf.keras`` was Keras 2; on TF >= 2.16
+it is Keras 3 unless this routes it to tf_keras). Nothing else is changed: a
 test that still fails with this plugin fails for another reason than TF1's semantics.
 """
 import tensorflow as tf
