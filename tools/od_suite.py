@@ -44,6 +44,7 @@ import sys
 import tempfile
 import time
 from collections import Counter, defaultdict
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence
@@ -151,6 +152,23 @@ CAUSES = (
     Cause("estimator-missing", PORT, r"has no attribute 'estimator'",
           "tf.estimator is gone from TF >= 2.16: tensorflow-estimator 2.15 revived by "
           "slim_ext (DESIGN: slim_ext/estimator, to build)"),
+    # Python 2 code with no mechanical Python 3 spelling (2to3 leaves it too): each fails
+    # unported on TensorFlow 1.15 / Python 3.7 as well (od_suite --tf1-python, 2026-11-25).
+    Cause("py2-str-as-bytes", PROJECT,
+          r"has type <class 'str'>, but expected one of: \(<class 'bytes'>"
+          r"|has type str, but expected one of: bytes|a bytes-like object is required, not 'str'"
+          r"|expected bytes, str found|AssertionError: b'[^']*' != '|AssertionError: '[^']*' != b'"
+          r"|Lists differ: \[b'|not found in array\(\[b'|codec can't decode byte",
+          "Python 2 code that uses str as bytes (proto bytes fields, binary files opened in "
+          "text mode, byte strings compared with str): the project's on Python 3; no port "
+          "can tell bytes from text, it can only report"),
+    Cause("py2-int-division", PROJECT,
+          r"Value passed to parameter 'shape' has DataType float32 not in list of allowed",
+          "`a / b` meant integer division (Python 2, no `from __future__ import division`; "
+          "object_detection/predictors/heads/mask_head.py:158): the project's on Python 3"),
+    Cause("missing-test-data", PROJECT,
+          r"NotFoundError: \S*/samples/configs/|No such file or directory: \S*test_images/",
+          "the sdist does not ship the files the test reads (samples/configs, test_images)"),
     # Changes of the libraries the project uses.
     Cause("pandas-as-matrix", THIRD_PARTY,
           r"'(DataFrame|Series)' object has no attribute 'as_matrix'",
@@ -165,11 +183,26 @@ CAUSES = (
     Cause("not-installed", THIRD_PARTY, r"No module named '",
           "a package this environment does not install"),
 )
+# Failures whose error alone says nothing (an assertion on values), verified one by one:
+# each fails with the same error unported on TensorFlow 1.15 / Python 3.7.
+PROJECT_TESTS = (
+    (r"exporter_test\.py::ExportInferenceGraphTest::test_rewrite_nn_resize_op$",
+     Cause("graph-rewrite-expectation", PROJECT, "",
+           "asserts the graph after a resize-op rewrite that TF 1.15 does not produce "
+           "either (written against an older TF 1.x)")),
+)
 SEMANTICS_OTHER = Cause(
     "tf1-semantics-other", PORT, "",
     "passes once TF1's run-time semantics are set (reference run): the port must "
     "establish them (items 1-3)", semantics=True)
 NO_CAUSE = Cause("unclassified", UNCLASSIFIED, "", "?")
+FAILS_ON_TF1 = Cause(
+    "fails-on-tf1", PROJECT, "",
+    "fails with the same exception unported on TensorFlow 1 (--tf1-python): the project's "
+    "own on Python 3")
+# research/slim's 2022 nets are written against tf_slim: on TF 1 the unported tree's
+# tf.contrib.slim arg scopes do not reach them, so that run says nothing about such a test.
+_TF1_REFERENCE_UNUSABLE = re.compile(r"is not decorated with @add_arg_scope")
 
 # A first error: the exception line of a native traceback (column 0) or of pytest's short
 # one ("E   ValueError: ..."). Frames: native ('File "x.py", line 3') and short ("x.py:3: in").
@@ -198,6 +231,8 @@ class Failure:
     owner: str = ""
     evidence: str = ""  # the error the cause was read from, and its innermost frame
     evidence_frame: str = ""
+    tf1: str = "not run"  # the unported test on TensorFlow 1 (--tf1-python)
+    tf1_error: str = ""
 
     @property
     def key(self) -> str:
@@ -217,10 +252,12 @@ class ModuleRun:
 
 @dataclass
 class Trees:
-    """The ported object detection tree and what goes on PYTHONPATH beside it."""
+    """The object detection trees, ported and not, and what goes on PYTHONPATH beside each."""
 
     ported: Path
     path: List[Path]
+    source: Path
+    source_path: List[Path]
 
 
 def first_error(text: str) -> tuple:
@@ -234,7 +271,13 @@ def first_error(text: str) -> tuple:
     frames = [(m.start(), m[1], m[2]) for regex in (_NATIVE_FRAME, _SHORT_FRAME)
               for m in regex.finditer(text, 0, match.start())]
     frame = max(frames)[1:] if frames else None
-    return match[1].strip()[:300], (f"{_short_path(frame[0])}:{frame[1]}" if frame else "?")
+    # The message may go on over the next lines (assertion diffs): up to a blank line.
+    message = [match[1].strip()]
+    for line in text[match.end():].splitlines()[1:]:
+        if not line.strip() or line.startswith(("Traceback", "During handling")):
+            break
+        message.append(line.strip())
+    return " ".join(message)[:300], (f"{_short_path(frame[0])}:{frame[1]}" if frame else "?")
 
 
 def _short_path(path: str) -> str:
@@ -386,15 +429,21 @@ def read_runs(outdir: Path, ported: Path) -> Dict[str, ModuleRun]:
     return runs
 
 
-def match_cause(error: str) -> Cause:
+def match_cause(error: str, key: str = "") -> Cause:
+    """The first cause whose signature the error (or, for PROJECT_TESTS, the test) has."""
     for cause in CAUSES:
         if re.search(cause.error, error):
+            return cause
+    for pattern, cause in PROJECT_TESTS:
+        if re.search(pattern, key):
             return cause
     return NO_CAUSE
 
 
-def classify(runs: Dict[str, ModuleRun], reference: Dict[str, ModuleRun]) -> List[Failure]:
-    """Classes every failure of ``runs`` by its first error and the reference run.
+def classify(runs: Dict[str, ModuleRun], reference: Dict[str, ModuleRun],
+             tf1: Optional[Dict[str, ModuleRun]] = None) -> List[Failure]:
+    """Classes every failure of ``runs`` by its first error, the reference run and, when
+    given, the unported run on TensorFlow 1.
 
     A module that failed as a whole stands for each test the reference run found in it
     (or for the test methods its source defines, when the reference did not start it
@@ -402,18 +451,34 @@ def classify(runs: Dict[str, ModuleRun], reference: Dict[str, ModuleRun]) -> Lis
     """
     failures = []
     for run in runs.values():
-        ref = reference.get(run.module)
+        ref, old = reference.get(run.module), (tf1 or {}).get(run.module)
         for failure in run.failures:
             if not failure.test and ref and ref.started:
                 failures += [_classify_one(Failure(failure.module, test, failure.error,
-                                                   failure.frame, failure.text), ref)
+                                                   failure.frame, failure.text), ref, old)
                              for test, outcome in ref.outcomes.items() if outcome != "skipped"]
             else:
-                failures.append(_classify_one(failure, ref))
+                failures.append(_classify_one(failure, ref, old))
     return failures
 
 
-def _classify_one(failure: Failure, ref: Optional[ModuleRun]) -> Failure:
+def _outcome_in(run: Optional[ModuleRun], test: str) -> tuple:
+    """(passed / failed / not run, first error, frame) of ``test`` in another run."""
+    if run is None:
+        return "not run", "", ""
+    outcome = run.outcomes.get(test, "failed" if not run.started or not test else "not run")
+    if outcome != "failed":
+        return outcome, "", ""
+    failure = next((f for f in run.failures if f.test in (test, "")), None)
+    return ("failed", failure.error, failure.frame) if failure else ("failed", "", "")
+
+
+def _exception_type(error: str) -> str:
+    return error.partition(":")[0].rsplit(".", 1)[-1]
+
+
+def _classify_one(failure: Failure, ref: Optional[ModuleRun],
+                  tf1: Optional[ModuleRun] = None) -> Failure:
     """Classes one failure.
 
     ``now`` is read off its own first error. The owner comes from the reference run
@@ -421,20 +486,24 @@ def _classify_one(failure: Failure, ref: Optional[ModuleRun]) -> Failure:
     port's; a test that fails there too, after a semantics error or an unknown one here,
     is classed by its error there (what would remain once the port set the semantics);
     a known non-semantics error here (a Python 2 leftover, pandas) classes it as it is.
+    A failure no signature explains is the project's own when the unported test fails
+    with the same exception on TensorFlow 1 (``tf1``).
     """
-    if ref is not None:
-        failure.reference = ref.outcomes.get(failure.test, "failed" if not ref.started
-                                             or not failure.test else "not run")
-        ref_failure = next((f for f in ref.failures if f.test in (failure.test, "")), None)
-        if failure.reference == "failed" and ref_failure:
-            failure.reference_error, failure.reference_frame = ref_failure.error, ref_failure.frame
-    now = match_cause(failure.error)
+    failure.reference, failure.reference_error, failure.reference_frame = _outcome_in(
+        ref, failure.test)
+    failure.tf1, failure.tf1_error, _ = _outcome_in(tf1, failure.test)
+    if _TF1_REFERENCE_UNUSABLE.search(failure.tf1_error):
+        failure.tf1 = "not run"
+    now = match_cause(failure.error, failure.key)
     cause, evidence = now, (failure.error, failure.frame)
     if failure.reference == "passed":
         cause = now if now.semantics else SEMANTICS_OTHER
     elif failure.reference_error and (now.semantics or now is NO_CAUSE):
-        cause = match_cause(failure.reference_error)
+        cause = match_cause(failure.reference_error, failure.key)
         evidence = (failure.reference_error, failure.reference_frame)
+    if cause is NO_CAUSE and failure.tf1 == "failed" and (
+            _exception_type(failure.tf1_error) == _exception_type(evidence[0])):
+        cause = FAILS_ON_TF1
     failure.now = now.name
     failure.cause, failure.owner = cause.name, cause.owner
     failure.evidence, failure.evidence_frame = evidence
@@ -485,7 +554,8 @@ def cause_tables(failures: Sequence[Failure]) -> List[str]:
     """Two views of the failures: what each fails on today (its first error), and who owns
     it (the cause that decides, on the reference run's evidence); then what each cause needs.
     """
-    causes = {c.name: c for c in (*CAUSES, SEMANTICS_OTHER, NO_CAUSE)}
+    causes = {c.name: c for c in (*CAUSES, *(c for _, c in PROJECT_TESTS), SEMANTICS_OTHER,
+                                  FAILS_ON_TF1, NO_CAUSE)}
 
     def grouped(key) -> List[tuple]:
         groups: Dict[tuple, List[Failure]] = defaultdict(list)
@@ -524,13 +594,14 @@ def fetch_sources(workdir: Path, cache: Path, with_slim: bool,
       RuntimeError: a download or a port failed.
     """
     source = corpus.unpack(corpus.fetch(OBJECT_DETECTION, cache, deadline), workdir / "source")
-    trees = Trees(workdir / "ported", [workdir / "ported"])
+    trees = Trees(workdir / "ported", [workdir / "ported"], source, [source])
     ports = [(source, trees.ported)]
     if with_slim:
         slim_sdist = corpus.unpack(corpus.fetch(RESEARCH_SLIM, cache, deadline),
                                    workdir / "slim_source")
         ports.append((slim_sdist / "slim", workdir / "ported_slim"))
         trees.path.append(workdir / "ported_slim")
+        trees.source_path.append(slim_sdist / "slim")
     for tree, out in ports:
         log = workdir / f"rewrite_{out.name}.log"
         ran = _harness.rewrite(tree, out, workdir / f"{out.name}.json", deadline, log=log)
@@ -540,6 +611,35 @@ def fetch_sources(workdir: Path, cache: Path, with_slim: bool,
         print(f"slimport rewrite {tree.name} --out {out.name}: "
               f"{log.read_text().strip().splitlines()[-1]} ({ran.seconds:.1f} s)", flush=True)
     return trees
+
+
+def run_unported(trees: Trees, modules: Sequence[str], python: str, workdir: Path, jobs: int,
+                 module_timeout: float) -> Dict[str, ModuleRun]:
+    """Runs each module of the unported tree with another interpreter (TensorFlow 1.x).
+
+    ``python -m pytest MODULE`` with no other argument on its command line (pytest's
+    options come from PYTEST_ADDOPTS): TF1's flags parse ``sys.argv`` on first access,
+    and pytest's own options there would fail them.
+    """
+    outdir = workdir / "tf1"
+    outdir.mkdir(parents=True, exist_ok=True)
+
+    def one(module: str) -> None:
+        stem = outdir / module.replace("/", "__")[:-3]
+        env = {"PYTHONPATH": os.pathsep.join(str(p) for p in trees.source_path),
+               "PYTEST_ADDOPTS": f"-q -p no:cacheprovider --tb=native -o junit_family=xunit2 "
+                                 f"--junitxml={stem.with_suffix('.xml')}"}
+        try:
+            ran = _harness.run([python, "-m", "pytest", module], _harness.Deadline(module_timeout),
+                               stem.with_suffix(".log"), env, cwd=trees.source)
+            status = {"seconds": ran.seconds, "timed_out": False, "exit_code": ran.returncode}
+        except TimeoutError:
+            status = {"seconds": module_timeout, "timed_out": True, "exit_code": -9}
+        stem.with_suffix(".json").write_text(json.dumps(dict(status, module=module)))
+
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        list(pool.map(one, modules))
+    return read_runs(outdir, trees.source)
 
 
 def run_suite(args: argparse.Namespace, workdir: Path, deadline: _harness.Deadline) -> dict:
@@ -561,23 +661,36 @@ def run_suite(args: argparse.Namespace, workdir: Path, deadline: _harness.Deadli
                                  args.module_timeout) if selection else {}
         walls[mode] = time.monotonic() - started
         print(f"  {mode}: {len(selection)} modules ({walls[mode]:.0f} s)", flush=True)
+    runs["tf1"] = {}
+    if args.tf1_python:  # the evidence for "fails unported on TF1 too"
+        started = time.monotonic()
+        selection = sorted({f.module for run in runs["reference"].values() for f in run.failures}
+                           | {m for m in modules if m not in runs["reference"]
+                              and runs["pytest"][m].failures})
+        runs["tf1"] = run_unported(trees, selection, args.tf1_python, workdir, args.jobs,
+                                   args.module_timeout)
+        walls["tf1"] = time.monotonic() - started
+        print(f"  unported on {args.tf1_python}: {len(selection)} modules "
+              f"({walls['tf1']:.0f} s)", flush=True)
     return judge(runs, walls)
 
 
 def judge(runs: Dict[str, Dict[str, ModuleRun]], walls: Dict[str, float]) -> dict:
     """Classes the failures of every mode; the JSON-ready result."""
-    failures = classify(runs["pytest"], runs["reference"])
-    script_failures = classify(runs["script"], runs["reference"])
+    failures = classify(runs["pytest"], runs["reference"], runs["tf1"])
+    script_failures = classify(runs["script"], runs["reference"], runs["tf1"])
     tallies = {"pytest": tally(runs["pytest"], walls["pytest"], failures),
                "reference": tally(runs["reference"], walls["reference"]),
                "script": tally(runs["script"], walls["script"], script_failures)}
+    if runs["tf1"]:
+        tallies["tf1"] = tally(runs["tf1"], walls.get("tf1", 0.0))
     return {"tallies": tallies, "failures": failures, "script_failures": script_failures}
 
 
 def judge_kept(workdir: Path) -> dict:
     """judge() over what a --keep run left in ``workdir`` (wall times are not kept)."""
     runs = {mode: read_runs(workdir / mode, workdir / "ported") if (workdir / mode).is_dir()
-            else {} for mode in ("pytest", "reference", "script")}
+            else {} for mode in ("pytest", "reference", "script", "tf1")}
     return judge(runs, {mode: 0.0 for mode in runs})
 
 
@@ -585,7 +698,8 @@ def print_result(result: dict, verbose: bool) -> None:
     tallies: Dict[str, Tally] = result["tallies"]
     labels = {"pytest": "pytest (one process per module)",
               "reference": "  reference: failing modules again, TF1 semantics set",
-              "script": "as its authors ran it: python X_test.py"}
+              "script": "as its authors ran it: python X_test.py",
+              "tf1": "  unported, on TensorFlow 1 (--tf1-python)"}
     print("\n=== tensorflow-object-detection-api 0.1.1's own tests, ported, on this "
           "TensorFlow")
     print(suite_table({labels[m]: t for m, t in tallies.items() if t.modules}))
@@ -632,6 +746,10 @@ def main(argv: Sequence[str] = None) -> int:
     parser.add_argument("--no-slim", action="store_true",
                         help="leave research/slim out (its users count as blocked)")
     parser.add_argument("--only", help="run only the test modules whose path contains this")
+    parser.add_argument("--tf1-python", metavar="PYTHON",
+                        help="an interpreter with TensorFlow 1.x (e.g. 1.15 on Python 3.7): "
+                        "also run the failing modules unported with it, the evidence for "
+                        "\"fails on TF1 too\"")
     parser.add_argument("--module-timeout", type=float, default=600.0,
                         help="seconds for one test module's process (default %(default)s)")
     parser.add_argument("--report", type=Path, help="write every classed failure as JSON")
