@@ -143,7 +143,8 @@ def junit_cases(path: Path) -> List[Case]:
         for child in case:
             if child.tag in ("failure", "error"):
                 outcome = "failed"
-                text = "\n".join(part for part in (child.text, child.get("message")) if part)
+                # A blank line between: the message must not read as the traceback's tail.
+                text = "\n\n".join(part for part in (child.text, child.get("message")) if part)
             elif child.tag == "skipped":
                 outcome = "skipped"
         cases.append(Case(case.get("classname") or "", case.get("name") or "", outcome, text))

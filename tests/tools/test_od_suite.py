@@ -56,6 +56,11 @@ COLLECTION = textwrap.dedent("""\
     (COLLECTION, "TypeError: Descriptors cannot be created directly.",
      "object_detection/protos/a_pb2.py:33"),
     ("no traceback at all\n", "no traceback at all", "?"),
+    # An assertion's message goes on over the next lines, up to the blank line.
+    ('  File "/w/od/ported/object_detection/b_test.py", line 94, in test_b\n'
+     "AssertionError: \n- softmax_v2_with_logit_scale\n+ softmax_with_logit_scale\n\nmessage",
+     "AssertionError: - softmax_v2_with_logit_scale + softmax_with_logit_scale",
+     "object_detection/b_test.py:94"),
 ])
 def test_first_error_and_innermost_frame(text, error, frame):
     assert od_suite.first_error(text) == (error, frame)
@@ -78,8 +83,8 @@ def test_junit_cases_of_pytest_and_absltest(tmp_path):
         """))
     assert [(c.classname, c.name, c.outcome, c.text) for c in _harness.junit_cases(report)] == [
         ("object_detection.a_test.ATest", "test_ok", "passed", ""),
-        ("object_detection.a_test.ATest", "test_bad", "failed", "trace\nm"),
-        ("", "object_detection.b_test", "failed", "boom\ncollection failure"),
+        ("object_detection.a_test.ATest", "test_bad", "failed", "trace\n\nm"),
+        ("", "object_detection.b_test", "failed", "boom\n\ncollection failure"),
         ("__main__.ATest", "test_session", "skipped", ""),
         ("__main__.ATest", "test_skip", "skipped", ""),
     ]
