@@ -593,7 +593,8 @@ def cause_tables(failures: Sequence[Failure]) -> List[str]:
             groups[key(failure)].append(failure)
         return sorted(groups.items(), key=lambda item: -sum(f.tests for f in item[1]))
 
-    today = [[causes[name].owner, name, sum(f.tests for f in members),
+    today = [[causes[name].owner if name != NO_CAUSE.name else "(no signature)", name,
+              sum(f.tests for f in members),
               len({f.module for f in members}), members[0].error[:80], members[0].frame]
              for (name,), members in grouped(lambda f: (f.now,))]
     owned = []
