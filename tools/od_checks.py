@@ -9,7 +9,8 @@ preloaded imports are shared, made before any test code runs. Like verify's chec
 this imports nothing of slim_ext (the tests' own imports decide what they load).
 
 Jobs: ``{"check": "pytest" | "script", "module": "object_detection/x_test.py",
-"tree": PORTED, "junit": FILE, "progress": FILE, "arguments": [...], "timeout": S}``.
+"tree": PORTED, "junit": FILE, "progress": FILE, "arguments": [...], "tests": [node ids,
+or none for the whole module], "timeout": S}``.
 """
 import faulthandler
 import importlib
@@ -50,7 +51,8 @@ def _pytest(job):
     import pytest  # pylint: disable=import-outside-toplevel
 
     sys.argv = ["pytest"]
-    return pytest.main([*job["arguments"], f"--junitxml={job['junit']}", job["module"]],
+    targets = job.get("tests") or [job["module"]]  # node ids, or the whole module
+    return pytest.main([*job["arguments"], f"--junitxml={job['junit']}", *targets],
                        plugins=[_Progress(job["progress"])])
 
 

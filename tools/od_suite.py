@@ -15,7 +15,7 @@ junit XML report each.
 
 Every failure is then classed, on evidence:
 - its first error (the first exception of the traceback) and its innermost frame;
-- a reference run: each module with a failure runs again with TF1's run-time semantics
+- a reference run: each failing test (or module) runs again with TF1's run-time semantics
   set before any test code (graph mode and v1 shapes, TF1's flag parsing, the
   pure-Python protobuf, tf.keras as Keras 2: tools/od_tf1_semantics.py). A test that
   passes there fails only because the port did not establish TF1's semantics: the
@@ -399,8 +399,11 @@ def _read_progress(path: Path, outcomes: Dict[str, str], failures: List[Failure]
 
 
 def run_modules(trees: Trees, modules: Sequence[str], mode: str, workdir: Path, jobs: int,
-                module_timeout: float) -> Dict[str, ModuleRun]:
+                module_timeout: float,
+                only_tests: Optional[Dict[str, List[str]]] = None) -> Dict[str, ModuleRun]:
     """Runs each test module in its own process (``mode``: pytest, reference or script).
+
+    ``only_tests``: per module, the pytest node ids to run instead of the whole module.
 
     The processes are forked from one that imported TensorFlow and pytest once
     (tools/od_checks.py in slimport verify's fork server), ``jobs`` at a time.
@@ -435,6 +438,7 @@ def run_modules(trees: Trees, modules: Sequence[str], mode: str, workdir: Path, 
                                "progress": str(outdir / (module.replace("/", "__")[:-3]
                                                          + ".progress")),
                                "arguments": arguments, "timeout": module_timeout,
+                               "tests": (only_tests or {}).get(module, []),
                                "target": module})
             for done in server.results():
                 stem = Path(done.job["junit"]).with_suffix("")
@@ -685,11 +689,15 @@ def run_suite(args: argparse.Namespace, workdir: Path, deadline: _harness.Deadli
     runs, walls = {}, {}
     for mode, selection in (("pytest", modules), ("reference", None),
                             ("script", modules if args.as_script else [])):
-        if selection is None:  # the reference: every module with a failure, again
+        only_tests = {}
+        if selection is None:  # the reference: every failing test again (or whole module)
             selection = [m for m, run in runs["pytest"].items() if run.failures]
+            only_tests = {m: [f"{m}::{f.test}" for f in runs["pytest"][m].failures]
+                          for m in selection
+                          if all(f.test for f in runs["pytest"][m].failures)}
         started = time.monotonic()
         runs[mode] = run_modules(trees, selection, mode, workdir, args.jobs,
-                                 args.module_timeout) if selection else {}
+                                 args.module_timeout, only_tests) if selection else {}
         walls[mode] = time.monotonic() - started
         print(f"  {mode}: {len(selection)} modules ({walls[mode]:.0f} s)", flush=True)
     runs["tf1"] = {}
@@ -728,7 +736,7 @@ def judge_kept(workdir: Path) -> dict:
 def print_result(result: dict, verbose: bool) -> None:
     tallies: Dict[str, Tally] = result["tallies"]
     labels = {"pytest": "pytest (one process per module)",
-              "reference": "  reference: failing modules again, TF1 semantics set",
+              "reference": "  reference: failing tests again, TF1 semantics set",
               "script": "as its authors ran it: python X_test.py",
               "tf1": "  unported, on TensorFlow 1 (--tf1-python)"}
     print("\n=== tensorflow-object-detection-api 0.1.1's own tests, ported, on this "
