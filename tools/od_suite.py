@@ -695,9 +695,12 @@ def run_suite(args: argparse.Namespace, workdir: Path, deadline: _harness.Deadli
             only_tests = {m: [f"{m}::{f.test}" for f in runs["pytest"][m].failures]
                           for m in selection
                           if all(f.test for f in runs["pytest"][m].failures)}
+        if deadline.left() <= 0:
+            raise TimeoutError(f"the harness's {deadline.seconds:.0f} s passed")
         started = time.monotonic()
         runs[mode] = run_modules(trees, selection, mode, workdir, args.jobs,
-                                 args.module_timeout, only_tests) if selection else {}
+                                 min(args.module_timeout, deadline.left()),
+                                 only_tests) if selection else {}
         walls[mode] = time.monotonic() - started
         print(f"  {mode}: {len(selection)} modules ({walls[mode]:.0f} s)", flush=True)
     runs["tf1"] = {}
@@ -707,7 +710,7 @@ def run_suite(args: argparse.Namespace, workdir: Path, deadline: _harness.Deadli
                            | {m for m in modules if m not in runs["reference"]
                               and runs["pytest"][m].failures})
         runs["tf1"] = run_unported(trees, selection, args.tf1_python, workdir, args.jobs,
-                                   args.module_timeout)
+                                   max(1.0, min(args.module_timeout, deadline.left())))
         walls["tf1"] = time.monotonic() - started
         print(f"  unported on {args.tf1_python}: {len(selection)} modules "
               f"({walls['tf1']:.0f} s)", flush=True)
@@ -795,7 +798,7 @@ def main(argv: Sequence[str] = None) -> int:
     parser.add_argument("--judge", type=Path, metavar="DIR",
                         help="do not run: class what a --keep DIR run left in DIR/od")
     parser.add_argument("-v", "--verbose", action="store_true", help="list every failure")
-    _harness.add_run_options(parser, 1500.0, "test modules at a time")
+    _harness.add_run_options(parser, 2400.0, "test modules at a time")
     args = parser.parse_args(argv)
     deadline = _harness.Deadline(args.deadline)
     started = time.monotonic()
