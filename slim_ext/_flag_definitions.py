@@ -16,7 +16,7 @@ from slim_ext import tf1_flags
 FlagSpec = Tuple[str, object, str]
 
 
-def define_missing(flag_values: flags.FlagValues,
+def define_missing(flag_values: flags.FlagValues, module_name: str,
                    string_flags: Iterable[FlagSpec] = (),
                    integer_flags: Iterable[FlagSpec] = (),
                    lower_bound: Optional[int] = None) -> None:
@@ -24,6 +24,8 @@ def define_missing(flag_values: flags.FlagValues,
 
   Args:
     flag_values: where to define them.
+    module_name: the module the flags belong to (``--helpfull`` groups them
+      under it; absl would otherwise name this helper).
     string_flags: (name, default, help) of string flags.
     integer_flags: (name, default, help) of integer flags.
     lower_bound: the smallest value the integer flags accept; None: any.
@@ -31,12 +33,14 @@ def define_missing(flag_values: flags.FlagValues,
   for name, default, help_text in string_flags:
     if _may_define(name, flag_values):
       tf1_flags.DEFINE_string(name, default, help_text,
-                              flag_values=flag_values, allow_override=True)
+                              flag_values=flag_values, allow_override=True,
+                              module_name=module_name)
   for name, default, help_text in integer_flags:
     if _may_define(name, flag_values):
       tf1_flags.DEFINE_integer(name, default, help_text,
                                lower_bound=lower_bound,
-                               flag_values=flag_values, allow_override=True)
+                               flag_values=flag_values, allow_override=True,
+                               module_name=module_name)
 
 
 def _may_define(name: str, flag_values: flags.FlagValues) -> bool:

@@ -73,7 +73,7 @@ def define_flags(flag_values: flags.FlagValues = flags.FLAGS) -> None:
     flag_values: where to define them; absl's global FLAGS by default.
   """
   _flag_definitions.define_missing(
-      flag_values, cluster_flags.CLUSTER_STRING_FLAGS,
+      flag_values, __name__, cluster_flags.CLUSTER_STRING_FLAGS,
       (cluster_flags.CLUSTER_TASK_INDEX_FLAG,))
 
 
@@ -489,13 +489,34 @@ class Server(tf.distribute.Server):
 
   def join(self) -> None:
     """Blocks while the server serves; a ps task ends once its job is done."""
-    if self._cluster is None or self._cluster.task_type != PS:
-      super().join()
-      return
-    # No "job done" shortcut: the script's own workers do not exit at once
-    # when the job is done (bootstrap's do), so a worker started late still
-    # needs its ps, as it had it in TF1.
-    _serve_as_ps(self._cluster, self.target, job_done=None)
+    join(self)
+
+
+# TensorFlow's own join, taken before anybody swaps the class's (Estimator's ps
+# does, around train_and_evaluate: slim_ext.estimator.ps).
+_TF_JOIN = tf.distribute.Server.join
+
+
+def join(server: tf.distribute.Server) -> None:
+  """``server.join()``, except that a ps task ends once its workers are gone.
+
+  Args:
+    server: a started ``tf.distribute.Server`` (``tf.train.Server``).
+
+  Returns:
+    Never on a ps task of a cluster slim_ext knows: once every worker of the
+    cluster (master and chief included) has come and gone, or on
+    SIGTERM/SIGINT, the process exits with status 0; TensorFlow's join never
+    returned either. Any other server is joined as TensorFlow joins it.
+  """
+  config = _own_cluster(server.server_def)
+  if config is None or config.task_type != PS:
+    _TF_JOIN(server)
+    return
+  # No "job done" shortcut: a script's own workers (and Estimator's) do not
+  # exit at once when the job is done (bootstrap's do), so a worker started
+  # late still needs its ps, as it had it in TF1.
+  _serve_as_ps(config, server.target, job_done=None)
 
 
 define_flags()

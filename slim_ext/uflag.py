@@ -114,7 +114,7 @@ def define_flags(flag_values: flags.FlagValues = flags.FLAGS) -> None:
     flag_values: where to define them; absl's global FLAGS by default.
   """
   _flag_definitions.define_missing(
-      flag_values, platform_flags.PLATFORM_STRING_FLAGS,
+      flag_values, __name__, platform_flags.PLATFORM_STRING_FLAGS,
       platform_flags.PLATFORM_INTEGER_FLAGS, lower_bound=0)
 
 

@@ -17,6 +17,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import xml.etree.ElementTree as ElementTree
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Dict, List, Optional, Sequence
@@ -42,8 +43,8 @@ class Ran:
 
 
 def run(command: Sequence[str], deadline: Deadline, log: Optional[Path] = None,
-        env: Optional[Dict[str, str]] = None) -> Ran:
-    """Runs ``command`` in its own session; output to ``log`` (or through).
+        env: Optional[Dict[str, str]] = None, cwd: Optional[Path] = None) -> Ran:
+    """Runs ``command`` in its own session (in ``cwd``); output to ``log`` (or through).
 
     Raises:
       TimeoutError: the deadline passed; the command's process group was killed.
@@ -54,7 +55,7 @@ def run(command: Sequence[str], deadline: Deadline, log: Optional[Path] = None,
     output = open(log, "w") if log else None
     try:
         process = subprocess.Popen(list(command), stdout=output, stderr=subprocess.STDOUT
-                                   if output else None, env=child_env,
+                                   if output else None, env=child_env, cwd=cwd,
                                    start_new_session=True)
         try:
             returncode = process.wait(timeout=max(1.0, deadline.left()))
@@ -119,6 +120,35 @@ def installed_package(name: str) -> Path:
     if spec is None or not spec.submodule_search_locations:
         raise RuntimeError(f"{name} is not an installed package")
     return Path(list(spec.submodule_search_locations)[0]).resolve()
+
+
+@dataclass
+class Case:
+    """One test of a junit XML report (pytest's or absltest's)."""
+
+    classname: str
+    name: str
+    outcome: str  # passed, failed (a failure or an error) or skipped
+    text: str  # the traceback of a failed test, else ""
+
+
+def junit_cases(path: Path) -> List[Case]:
+    """Every <testcase> of a junit XML file, as pytest and absltest write them."""
+    cases = []
+    for case in ElementTree.parse(path).getroot().iter("testcase"):
+        outcome, text = "passed", ""
+        # absltest marks a test it did not run (a suppressed ``test_session``) by status.
+        if case.get("status") == "notrun" or case.get("result") == "skipped":
+            outcome = "skipped"
+        for child in case:
+            if child.tag in ("failure", "error"):
+                outcome = "failed"
+                # A blank line between: the message must not read as the traceback's tail.
+                text = "\n\n".join(part for part in (child.text, child.get("message")) if part)
+            elif child.tag == "skipped":
+                outcome = "skipped"
+        cases.append(Case(case.get("classname") or "", case.get("name") or "", outcome, text))
+    return cases
 
 
 def read_json(path: Path) -> dict:

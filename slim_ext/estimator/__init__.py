@@ -11,8 +11,8 @@ multi-worker strategies (``slim_ext.estimator.estimator_training``).
 
 On top, for clusters: an Estimator ps task joins its server forever;
 ``train_and_evaluate`` here is Estimator's own, except that a ps task ends once
-its workers have come and gone, and ``join(server)`` does the same for
-trainers that start their own ``tf.train.Server``.
+its workers have come and gone (``slim_ext.cluster.Server`` does the same for
+trainers that start their own ``tf.train.Server``).
 
 Example:
   import slim_ext  # noqa: F401  (revives tf.estimator)
@@ -23,8 +23,7 @@ Example:
 from typing import Any
 
 # Loaded on first use: they import TensorFlow (and tensorflow_estimator).
-_LAZY = {"train_and_evaluate": "slim_ext.estimator.training",
-         "join": "slim_ext.estimator.ps"}
+_LAZY = {"train_and_evaluate": "slim_ext.estimator.training"}
 
 
 def __getattr__(name: str) -> Any:

@@ -10,7 +10,9 @@ slim_ext itself.
 
 Protocol, one JSON document per line. On stdin: first the configuration
 (``roots``, ``preload``, ``max_children``, ``scratch``, ``tree_names``,
-``tree_dirs``, ``parent_pid``, ``threads``), then one job per line (``id``,
+``tree_dirs``, ``parent_pid``, ``threads``, and optionally ``checks``: the module
+that runs the jobs instead of checks.py, importable from the worker's PYTHONPATH,
+for harnesses such as tools/od_suite.py), then one job per line (``id``,
 ``check``, ``timeout`` and what the check needs); end of input means no more
 jobs. On stdout: ``{"event": "ready", ...}`` or ``{"event": "preload_failed",
 ...}`` once, then per job ``started`` (with the child's pid) and ``done`` (with
@@ -25,6 +27,7 @@ dies with its parent.
 """
 import ctypes
 import gc
+import importlib
 import json
 import os
 import selectors
@@ -92,6 +95,7 @@ class _Worker:
 
     def __init__(self, config: Json, jobs_in: _Lines, events_out: int) -> None:
         self.config = config
+        self.checks: Any = checks
         self.jobs_in = jobs_in
         self.events_out = events_out
         self.queue: List[Json] = []
@@ -177,7 +181,7 @@ class _Worker:
             os.close(self.jobs_in.fd)
             os.close(self.events_out)
             os.chdir(directory)
-            result = checks.run(job, self.config)
+            result = self.checks.run(job, self.config)
             sys.stdout.flush()
             sys.stderr.flush()
             partial = os.path.join(directory, "result.json.partial")
@@ -270,7 +274,9 @@ def main() -> None:
     sys.path[:0] = config["roots"]
     worker = _Worker(config, jobs_in, events_fd)
     started = time.monotonic()
-    preloaded = checks.preload(config)
+    if config.get("checks"):
+        worker.checks = importlib.import_module(config["checks"])
+    preloaded = worker.checks.preload(config)
     preloaded["event"] = "ready" if preloaded.get("error") is None else "preload_failed"
     preloaded["seconds"] = time.monotonic() - started
     preloaded["worker_pid"] = os.getpid()

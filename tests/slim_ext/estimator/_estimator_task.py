@@ -3,7 +3,7 @@
 ``--mode between_graph`` is the TF1 trainer's way (the shape of
 examples/estimator_tf1 once ported): tf.contrib.learn's RunConfig reads the
 platform TF_CONFIG (``master``), every task starts its own server, a ps joins it
-through ``slim_ext.estimator.join``, variables go to the ps tasks through
+through ``slim_ext.cluster.Server``'s join, variables go to the ps tasks through
 ``replica_device_setter`` with ``GreedyLoadBalancingStrategy``, and each worker
 calls ``Estimator.train(max_steps=...)``.
 
@@ -24,7 +24,7 @@ import os
 import slim_ext  # noqa: F401  (tf.estimator on TF >= 2.16)
 import slim_ext.estimator
 import tensorflow as tf
-from slim_ext import cluster_config
+from slim_ext import cluster, cluster_config
 from slim_ext.contrib import training as contrib_training
 from slim_ext.contrib.learn import run_config as contrib_run_config
 
@@ -63,10 +63,10 @@ def _model_fn(place_on_ps):
 def _start_server(config):
   if not config.cluster_spec or config.task_type is None:
     return None
-  server = tf.compat.v1.train.Server(config.cluster_spec, job_name=config.task_type,
-                                     task_index=config.task_id)
+  server = cluster.Server(config.cluster_spec, job_name=config.task_type,
+                          task_index=config.task_id)
   if config.task_type == "ps":
-    slim_ext.estimator.join(server)
+    server.join()
   return server
 
 

@@ -6,7 +6,7 @@ ported) started as a platform starts it (``tests/_platform_job.py``):
 * the TF1 between-graph job (contrib.learn RunConfig, own servers, variables on
   the ps by GreedyLoadBalancingStrategy): master + worker + ps started together
   with the ps last, and master + ps with the worker started only after the
-  chief has finished and exited; the ps ends through ``slim_ext.estimator.join``;
+  chief has finished and exited; the ps ends through ``slim_ext.cluster.Server``'s join;
 * ``train_and_evaluate`` with tf.compat.v1's ParameterServerStrategy (master
   renamed chief, the re-implemented ``estimator_training`` on TF >= 2.16) with an
   evaluator, and with MultiWorkerMirroredStrategy on master + worker.

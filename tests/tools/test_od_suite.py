@@ -1,0 +1,184 @@
+"""The decisions inside tools/od_suite.py: first errors, junit reading, who owns a failure.
+
+The harness itself runs in ``tox -e odsuite`` (it downloads); these pin the parts that
+would silently skew its table: reading pytest's and absltest's reports, picking the
+first error and its innermost frame, and classing on evidence (the reference run).
+"""
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO_ROOT / "tools"))
+import _harness  # noqa: E402  pylint: disable=g-import-not-at-top,wrong-import-position
+import od_suite  # noqa: E402  pylint: disable=g-import-not-at-top,wrong-import-position
+
+NATIVE = textwrap.dedent("""\
+    Traceback (most recent call last):
+      File "/w/od/ported/object_detection/core/box_list_ops_test.py", line 383, in test_x
+        result = self.execute(graph_fn, [])
+      File "/w/od/ported/object_detection/utils/test_case.py", line 100, in execute
+        if FLAGS.tpu_test:
+      File "/venv/lib/python3.11/site-packages/absl/flags/_flagvalues.py", line 544, in g
+        raise _exceptions.UnparsedFlagAccessError(
+    absl.flags._exceptions.UnparsedFlagAccessError: Trying to access flag --tpu_test before
+    """)
+CHAINED = textwrap.dedent("""\
+    Traceback (most recent call last):
+      File "/w/od/ported/object_detection/a.py", line 3, in f
+        return d.iteritems()
+    AttributeError: 'dict' object has no attribute 'iteritems'
+
+    During handling of the above exception, another exception occurred:
+
+    Traceback (most recent call last):
+      File "/w/od/ported/object_detection/a_test.py", line 9, in test_f
+    ValueError: later
+    """)
+COLLECTION = textwrap.dedent("""\
+    ImportError while importing test module '/w/od/ported/object_detection/x_test.py'.
+    object_detection/x_test.py:20: in <module>
+        from object_detection.protos import a_pb2
+    object_detection/protos/a_pb2.py:33: in <module>
+        _descriptor.EnumValueDescriptor(
+    E   TypeError: Descriptors cannot be created directly.
+    """)
+
+
+@pytest.mark.parametrize("text, error, frame", [
+    (NATIVE, "absl.flags._exceptions.UnparsedFlagAccessError: Trying to access flag "
+     "--tpu_test before", "site-packages/absl/flags/_flagvalues.py:544"),
+    # The first error of a chain is the cause; its frame, not the last one's.
+    (CHAINED, "AttributeError: 'dict' object has no attribute 'iteritems'",
+     "object_detection/a.py:3"),
+    (COLLECTION, "TypeError: Descriptors cannot be created directly.",
+     "object_detection/protos/a_pb2.py:33"),
+    ("no traceback at all\n", "no traceback at all", "?"),
+    # An assertion's message goes on over the next lines, up to the blank line.
+    ('  File "/w/od/ported/object_detection/b_test.py", line 94, in test_b\n'
+     "AssertionError: \n- softmax_v2_with_logit_scale\n+ softmax_with_logit_scale\n\nmessage",
+     "AssertionError: - softmax_v2_with_logit_scale + softmax_with_logit_scale",
+     "object_detection/b_test.py:94"),
+])
+def test_first_error_and_innermost_frame(text, error, frame):
+    assert od_suite.first_error(text) == (error, frame)
+
+
+def test_junit_cases_of_pytest_and_absltest(tmp_path):
+    report = tmp_path / "junit.xml"
+    report.write_text(textwrap.dedent("""\
+        <testsuites><testsuite>
+          <testcase classname="object_detection.a_test.ATest" name="test_ok"/>
+          <testcase classname="object_detection.a_test.ATest" name="test_bad">
+            <failure message="m">trace</failure></testcase>
+          <testcase classname="" name="object_detection.b_test">
+            <error message="collection failure">boom</error></testcase>
+          <testcase classname="__main__.ATest" name="test_session" status="notrun"
+                    result="suppressed"/>
+          <testcase classname="__main__.ATest" name="test_skip">
+            <skipped message="no GPU"/></testcase>
+        </testsuite></testsuites>
+        """))
+    assert [(c.classname, c.name, c.outcome, c.text) for c in _harness.junit_cases(report)] == [
+        ("object_detection.a_test.ATest", "test_ok", "passed", ""),
+        ("object_detection.a_test.ATest", "test_bad", "failed", "trace\n\nm"),
+        ("", "object_detection.b_test", "failed", "boom\n\ncollection failure"),
+        ("__main__.ATest", "test_session", "skipped", ""),
+        ("__main__.ATest", "test_skip", "skipped", ""),
+    ]
+
+
+def _run(module, outcomes, failures=(), started=True):
+    return od_suite.ModuleRun(module, 1.0, dict(outcomes), list(failures), started)
+
+
+def _failure(test, error, module="m_test.py", tests=1):
+    return od_suite.Failure(module, test, error, "m_test.py:1", tests=tests)
+
+
+GRAPH = "AttributeError: 'NoneType' object has no attribute 'run'"
+
+
+def test_a_failure_that_passes_with_tf1_semantics_is_the_ports():
+    runs = {"m_test.py": _run("m_test.py", {"T::a": "failed", "T::b": "failed"}, [
+        _failure("T::a", GRAPH), _failure("T::b", "AssertionError: [2, 4] != [None, 4]")])}
+    reference = {"m_test.py": _run("m_test.py", {"T::a": "passed", "T::b": "passed"})}
+    classed = {f.test: (f.cause, f.owner) for f in od_suite.classify(runs, reference)}
+    # The signature names the construct; an unknown error that TF1 semantics fix is still
+    # the port's (it did not establish them).
+    assert classed == {"T::a": ("graph-mode", od_suite.PORT),
+                       "T::b": ("tf1-semantics-other", od_suite.PORT)}
+
+
+def test_what_fails_with_tf1_semantics_too_is_classed_by_that_error():
+    pandas = "AttributeError: 'DataFrame' object has no attribute 'as_matrix'"
+    runs = {"m_test.py": _run("m_test.py", {"T::a": "failed", "T::b": "failed",
+                                            "T::c": "failed"}, [
+        _failure("T::a", GRAPH), _failure("T::b", "ValueError: unexplained"),
+        _failure("T::c", "AttributeError: module 'inspect' has no attribute 'getargspec'")])}
+    reference = {"m_test.py": _run("m_test.py", {"T::a": "failed", "T::b": "failed",
+                                                 "T::c": "failed"}, [
+        _failure("T::a", pandas), _failure("T::b", "ValueError: unexplained"),
+        _failure("T::c", "AttributeError: module 'inspect' has no attribute 'getargspec'")])}
+    classed = {f.test: f for f in od_suite.classify(runs, reference)}
+    assert (classed["T::a"].cause, classed["T::a"].owner) == ("pandas-as-matrix",
+                                                              od_suite.THIRD_PARTY)
+    assert classed["T::a"].now == "graph-mode"  # what it fails on first, today
+    assert classed["T::b"].owner == od_suite.UNCLASSIFIED
+    assert (classed["T::c"].cause, classed["T::c"].owner) == ("py2-getargspec", od_suite.PORT)
+
+
+def test_a_module_that_did_not_start_counts_the_tests_the_reference_found():
+    stale = "TypeError: Descriptors cannot be created directly."
+    runs = {"m_test.py": _run("m_test.py", {}, [_failure("", stale, tests=9)], started=False),
+            "n_test.py": _run("n_test.py", {}, [_failure("", "ModuleNotFoundError: No module "
+                                                     "named 'nets'", "n_test.py", tests=4)],
+                              started=False)}
+    reference = {
+        "m_test.py": _run("m_test.py", {"T::a": "passed", "T::b": "failed", "T::s": "skipped"},
+                          [_failure("T::b", "AttributeError: 'dict' object has no attribute "
+                                    "'iteritems'")]),
+        "n_test.py": _run("n_test.py", {}, [_failure("", "ModuleNotFoundError: No module "
+                                                     "named 'nets'", "n_test.py", tests=4)],
+                          started=False)}
+    classed = od_suite.classify(runs, reference)
+    assert [(f.module, f.test, f.cause, f.tests) for f in classed] == [
+        ("m_test.py", "T::a", "stale-pb2", 1),
+        ("m_test.py", "T::b", "py2-dict-iter", 1),
+        ("n_test.py", "", "research-slim-missing", 4)]
+    assert od_suite.tally(runs, 0.0, classed).failed == 6
+
+
+def test_static_test_count(tmp_path):
+    module = tmp_path / "x_test.py"
+    module.write_text("class A:\n  def test_a(self): pass\n  def helper(self): pass\n"
+                      "  def test_b(self): pass\nclass B:\n  def test_c(self): pass\n")
+    assert od_suite.static_test_count(module) == 3
+    module.write_text("print 'python 2'\n")
+    assert od_suite.static_test_count(module) == 1
+
+
+def test_a_module_that_died_keeps_the_outcomes_its_progress_file_recorded(tmp_path):
+    import json  # pylint: disable=g-import-not-at-top
+    source = tmp_path / "m_test.py"
+    source.write_text("class T:\n  def test_a(self): pass\n  def test_b(self): pass\n"
+                      "  def test_c(self): pass\n")
+    records = [{"event": "start", "test": "m_test.py::T::test_a"},
+               {"event": "passed", "test": "m_test.py::T::test_a", "text": ""},
+               {"event": "start", "test": "m_test.py::T::test_b"},
+               {"event": "failed", "test": "m_test.py::T::test_b", "text": CHAINED},
+               {"event": "start", "test": "m_test.py::T::test_c"}]
+    (tmp_path / "m.progress").write_text("".join(json.dumps(r) + "\n" for r in records))
+    run = od_suite._read_run("m_test.py", tmp_path / "m.xml", "......", False, 9.0, source, -11)
+    assert run.outcomes == {"T::test_a": "passed", "T::test_b": "failed",
+                            "T::test_c": "failed"}
+    assert [(f.test, f.error) for f in run.failures] == [
+        ("T::test_b", "AttributeError: 'dict' object has no attribute 'iteritems'"),
+        ("T::test_c", "exited -11 without a report")]
+    # Nothing recorded at all: the whole module fails, with every test its source defines.
+    (tmp_path / "m.progress").unlink()
+    timed_out = od_suite._read_run("m_test.py", tmp_path / "m.xml", "", True, 600.0, source, -9)
+    assert [(f.test, f.error, f.tests) for f in timed_out.failures] == [
+        ("", "timed out: no report after 600 s", 3)]
