@@ -107,6 +107,9 @@ _QAT = ("quantization-aware training in tensorflow-model-optimization "
         "(tfmot.quantization.keras.quantize_model)")
 _ESTIMATOR = ("tf.estimator is gone in TF 2.21: use the compat.v1 training loop "
               "(tf_slim.learning.train) or a tf.distribute strategy")
+# The same advice as what to use (gone_fix says "use <it>").
+_ESTIMATOR_ROUTE = ("the compat.v1 training loop (tf_slim.learning.train) or a "
+                    "tf.distribute strategy (tf.estimator is gone in TF 2.21)")
 _ADDONS = "its port in tensorflow-addons (tfa.image) on TensorFlow <= 2.15"
 _HSV = "tf.image.adjust_hue / adjust_saturation / adjust_brightness"
 
@@ -223,9 +226,9 @@ GONE_FIXES: Dict[str, str] = {
     "seq2seq": "tensorflow-addons (tfa.seq2seq) on TensorFlow <= 2.15, or Keras layers",
     "legacy_seq2seq": "Keras recurrent layers",
     "rnn": "tf.compat.v1.nn.rnn_cell, or Keras recurrent layers",
-    "learn": _ESTIMATOR,
-    "estimator": _ESTIMATOR,
-    "tpu": _ESTIMATOR,
+    "learn": _ESTIMATOR_ROUTE,
+    "estimator": _ESTIMATOR_ROUTE,
+    "tpu": _ESTIMATOR_ROUTE,
     "keras": "tf_keras",
     "lookup": "tf.compat.v1.lookup (StaticHashTable, KeyValueTensorInitializer)",
     "data": "tf.data / tf.compat.v1.data.experimental (batch_and_drop_remainder: "

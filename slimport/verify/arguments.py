@@ -5,6 +5,7 @@ slimport.verify`` parses with it, so ``--help`` and a bad argument never wait fo
 TensorFlow: only the run's fork server imports it.
 """
 import argparse
+from typing import List, Optional, Sequence, Tuple
 
 PROTOBUF_VARIABLE = "PROTOCOL_BUFFERS_PYTHON_IMPLEMENTATION"
 
@@ -61,6 +62,40 @@ def _seconds(value: str) -> float:
     return seconds
 
 
+def _size(text: str) -> List[int]:
+    sides = text.split(",")
+    if len(sides) not in (1, 2) or not all(side.strip().isdigit() and int(side) > 0
+                                           for side in sides):
+        raise ValueError(text)
+    return [int(sides[0]), int(sides[-1])]
+
+
+def _image_size(value: str) -> Tuple[Optional[str], List[int]]:
+    """``H[,W]`` for every network, or ``NETWORK=H[,W]`` for one: (network or None, [H, W])."""
+    network, equals, size = value.rpartition("=")
+    try:
+        return (network.strip() if equals else None), _size(size)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{value!r} is not H[,W] or NETWORK=H[,W] (positive pixel counts)") from None
+
+
+def image_size_for(network: str, sizes: Sequence[Tuple[Optional[str], List[int]]]
+                   ) -> Optional[List[int]]:
+    """The ``--image-size`` that applies to ``network`` (its own, else the general one).
+
+    Args:
+      network: a name in the factory's networks_map.
+      sizes: the parsed ``--image-size`` values.
+
+    Returns:
+      [H, W], or None when no ``--image-size`` applies.
+    """
+    own = [size for name, size in sizes if name == network]
+    general = [size for name, size in sizes if name is None]
+    return (own or general or [None])[-1]
+
+
 def _env_item(value: str) -> str:
     if not value.partition("=")[0] or "=" not in value:
         raise argparse.ArgumentTypeError(f"{value!r} is not KEY=VALUE")
@@ -97,6 +132,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--networks", metavar="NAME,...",
         help="build only these networks of the factories, e.g. --networks lenet,cifarnet")
+    parser.add_argument(
+        "--image-size", metavar="[NETWORK=]H[,W]", action="append", default=[],
+        type=_image_size,
+        help="input size of the factories' networks (repeatable; NETWORK= for one network "
+             "where a factory mixes sizes), e.g. --image-size 300 or --image-size "
+             "ssd_300=300; default: each network's default_image_size, else 224")
     parser.add_argument(
         "--exclude", metavar="GLOB", action="append", default=[],
         help="leave out files whose tree-relative path matches (repeatable), "

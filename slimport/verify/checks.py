@@ -1,6 +1,7 @@
 """What a child of the verify worker does for one job, and the worker's preload.
 
-Imported by worker.py only (it must not import slim_ext: see there). Each
+Imported by worker.py only (it must not import slim_ext: see there; the names
+check alone loads it, in its own child). Each
 check runs in a forked child whose output goes to its own log; it returns a
 JSON-able result: ``status`` ("ok" or "error"), ``seconds``, ``error`` (the
 exception described by ``describe``) and ``details`` (flags listed, loss
@@ -12,11 +13,15 @@ Checks:
   script    run an entry script as ``__main__`` with ``--helpfull`` (absl / TF
             flags) or ``--help`` (argparse) and list the flags it defines.
   networks  import a research/slim-style factory and list its ``networks_map``.
-  network   build one network of the factory in a new graph on random images,
-            and run one training step.
+  network   build one network of the factory in a new graph on random images
+            (video clips for a network that takes rank-5 input), and run one
+            training step.
   probe     call ``FUNCTION`` of ``FILE.py`` in a new graph; it returns a loss
             tensor, trained for one step (or evaluated once when nothing in the
             graph is trainable).
+  names     look up every TensorFlow name the tree uses (slimport/verify/names.py
+            lists them) with slim_ext loaded: the ones that do not exist, and
+            slim_ext's stand-ins, fail when the code that uses them runs.
 """
 import faulthandler
 import importlib
@@ -31,13 +36,25 @@ import sys
 import time
 import traceback
 from types import ModuleType
-from typing import Any, Callable, Dict, Iterable, Optional, Set
+from typing import Any, Callable, Dict, Iterable, List, Optional, Set
 
 Json = Dict[str, Any]
 
 BATCH = 2
 NUM_CLASSES = 10
 LEARNING_RATE = 0.01
+# A factory network with no default_image_size (and no --image-size) is built at this.
+GUESSED_IMAGE_SIZE = 224
+# Clips for video networks: the fewest frames research/slim's i3d and s3dg reduce
+# to their final temporal pooling.
+VIDEO_FRAMES = 16
+_VIDEO_INPUT = re.compile(r"rank 5|ndim=5|5-D|rank=5")
+_LOGITS_KEYS = ("Logits", "logits")
+# What a check learned before it failed (the input it built, a guessed size): the
+# coordinator reads it with the error. One job per forked process, so one dict.
+_NOTES: Json = {}
+# A name looked up and not found (None is a value a name may have).
+_MISSING = object()
 _MAX_FRAMES = 60
 # What the versions line of the report names, when the preload loaded them.
 _VERSIONED = ("tensorflow", "tf_keras", "keras", "tf_slim", "numpy")
@@ -194,21 +211,49 @@ def _accepted(function: Callable[..., Any], candidates: Json) -> Json:
     return {name: value for name, value in candidates.items() if name in parameters}
 
 
-def _network_loss(job: Json) -> Callable[[], Any]:
+def _images(tf: Any, job: Json, network_fn: Callable[..., Any], frames: int) -> Any:
+    """Random input for a network: images, or video clips when ``frames``.
+
+    The size is ``--image-size``'s, else the network's ``default_image_size``, else
+    a guess (noted, so that a failure under it reads as "needs --image-size").
+    """
+    size = job.get("image_size")
+    if size is None:
+        default = getattr(network_fn, "default_image_size", None)
+        _NOTES["image_size_guessed"] = not default
+        size = [default or GUESSED_IMAGE_SIZE] * 2
+    shape = [BATCH, frames, *size, 3] if frames else [BATCH, *size, 3]
+    _NOTES["input_shape"] = shape
+    return tf.random.uniform(shape)
+
+
+def _loss_of(tf: Any, output: Any) -> Any:
+    """A loss on what a network returned: logits, (logits, end_points), or end points alone."""
+    if isinstance(output, (tuple, list)):
+        output = output[0]
+    if isinstance(output, dict):
+        logits = next((output[key] for key in _LOGITS_KEYS if key in output), None)
+        if logits is None:
+            # Only end points: any differentiable function of them trains the network.
+            floats = [value for value in output.values()
+                      if tf.is_tensor(value) and value.dtype.is_floating]
+            _NOTES["output"] = f"a dict of {len(floats)} end points"
+            return tf.add_n([tf.reduce_mean(tf.square(value)) for value in floats])
+        output = logits
+    logits = tf.reshape(output, [BATCH, -1])
+    classes = logits.shape[-1] or NUM_CLASSES
+    labels = tf.random.uniform([BATCH], maxval=classes, dtype=tf.int32)
+    return tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits)
+
+
+def _network_loss(job: Json, frames: int = 0) -> Callable[[], Any]:
     import tensorflow as tf  # pylint: disable=g-import-not-at-top  (preloaded)
     factory = _network_factory(job)
 
     def loss() -> Any:
         network_fn = factory.get_network_fn(job["network"], **_accepted(
             factory.get_network_fn, {"num_classes": NUM_CLASSES, "is_training": True}))
-        size = getattr(network_fn, "default_image_size", 224)
-        images = tf.random.uniform([BATCH, size, size, 3])
-        output = network_fn(images)
-        logits = output[0] if isinstance(output, (tuple, list)) else output
-        logits = tf.reshape(logits, [BATCH, -1])
-        classes = logits.shape[-1] or NUM_CLASSES
-        labels = tf.random.uniform([BATCH], maxval=classes, dtype=tf.int32)
-        return tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits)
+        return _loss_of(tf, network_fn(_images(tf, job, network_fn, frames)))
     return loss
 
 
@@ -270,11 +315,119 @@ def one_training_step(make_loss: Callable[[], Any], threads: int) -> Json:
 
 
 def _check_network(job: Json, config: Json) -> Json:
-    return one_training_step(_network_loss(job), config["threads"])
+    """Builds one network of a factory on images, or on video clips when it takes those.
+
+    A factory says nothing of its input's rank: research/slim's i3d and s3dg take
+    [batch, frames, height, width, channels]. A network whose first layer asks for
+    rank 5 is built again on clips.
+    """
+    try:
+        return dict(one_training_step(_network_loss(job), config["threads"]), **_NOTES)
+    except Exception as error:  # pylint: disable=broad-except
+        if not _VIDEO_INPUT.search(str(error)):
+            raise
+    return dict(one_training_step(_network_loss(job, VIDEO_FRAMES), config["threads"]),
+                **_NOTES)
 
 
 def _check_probe(job: Json, config: Json) -> Json:
     return one_training_step(_probe_function(job), config["threads"])
+
+
+def _lookup(name: str, found: Dict[str, Any]) -> Optional[int]:
+    """Looks ``name`` up as Python would when the code runs; the index of the first part
+    that does not exist, else None.
+
+    Attributes are followed while the value is a module or a class: past an instance
+    (``FLAGS.batch_size``, ``tf.float32.max``) names are data, not API. A part that
+    is not an attribute of a module may be a submodule not imported yet. A package
+    that is not installed at all is the import check's business (None).
+    """
+    parts = name.split(".")
+    if parts[0] not in found:
+        try:
+            found[parts[0]] = importlib.import_module(parts[0])
+        except Exception:  # pylint: disable=broad-except
+            found[parts[0]] = None
+    value = found[parts[0]]
+    for index in range(1, len(parts)):
+        if value is None or not (inspect.ismodule(value) or inspect.isclass(value)):
+            return None
+        prefix = ".".join(parts[:index + 1])
+        if prefix in found:
+            value = found[prefix]
+            if value is _MISSING:
+                return index
+            continue
+        try:
+            value = getattr(value, parts[index])
+        except Exception:  # pylint: disable=broad-except  (lazy loaders raise anything)
+            value = _MISSING
+            if inspect.ismodule(found.get(".".join(parts[:index]))):
+                try:
+                    value = importlib.import_module(prefix)
+                except Exception:  # pylint: disable=broad-except
+                    pass
+        found[prefix] = value
+        if value is _MISSING:
+            return index
+    return None
+
+
+def _stand_in_message(value: Any) -> Optional[str]:
+    """What a slim_ext.contrib stand-in says when called (it only raises), else None."""
+    maker = getattr(getattr(value, "__init__", None), "__qualname__", "") if inspect.isclass(
+        value) else getattr(value, "__qualname__", "")
+    if not maker.startswith(("removed_function.", "removed_class.")):
+        return None
+    try:
+        value()
+    except Exception as raised:  # pylint: disable=broad-except
+        return str(raised)
+    return None
+
+
+def _alternatives(name: str, found: Dict[str, Any]) -> List[str]:
+    """Where a missing TensorFlow or Keras name does exist: compat.v1, TF2, tf_keras."""
+    relative = name.partition(".")[2]
+    for prefix in ("compat.v1.", "compat.v2."):
+        if relative.startswith(prefix):
+            relative = relative[len(prefix):]
+    candidates = []
+    if name.startswith("tensorflow."):
+        candidates += [f"tensorflow.compat.v1.{relative}", f"tensorflow.{relative}"]
+        if relative.startswith("keras."):
+            candidates.append(f"tf_keras.{relative[len('keras.'):]}")
+    elif name.startswith("keras."):
+        candidates.append(f"tf_keras.{relative}")
+    return [candidate for candidate in candidates
+            if candidate != name and _lookup(candidate, found) is None]
+
+
+def _check_names(job: Json, config: Json) -> Json:
+    """Looks up every name the tree uses (names.py read them), with slim_ext loaded.
+
+    The one check that imports slim_ext, in its own child: it asks what ported code,
+    which imports slim_ext itself, finds when it runs.
+    """
+    del config
+    found: Dict[str, Any] = {}
+    try:
+        importlib.import_module("slim_ext")
+        loaded = True
+    except Exception:  # pylint: disable=broad-except
+        loaded = False
+    missing = {}
+    for name in job["names"]:
+        index = _lookup(name, found)
+        if index is not None:
+            missing[name] = {"missing": ".".join(name.split(".")[:index + 1]),
+                             "exists_as": _alternatives(name, found)}
+            continue
+        message = _stand_in_message(found.get(name))
+        if message:
+            missing[name] = {"stand_in": message}
+    return {"checked": len(job["names"]), "missing": missing, "slim_ext_loaded": loaded}
 
 
 _CHECKS = {
@@ -283,6 +436,7 @@ _CHECKS = {
     "networks": _check_networks,
     "network": _check_network,
     "probe": _check_probe,
+    "names": _check_names,
 }
 
 
@@ -302,6 +456,6 @@ def run(job: Json, config: Json) -> Json:
     try:
         details, error = _CHECKS[job["check"]](job, config), None
     except BaseException as caught:  # pylint: disable=broad-except
-        details, error = {}, describe(caught)
+        details, error = dict(_NOTES), describe(caught)
     return {"status": "ok" if error is None else "error",
             "seconds": time.monotonic() - started, "error": error, "details": details}

@@ -12,30 +12,29 @@ Kinds, in table order:
   tree-bug     fails on TensorFlow 1 as well, provably (a flag default of the wrong
                type, a flag the tree defines twice: absl, under tf.app.flags since
                TF 1.5, rejects both): the tree's own bug.
+  needs-image-size  a network built at a guessed input size (its factory gives it
+               no default_image_size) failed on shapes: give ``--image-size``.
+  fails-when-called  a TensorFlow name the code uses does not exist here: the
+               module imports, and fails when that code runs (names.py).
   fails        everything else; this is what the port is answerable for, and
-               verify exits 1 if any row has it.
+               verify exits 1 if any row has it (or fails-when-called).
 
 ``where`` is the failing statement, from the traceback: the deepest frame inside
 the tree (the file that did not parse, for a syntax error; the stack at expiry,
 for a time limit).
 """
 import dataclasses
+import functools
 import importlib.util
 import linecache
 import os
 import re
 from typing import Dict, List, Optional, Tuple
 
-from slimport.verify import fixes, known
+from slimport.verify import causes, fixes, known
+from slimport.verify.kinds import (BLOCKED, FAILS, IMPORT_WORK, NEEDS_SIZE, OK, PYTHON2,
+                                   TREE_BUG, Verdict)
 from slimport.verify.tree import Tree
-
-OK = "ok"
-BLOCKED = "blocked"
-PYTHON2 = "python2"
-IMPORT_WORK = "import-work"
-TREE_BUG = "tree-bug"
-FAILS = "fails"
-KINDS = (OK, BLOCKED, PYTHON2, IMPORT_WORK, TREE_BUG, FAILS)
 
 _MISSING_MODULE = re.compile(r"No module named '([\w.]+)'")
 _NOT_A_PACKAGE = re.compile(r"'([\w.]+)' is not a package")
@@ -44,6 +43,8 @@ _CANNOT_IMPORT = re.compile(r"cannot import name '(\w+)' from '([\w.]+)'")
 _MODULE_ATTRIBUTE = re.compile(r"module '([\w.]+)' has no attribute '(\w+)'")
 _OBJECT_ATTRIBUTE = re.compile(r"object has no attribute '(\w+)'")
 _UNDEFINED_NAME = re.compile(r"name '(\w+)' is not defined")
+# An error about shapes: what a network built at the wrong input size raises.
+_SHAPE_ERROR = re.compile(r"shape|dimension|rank|size|Negative|incompatible", re.IGNORECASE)
 _FAULTHANDLER_FRAME = re.compile(r'^\s*File "([^"]+)", line (\d+) in (\S+)', re.MULTILINE)
 _PY2_SYNTAX = (
     ("Missing parentheses in call to 'print'", "the print statement"),
@@ -73,7 +74,7 @@ class Row:
       target: the module, the factory's network (``nets_factory:lenet``) or the
         probe (``probes.py:build``).
       file: the module's file relative to the tree ("" for builds).
-      kind: one of KINDS.
+      kind: one of kinds.KINDS.
       message: what happened, one line.
       where: ``path:line`` of the failing statement, when known.
       statement: the source text at ``where``.
@@ -98,14 +99,6 @@ class Row:
 
     def as_dict(self) -> Dict[str, object]:
         return dataclasses.asdict(self)
-
-
-@dataclasses.dataclass
-class _Verdict:
-    kind: str
-    message: str
-    fix: Optional[str] = None
-    install: Optional[str] = None
 
 
 def _first_line(text: str, limit: int = 240) -> str:
@@ -136,6 +129,11 @@ def _failing_frame(error: Dict[str, object], tree: Tree) -> Optional[Tuple[str, 
         outside = [f for f in _frames(error) if not f[0].startswith("<")]
         frame = outside[-1] if outside else None
     return frame
+
+
+def _ported(frame: Optional[Tuple[str, int, str]], tree: Tree) -> bool:
+    """False when the failing file is one ``slimport rewrite`` would still change."""
+    return frame is None or os.path.relpath(frame[0], tree.top) not in tree.unported
 
 
 def _installed(top: str) -> bool:
@@ -183,25 +181,25 @@ def _first_on_path(top: str, tree: Tree) -> Optional[str]:
     return None
 
 
-def _name_clash(shadowing: str, name: str, tree: Tree) -> _Verdict:
+def _name_clash(shadowing: str, name: str, tree: Tree) -> Verdict:
     """``import a.b`` found a module ``a`` where the code means a package of the same name."""
     found, meant = _first_on_path(shadowing, tree), _tree_file_for(name, tree)
     found_text = f" ({tree.relative(found)})" if found else ""
     meant_text = f" in {tree.relative(meant[0])}" if meant else ""
-    return _Verdict(BLOCKED, f"`{shadowing}` is another module here{found_text}, not the "
+    return Verdict(BLOCKED, f"`{shadowing}` is another module here{found_text}, not the "
                     f"package of {name}{meant_text}",
                     f"the tree gives two modules the name `{shadowing}`: this file runs only "
                     "with its package's root ahead on sys.path (reorder --path)")
 
 
-def _missing_module(name: str, message: str, frame, tree: Tree) -> _Verdict:
+def _missing_module(name: str, message: str, frame, tree: Tree) -> Verdict:
     top = name.split(".")[0]
     source = frame[2] if frame else ""
     if top in ("tensorflow", "tensorflow_estimator") or fixes.is_shim_target(name):
-        return _Verdict(FAILS, f"No module named '{name}'",
-                        fixes.tensorflow_module(name, source))
+        return Verdict(FAILS, f"No module named '{name}'",
+                        fixes.tensorflow_module(name, source, _ported(frame, tree)))
     if top in known.PY2_MODULES:
-        return _Verdict(PYTHON2, f"Python 2 module {top}",
+        return Verdict(PYTHON2, f"Python 2 module {top}",
                         f"Python 3 calls it {known.PY2_MODULES[top]}")
     clash = _NOT_A_PACKAGE.search(message)
     if clash and clash.group(1).split(".")[0] in tree.top_level_names():
@@ -210,7 +208,7 @@ def _missing_module(name: str, message: str, frame, tree: Tree) -> _Verdict:
         return _not_installed(name)
     sibling = _sibling_directory(frame, name)
     if sibling is not None:
-        return _Verdict(BLOCKED, f"{top} is next to the importing file, whose directory is not "
+        return Verdict(BLOCKED, f"{top} is next to the importing file, whose directory is not "
                         "on sys.path (a script run from its own directory, or a Python 2 "
                         "implicit relative import)",
                         f"--path {os.path.relpath(sibling, tree.top)}, or `from . import {top}`")
@@ -218,95 +216,134 @@ def _missing_module(name: str, message: str, frame, tree: Tree) -> _Verdict:
     if in_tree is not None and in_tree[1] in tree.roots:
         return _name_clash(top, name, tree)
     if in_tree is not None:
-        return _Verdict(BLOCKED, f"{name} is in the tree but not on sys.path",
+        return Verdict(BLOCKED, f"{name} is in the tree but not on sys.path",
                         f"give its root: --path {os.path.relpath(in_tree[1], tree.top)}")
+    extension = causes.extension_not_built(name, tree)
+    if extension is not None:
+        return extension
     if top in tree.top_level_names():
         generate = (" (a protobuf module: generate it with protoc --python_out)"
                     if name.endswith("_pb2") else "")
-        return _Verdict(BLOCKED, f"{name} is not in the tree{generate}")
+        return Verdict(BLOCKED, f"{name} is not in the tree{generate}")
     if "." in name and _installed(top):
-        return _Verdict(BLOCKED, f"the installed {top} has no module {name}",
+        return Verdict(BLOCKED, f"the installed {top} has no module {name}",
                         f"the tree was written for another version of {top}")
+    own = _own_location(top, tree.top)
+    if own is not None:
+        return _own_missing(name, own, tree)
     return _not_installed(name)
 
 
-def _not_installed(name: str) -> _Verdict:
+def _own_missing(name: str, own: str, tree: Tree) -> Verdict:
+    """``name`` starts with a module or package of the tree's own (``tmp``, ``utils``)."""
+    base = os.path.dirname(own)
+    relative = os.path.join(base, *name.split("."))
+    if not (os.path.isfile(relative + ".py") or os.path.isdir(relative)):
+        return Verdict(BLOCKED, f"{name} is not in the tree ({name.split('.')[0]} is the "
+                       f"tree's own: {tree.relative(own)})")
+    return Verdict(BLOCKED, f"{name.split('.')[0]} is the tree's own ({tree.relative(own)}), "
+                   "not on sys.path here", f"give the directory holding it: --path "
+                   f"{os.path.relpath(base, tree.top)}")
+
+
+@functools.lru_cache(maxsize=64)
+def _own_location(top: str, tree_top: str) -> Optional[str]:
+    """The tree's own module or package named ``top`` (excluded files too), shallowest first."""
+    for directory, subdirectories, files in os.walk(tree_top):
+        subdirectories[:] = sorted(d for d in subdirectories if not d.startswith("."))
+        if f"{top}.py" in files:
+            return os.path.join(directory, f"{top}.py")
+        if top in subdirectories and any(
+                entry.endswith(".py") for entry in os.listdir(os.path.join(directory, top))):
+            return os.path.join(directory, top)
+    return None
+
+
+def _not_installed(name: str) -> Verdict:
     top = name.split(".")[0]
     install, elsewhere = known.distribution(name)
-    if install is None:
-        return _Verdict(BLOCKED, f"{top} is not installed", elsewhere)
-    return _Verdict(BLOCKED, f"{top} is not installed", f"pip install {install}", install)
+    if install is not None:
+        return Verdict(BLOCKED, f"{top} is not installed", f"pip install {install}", install)
+    return Verdict(BLOCKED, f"{top} is not installed", elsewhere or (
+        f"slimport knows no distribution that provides `{top}` (a PyPI project of that name "
+        "may be an unrelated one): install what the tree's README or requirements name, or "
+        "give the directory holding it with --path"))
 
 
-def _cannot_import(name: str, module: str, message: str, frame, tree: Tree) -> _Verdict:
+def _cannot_import(name: str, module: str, message: str, frame, tree: Tree) -> Verdict:
     top = module.split(".")[0]
     source = frame[2] if frame else ""
     if top == "tensorflow":
-        return _Verdict(FAILS, f"cannot import {name} from {module}",
-                        fixes.tensorflow_attribute(module, name, source))
+        return Verdict(FAILS, f"cannot import {name} from {module}",
+                        fixes.tensorflow_attribute(module, name, source,
+                                                   _ported(frame, tree)))
     if top in _TREE_OWN_RUNTIME:
-        return _Verdict(FAILS, f"cannot import {name} from {module}")
+        return Verdict(FAILS, f"cannot import {name} from {module}")
     if "partially initialized module" in message:
-        return _Verdict(FAILS, f"circular import: {_first_line(message)}")
-    if top in tree.top_level_names():
+        return Verdict(FAILS, f"circular import: {_first_line(message)}")
+    if top in tree.top_level_names() or _own_location(top, tree.top) is not None:
         if _tree_file_for(f"{module}.{name}", tree) is None and name.endswith("_pb2"):
-            return _Verdict(BLOCKED, f"{module}.{name} is not in the tree (a protobuf module: "
+            return Verdict(BLOCKED, f"{module}.{name} is not in the tree (a protobuf module: "
                             "generate it with protoc --python_out)")
-        return _Verdict(FAILS, f"cannot import {name} from {module}")
-    return _Verdict(BLOCKED, f"the installed {top} has no {module}.{name}",
+        return Verdict(FAILS, f"cannot import {name} from {module}")
+    return Verdict(BLOCKED, f"the installed {top} has no {module}.{name}",
                     f"the tree was written for another version of {top}")
 
 
-def _missing_attribute(message: str, frame) -> Optional[_Verdict]:
+def _missing_attribute(message: str, frame, tree: Tree) -> Optional[Verdict]:
     source = frame[2] if frame else ""
     match = _MODULE_ATTRIBUTE.search(message)
     if match:
         module, attribute = match.groups()
         top = module.split(".")[0]
         if attribute in known.PY2_ATTRIBUTES and top in ("sys", "string", "os", "itertools"):
-            return _Verdict(PYTHON2, f"Python 2 name {module}.{attribute}",
+            return Verdict(PYTHON2, f"Python 2 name {module}.{attribute}",
                             f"Python 3 spells it {known.PY2_ATTRIBUTES[attribute]}")
         if top == "numpy" and attribute in known.NUMPY_REMOVED:
-            return _Verdict(FAILS, f"np.{attribute} was removed in numpy 2",
+            return Verdict(FAILS, f"np.{attribute} was removed in numpy 2",
                             f"use {known.NUMPY_REMOVED[attribute]}")
         if top == "tensorflow":
-            return _Verdict(FAILS, _first_line(message),
-                            fixes.tensorflow_attribute(module, attribute, source))
+            return Verdict(FAILS, _first_line(message),
+                            fixes.tensorflow_attribute(module, attribute, source,
+                                                       _ported(frame, tree)))
         if _installed(top) and top not in _TREE_OWN_RUNTIME and frame is not None:
-            return _Verdict(BLOCKED, f"the installed {top} has no {module}.{attribute}",
+            return Verdict(BLOCKED, f"the installed {top} has no {module}.{attribute}",
                             f"the tree was written for another version of {top}")
         return None
     match = _OBJECT_ATTRIBUTE.search(message)
     if match and match.group(1) in known.PY2_ATTRIBUTES:
         attribute = match.group(1)
-        return _Verdict(PYTHON2, f"Python 2 method .{attribute}",
+        return Verdict(PYTHON2, f"Python 2 method .{attribute}",
                         f"Python 3 spells it {known.PY2_ATTRIBUTES[attribute]}")
     return None
 
 
-def _flag_error(kind: str, message: str, summary: str, frame) -> _Verdict:
+def _flag_error(kind: str, message: str, summary: str, frame) -> Verdict:
     source = frame[2] if frame else ""
     if kind == "UnparsedFlagAccessError":
-        return _Verdict(FAILS, summary, fixes.FLAG_READ_AT_IMPORT)
+        return Verdict(FAILS, summary, fixes.FLAG_READ_AT_IMPORT)
     if kind == "IllegalFlagValueError" and "DEFINE_" in source:
-        return _Verdict(TREE_BUG, f"{summary} (its default)",
+        return Verdict(TREE_BUG, f"{summary} (its default)",
                         "give the flag a default of its own type")
     twice = _DEFINED_TWICE.search(message)
     if kind == "DuplicateFlagError" and twice and not any(
         module.startswith("slim_ext") for module in twice.groups()):
-        return _Verdict(TREE_BUG, summary, "define each flag once")
-    return _Verdict(FAILS, summary)
+        return Verdict(TREE_BUG, summary, "define each flag once")
+    return Verdict(FAILS, summary)
 
 
-def _error_verdict(check: str, error: Dict[str, object], frame, tree: Tree) -> _Verdict:
+def _error_verdict(check: str, error: Dict[str, object], frame, tree: Tree) -> Verdict:
     kind, message = error["type"], error.get("message", "")
     summary = f"{kind}: {_first_line(message)}"
     if kind in ("SyntaxError", "IndentationError", "TabError"):
         construct = next((what for text, what in _PY2_SYNTAX if text in message), None)
-        return _Verdict(PYTHON2, f"does not parse as Python 3: {_first_line(message)}",
+        return Verdict(PYTHON2, f"does not parse as Python 3: {_first_line(message)}",
                         f"Python 2 code ({construct}): port the file to Python 3" if construct
                         else "port the file to Python 3 (slimport leaves files that do not "
                         "parse untouched)")
+    caused = causes.environment(check, error, frame, _frames(error), tree)
+    if caused is not None:
+        return caused
     missing = _MISSING_MODULE.search(message)
     if kind in ("ModuleNotFoundError", "ImportError") and missing:
         return _missing_module(error.get("name") or missing.group(1), message, frame, tree)
@@ -314,28 +351,28 @@ def _error_verdict(check: str, error: Dict[str, object], frame, tree: Tree) -> _
     if kind == "ImportError" and cannot:
         return _cannot_import(cannot.group(1), cannot.group(2), message, frame, tree)
     if kind == "AttributeError":
-        verdict = _missing_attribute(message, frame)
+        verdict = _missing_attribute(message, frame, tree)
         if verdict is not None:
             return verdict
     undefined = _UNDEFINED_NAME.search(message)
     if kind == "NameError" and undefined and undefined.group(1) in known.PY2_BUILTINS:
         name = undefined.group(1)
-        return _Verdict(PYTHON2, f"Python 2 builtin {name}",
+        return Verdict(PYTHON2, f"Python 2 builtin {name}",
                         f"Python 3 spells it {known.PY2_BUILTINS[name]}")
     if kind in _ABSL_FLAG_ERRORS:
         return _flag_error(kind, message, summary, frame)
     if kind == "RemovedInTF2Error":
-        return _Verdict(FAILS, f"{kind} at import", _first_line(message, 400))
+        return Verdict(FAILS, f"{kind} at import", _first_line(message, 400))
     if "Descriptors cannot be created directly" in message:
-        return _Verdict(BLOCKED, "old generated protobuf code", fixes.OLD_PROTOBUF)
+        return Verdict(BLOCKED, "old generated protobuf code", fixes.OLD_PROTOBUF)
     if "is not available with Keras 3" in message or "legacy_tf_layers" in message:
-        return _Verdict(FAILS, summary, fixes.SLIM_EXT_SHIMS)
+        return Verdict(FAILS, summary, fixes.SLIM_EXT_SHIMS)
     if check in ("import", "script") and kind == "SystemExit":
         status = _first_line(str(error.get("code")).strip("'\""), 120)
-        return _Verdict(IMPORT_WORK, f"exits when imported (status {status})")
+        return Verdict(IMPORT_WORK, f"exits when imported (status {status})")
     if check in ("import", "script") and kind in _IO_ERRORS:
-        return _Verdict(IMPORT_WORK, f"reads files or the network when imported: {summary}")
-    return _Verdict(FAILS, summary)
+        return Verdict(IMPORT_WORK, f"reads files or the network when imported: {summary}")
+    return Verdict(FAILS, summary)
 
 
 def _dump_frame(output: str, tree: Tree) -> Optional[Tuple[str, int, str]]:
@@ -399,6 +436,10 @@ def classify(check: str, target: str, file: str, result: Dict[str, object], outp
     if status == "ok":
         row.message = _ok_message(check, row.details)
         return row
+    started_server = causes.server(check, output)
+    if started_server is not None:
+        row.kind, row.message = started_server.kind, started_server.message
+        return row
     if status in ("timeout", "crashed"):
         frame = _dump_frame(output, tree)
         row.where, row.statement = _where(frame, tree)
@@ -413,6 +454,13 @@ def classify(check: str, target: str, file: str, result: Dict[str, object], outp
     error = result["error"]
     frame = _failing_frame(error, tree)
     verdict = _error_verdict(check, error, frame, tree)
+    if check == "build" and verdict.kind == FAILS and row.details.get("image_size_guessed") \
+            and _SHAPE_ERROR.search(error.get("message", "")):
+        network = target.rpartition(":")[2]
+        verdict = Verdict(NEEDS_SIZE, f"built at a guessed {row.details['input_shape']} input "
+                          f"(the factory gives {network} no default_image_size): "
+                          f"{verdict.message}",
+                          f"give its input size: --image-size {network}=H[,W]")
     row.where, row.statement = _where(frame, tree)
     row.kind, row.message, row.fix, row.install = (
         verdict.kind, verdict.message, verdict.fix, verdict.install)

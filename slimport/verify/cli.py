@@ -11,10 +11,11 @@ import signal
 import sys
 import tempfile
 import time
-from typing import Dict, List, Optional, Sequence
+from typing import Dict, List, Optional, Sequence, Tuple
 
-from slimport.verify import classify, report, runner, tree as tree_lib
-from slimport.verify.arguments import PROTOBUF_VARIABLE, build_parser
+from slimport.verify import calltime, classify, kinds, names, report, runner, unported
+from slimport.verify import tree as tree_lib
+from slimport.verify.arguments import PROTOBUF_VARIABLE, build_parser, image_size_for
 
 EXIT_OK = 0
 EXIT_FAILS = 1
@@ -23,6 +24,11 @@ EXIT_ERROR = 2
 # with its pure-Python implementation.
 _OLD_PB2 = b"_descriptor.FieldDescriptor("
 _BUILD_PRIORITY = 1
+# The call-time names go first: one quick job whose rows every module gets.
+_NAMES_PRIORITY = 2
+_NAMES_TARGET = "call-time names"
+EMPTY_MODULE = ("the file is empty (0 bytes): it imports and defines nothing; compare it "
+                "with the original (a tool that rewrote the tree may have emptied it)")
 
 def _needs_python_protobuf(tree: tree_lib.Tree) -> bool:
     for module in tree.modules:
@@ -57,15 +63,20 @@ def _build_job(target: str, timeout: float, tree: tree_lib.Tree) -> Dict[str, ob
                 "root": tree.roots[0], "timeout": timeout, "priority": _BUILD_PRIORITY}
     factory = next((m for m in tree.modules if m.name == target), None)
     if factory is None:
-        raise ValueError(f"--build {target}: no module of that name in the tree "
-                         f"(modules are named from their sys.path root, e.g. nets.nets_factory)")
+        last = target.rpartition(".")[2]
+        alike = [m.name for m in tree.modules if m.name.rpartition(".")[2] == last]
+        hint = (f"; the tree has {', '.join(alike)}" if alike
+                else f"; modules are named from their sys.path root, e.g. {tree.modules[0].name}")
+        raise ValueError(f"--build {target}: no module of that name in the tree{hint}")
     return {"check": "networks", "target": target, "file": factory.relpath,
             "factory": target, "root": factory.root, "timeout": timeout,
             "priority": _BUILD_PRIORITY}
 
 
 class _Run:
-    """One verify run: submits the jobs, follows a factory's listing with its builds."""
+    """One verify run: submits the jobs, follows a factory's listing with its builds, and
+    turns the finished jobs into rows once all are done (a row's fix depends on whether
+    its file is ported, which is asked of the codemods only for files that fail)."""
 
     def __init__(self, args: argparse.Namespace, tree: tree_lib.Tree,
                  progress: report.Progress):
@@ -73,15 +84,33 @@ class _Run:
         self.tree = tree
         self.progress = progress
         self.rows: List[classify.Row] = []
+        self.done: List[runner.Done] = []
         self.modules = {module.path: module for module in tree.modules}
         wanted = args.networks.split(",") if args.networks else None
         self.wanted = [name.strip() for name in wanted] if wanted else None
+        self.uses = names.uses_in(tree)
+        self.names_result: Optional[runner.Done] = None
 
     def jobs(self) -> List[Dict[str, object]]:
-        jobs = [_build_job(target, self.args.build_timeout, self.tree)
-                for target in self.args.build]
-        return jobs + [_module_job("import", module, self.args.timeout)
-                       for module in self.tree.modules]
+        """The first jobs: the call-time names, each --build target, and the import of
+        every module that has code.
+
+        An empty module (not an ``__init__.py``) imports, and defines nothing: a tool
+        that rewrote the tree may have emptied it. It gets its row here, not "ok".
+        """
+        jobs = [{"check": "names", "target": _NAMES_TARGET, "file": "",
+                 "names": names.distinct_names(self.uses), "root": self.tree.roots[0],
+                 "timeout": self.args.timeout, "priority": _NAMES_PRIORITY}]
+        jobs += [_build_job(target, self.args.build_timeout, self.tree)
+                 for target in self.args.build]
+        for module in self.tree.modules:
+            if os.path.getsize(module.path) or module.path.endswith("__init__.py"):
+                jobs.append(_module_job("import", module, self.args.timeout))
+            else:
+                self.rows.append(classify.Row(
+                    check="import", target=module.name, file=module.relpath,
+                    kind=kinds.FAILS, message=EMPTY_MODULE))
+        return jobs
 
     def finished(self, done: runner.Done, submit) -> None:
         """Records a finished job; submits what follows from it.
@@ -93,16 +122,20 @@ class _Run:
         job = done.job
         self.progress.finished(str(job["target"]))
         ok = done.result["status"] == "ok"
+        if job["check"] == "names" and ok:
+            self.names_result = done
+            return
         if job["check"] == "networks" and ok:
             networks = done.result["details"]["networks"]
             chosen = [n for n in networks if self.wanted is None or n in self.wanted]
             for unknown in sorted(set(self.wanted or ()) - set(networks)):
                 self.rows.append(classify.Row(
                     check="build", target=f"{job['factory']}:{unknown}", file="",
-                    kind=classify.FAILS, message=f"--networks {unknown}: not in networks_map "
+                    kind=kinds.FAILS, message=f"--networks {unknown}: not in networks_map "
                     f"({', '.join(networks)})"))
             for network in chosen:
                 submit(dict(job, check="network", network=network,
+                            image_size=image_size_for(network, self.args.image_size),
                             target=f"{job['factory']}:{network}", file=""))
             self.progress.add(len(chosen))
             return
@@ -111,11 +144,45 @@ class _Run:
             if module.help_option:
                 submit(_module_job("script", module, self.args.timeout))
                 self.progress.add(1)
-        check = {"networks": "build", "network": "build", "probe": "build"}.get(
-            str(job["check"]), str(job["check"]))
-        self.rows.append(classify.classify(
+        self.done.append(done)
+
+    def classified(self, version: str) -> List[classify.Row]:
+        """Every row: the finished jobs classified, then the call-time rows."""
+        rows = self.rows + [self._row(done) for done in self.done]
+        if self.names_result is None:
+            return rows
+        reported = [row.where for row in rows if row.check == "import" and row.kind != kinds.OK]
+        return rows + calltime.rows(
+            self.tree, self.uses, self.names_result.result["details"]["missing"], reported,
+            version, float(self.names_result.result.get("seconds", 0.0)))
+
+    def _row(self, done: runner.Done) -> classify.Row:
+        job = done.job
+        check = {"networks": "build", "network": "build", "probe": "build",
+                 "names": calltime.CHECK}.get(str(job["check"]), str(job["check"]))
+        return classify.classify(
             check, str(job["target"]), str(job.get("file", "")), done.result, done.output,
-            done.exit_code, done.pid, self.tree, float(job["timeout"])))
+            done.exit_code, done.pid, self.tree, float(job["timeout"]))
+
+
+def _rows_and_note(verify_run: _Run, version: str) -> Tuple[List[classify.Row], Optional[str]]:
+    """The rows, and the note for a tree that is not ported (None when it is).
+
+    The files of failing rows are asked whether ``slimport rewrite`` would still
+    change them; if any would, the rows are classified again, so that their fixes
+    say to run the rewrite instead of blaming it.
+    """
+    tree = verify_run.tree
+    rows = verify_run.classified(version)
+    failing = {os.path.join(tree.top, path) for row in rows
+               if row.kind in kinds.PORT_FAILURES
+               for path in [row.file, (row.where or "").rpartition(":")[0]]
+               if path and not os.path.isabs(path)}
+    changed = unported.would_change(path for path in failing if os.path.isfile(path))
+    if not changed:
+        return rows, None
+    tree.unported.update(os.path.relpath(path, tree.top) for path in changed)
+    return verify_run.classified(version), unported.note(tree.top, len(changed), len(failing))
 
 
 def _preload_failure(ready: Dict[str, object], tree: tree_lib.Tree) -> str:
@@ -128,7 +195,8 @@ def _preload_failure(ready: Dict[str, object], tree: tree_lib.Tree) -> str:
 
 def _header(tree: tree_lib.Tree, ready: Dict[str, object], added_env: Dict[str, str],
             processes: int) -> Dict[str, object]:
-    return {"tree": tree.top, "roots": tree.roots, "versions": ready.get("versions", {}),
+    return {"tree": tree.top, "roots": tree.roots, "root_reasons": tree.reasons,
+            "versions": ready.get("versions", {}),
             "environment": added_env, "processes": processes,
             "preload_seconds": round(float(ready.get("seconds", 0.0)), 2),
             "worker_pid": ready.get("worker_pid")}
@@ -191,25 +259,40 @@ def run(args: argparse.Namespace) -> int:
         finally:
             progress.close()
     header = _header(tree, pool.ready, added_env, processes)
+    rows, not_ported = _rows_and_note(verify_run, str(header["versions"].get("tensorflow", "?")))
     header["seconds"] = round(time.monotonic() - started, 2)
-    _print(verify_run.rows, tree, header, args.verbose)
+    header["not_ported"] = not_ported
+    _print(rows, tree, header, args.verbose)
     if args.report:
-        report.write_json(args.report, verify_run.rows, header)
-    return EXIT_FAILS if any(row.kind == classify.FAILS for row in verify_run.rows) else EXIT_OK
+        report.write_json(args.report, rows, header)
+    failed = any(row.kind in kinds.PORT_FAILURES for row in rows)
+    return EXIT_FAILS if failed else EXIT_OK
+
+
+def _roots_lines(tree: tree_lib.Tree) -> List[str]:
+    """Which sys.path roots the checks use, and why each."""
+    def shown(root: str) -> str:
+        return os.path.relpath(root, tree.top)
+    if len(tree.roots) == 1:
+        root = tree.roots[0]
+        return [f"sys.path root {shown(root)}: {tree.reasons.get(root, '')}"]
+    return ["sys.path roots, first wins:"] + [
+        f"  {shown(root)}: {tree.reasons.get(root, '')}" for root in tree.roots]
 
 
 def _print(rows: List[classify.Row], tree: tree_lib.Tree, header: Dict[str, object],
            verbose: bool) -> None:
     versions = ", ".join(f"{name} {version}" for name, version in header["versions"].items())
-    roots = ", ".join(os.path.relpath(root, tree.top) for root in tree.roots)
-    lines = [f"slimport verify {tree.top}: {len(tree.modules)} modules (sys.path roots: "
-             f"{roots})",
-             f"{versions or 'nothing preloaded'}; preload {header['preload_seconds']:.1f} s; "
-             f"{header['processes']} at a time; {header['seconds']:.1f} s in all", ""]
+    lines = [f"slimport verify {tree.top}: {len(tree.modules)} modules"]
+    if header.get("not_ported"):
+        lines.append(f"NOTE: {header['not_ported']}")
+    lines += _roots_lines(tree)
+    lines += [f"{versions or 'nothing preloaded'}; preload {header['preload_seconds']:.1f} s; "
+              f"{header['processes']} at a time; {header['seconds']:.1f} s in all", ""]
     lines += report.table(rows)
     lines += report.details(rows, verbose)
     lines += report.scripts_and_builds(rows, verbose)
-    fails = sum(1 for row in rows if row.kind == classify.FAILS)
+    fails = sum(1 for row in rows if row.kind in kinds.PORT_FAILURES)
     lines.append(f"\n{fails} {'check fails' if fails == 1 else 'checks fail'}"
                  if fails else "\nnothing fails")
     print("\n".join(lines))

@@ -1,13 +1,15 @@
 """Names verify recognises in a failure: what to install, and what is Python 2.
 
 Plain tables, no TensorFlow: import name -> the distribution to ``pip install``
-(only where the two differ, or where the package is not on PyPI at all), the
+(a pip line is printed only for the names listed here: a PyPI project that shares
+a tree's module name, ``utils`` or ``evaluation``, is an unrelated one), where
+trees that are not on PyPI come from, the
 Python 2 modules, builtins and attributes that TF1-era trees still use, and the
 numpy aliases numpy 2 removed (TensorFlow 2.21 runs on numpy 2).
 """
 from typing import Optional, Tuple
 
-# Import name -> PyPI distribution, where the two differ. The longest dotted
+# Import name -> PyPI distribution. The longest dotted
 # prefix of a missing module wins (google.protobuf before google).
 DISTRIBUTIONS = {
     "cv2": "opencv-python-headless",
@@ -33,7 +35,6 @@ DISTRIBUTIONS = {
     "absl": "absl-py",
     "tf_slim": "tf-slim",
     "tf_keras": "tf-keras",
-    "slim_ext": "slimport[tf]",
     "tensorflow_hub": "tensorflow-hub",
     "tensorflow_datasets": "tensorflow-datasets",
     "tensorflow_probability": "tensorflow-probability",
@@ -41,6 +42,28 @@ DISTRIBUTIONS = {
     "tensorflow_text": "tensorflow-text",
     "apache_beam": "apache-beam",
     "pycocotools": "pycocotools",
+    "tensorflow_estimator": "tensorflow-estimator",
+    "tensorflow_model_optimization": "tensorflow-model-optimization",
+    "tensorflow_io": "tensorflow-io",
+    "tensorflow_serving": "tensorflow-serving-api",
+    "google.cloud.storage": "google-cloud-storage",
+    "googleapiclient": "google-api-python-client",
+    "zmq": "pyzmq",
+    "skvideo": "scikit-video",
+    "Bio": "biopython",
+    "past": "future",
+    "pyximport": "Cython",
+    "shapely": "shapely",
+    "easydict": "easydict",
+    "imgaug": "imgaug",
+    "lmdb": "lmdb",
+    "editdistance": "editdistance",
+    "termcolor": "termcolor",
+    "tabulate": "tabulate",
+    "flask": "Flask",
+    "werkzeug": "Werkzeug",
+    "moviepy": "moviepy",
+    "SimpleITK": "SimpleITK",
 }
 
 # Import names of PyPI packages installed under the same name that TF-era trees
@@ -60,6 +83,8 @@ COMMON_PACKAGES = frozenset({
 _RESEARCH_SLIM = ("research/slim of github.com/tensorflow/models (not on PyPI): "
                   "check it out and give its directory with --path")
 ELSEWHERE = {
+    "slim_ext": ("slim_ext is slimport's runtime, not on PyPI: install slimport from its "
+                 "source, with its tf extra (pip install '.[tf]' in a clone)"),
     "nets": _RESEARCH_SLIM,
     "deployment": _RESEARCH_SLIM,
     "preprocessing": _RESEARCH_SLIM,
@@ -116,14 +141,16 @@ def is_package_name(module: str) -> bool:
 
 
 def distribution(module: str) -> Tuple[Optional[str], Optional[str]]:
-    """What provides a missing module: ``(pip distribution, None)`` or ``(None, where)``.
+    """What provides a missing module: ``(pip distribution, None)``, ``(None, where)``,
+    or ``(None, None)`` when verify does not know.
 
     Args:
       module: the missing module's dotted name (``cv2``, ``google.protobuf.text_format``).
 
     Returns:
-      The PyPI distribution to install (the import name itself when no table entry
-      says otherwise), or, for trees not on PyPI, None and where to get them.
+      The PyPI distribution to install, for import names this module lists (a
+      name alone says nothing: PyPI's ``utils`` or ``evaluation`` are unrelated
+      projects), or where trees that are not on PyPI come from.
     """
     top = module.split(".")[0]
     if top in ELSEWHERE:
@@ -133,4 +160,4 @@ def distribution(module: str) -> Tuple[Optional[str], Optional[str]]:
         prefix = ".".join(parts[:length])
         if prefix in DISTRIBUTIONS:
             return DISTRIBUTIONS[prefix], None
-    return top, None
+    return (top, None) if top in COMMON_PACKAGES else (None, None)

@@ -1,42 +1,51 @@
 """The verify table, its details grouped by failing statement, and the JSON report.
 
-JSON schema (``version`` 1)::
+JSON schema (``version`` 2: the ``calls`` check, ``root_reasons``, ``not_ported``)::
 
     {
-      "version": 1,
+      "version": 2,
       "tree": str, "roots": [str],          # absolute paths
+      "root_reasons": {str: str},           # root -> why it was chosen
+      "not_ported": str | null,             # the note for a tree rewrite would change
       "versions": {"tensorflow": str, ...}, # what the worker preloaded
       "environment": {str: str},            # variables verify set for the checks
       "processes": int, "preload_seconds": float, "seconds": float,
-      "summary": {"import" | "script" | "build": {kind: int}},
-      "fails": int,                         # rows of kind "fails"; exit 1 when > 0
+      "summary": {"import" | "script" | "build" | "calls": {kind: int}},
+      "fails": int,                         # rows the port is answerable for ("fails",
+                                            # "fails-when-called"); exit 1 when > 0
       "rows": [                             # one per check, see classify.Row
         {"check": str, "target": str, "file": str, "kind": str, "message": str,
          "where": str | null, "statement": str, "fix": str | null,
          "install": str | null, "seconds": float, "pid": int, "details": {...}}
-      ]
+      ]                                     # a "calls" row's details: "uses", and
+                                            # "missing": [{"name", "qualified", "where",
+                                            #   "statement", "fix", "stand_in"}]
     }
 """
 import json
 import sys
 from typing import Dict, Iterable, List, Sequence, TextIO
 
-from slimport.verify.classify import (BLOCKED, FAILS, IMPORT_WORK, KINDS, OK, PYTHON2,
-                                      TREE_BUG, Row)
+from slimport.verify.classify import Row
+from slimport.verify.kinds import (BLOCKED, FAILS, FAILS_WHEN_CALLED, IMPORT_WORK, KINDS,
+                                   NEEDS_SIZE, OK, PORT_FAILURES, PYTHON2, TREE_BUG)
 
-REPORT_VERSION = 1
-CHECKS = ("import", "script", "build")
-_CHECK_TITLES = {"import": "import", "script": "--helpfull", "build": "build + step"}
+REPORT_VERSION = 2
+CHECKS = ("import", "script", "build", "calls")
+_CHECK_TITLES = {"import": "import", "script": "--helpfull", "build": "build + step",
+                 "calls": "names used"}
 _KIND_TITLES = {
     OK: "ok",
     BLOCKED: "blocked: not installed / not found",
     PYTHON2: "Python 2 code",
     IMPORT_WORK: "does work at import",
     TREE_BUG: "fails on TF 1 too (tree bug)",
+    NEEDS_SIZE: "needs --image-size",
+    FAILS_WHEN_CALLED: "fails when called",
     FAILS: "fails",
 }
 # Details are shown worst first.
-_DETAIL_ORDER = (FAILS, TREE_BUG, BLOCKED, PYTHON2, IMPORT_WORK)
+_DETAIL_ORDER = (FAILS, FAILS_WHEN_CALLED, TREE_BUG, NEEDS_SIZE, BLOCKED, PYTHON2, IMPORT_WORK)
 _LISTED = 6
 
 
@@ -78,12 +87,37 @@ def _grouped(rows: Sequence[Row]) -> Dict[tuple, List[Row]]:
     return dict(sorted(groups.items(), key=lambda item: -len(item[1])))
 
 
+def _called(members: Sequence[Row], verbose: bool) -> List[str]:
+    """The names that fail when called, each with its fix and every place it is used."""
+    uses: Dict[str, List[dict]] = {}
+    for row in members:
+        for entry in row.details.get("missing", []):
+            uses.setdefault(entry["name"], []).append(entry)
+    lines = [f"\n{_KIND_TITLES[FAILS_WHEN_CALLED].upper()} ({_count(len(uses), 'name')} in "
+             f"{_count(len(members), 'module')}: the modules import, the code that uses "
+             "these fails when it runs)"]
+    for name, entries in sorted(uses.items()):
+        places = [entry["where"] for entry in entries]
+        shown = places if verbose or len(places) <= _LISTED else (
+            places[:_LISTED] + [f"... (+{len(places) - _LISTED})"])
+        what = "a stand-in that raises" if entries[0]["stand_in"] else "does not exist here"
+        lines.append(f"  {name}: {what}")
+        if entries[0]["fix"]:
+            lines.append(f"      fix: {entries[0]['fix']}")
+        lines.append(f"      used at {', '.join(shown)}")
+    return lines
+
+
 def details(rows: Sequence[Row], verbose: bool = False) -> List[str]:
-    """Every row that is not ok, grouped by (failing statement, message, fix)."""
+    """Every row that is not ok, grouped by (failing statement, message, fix); names that
+    fail when called, by name."""
     lines: List[str] = []
     for kind in _DETAIL_ORDER:
         members = [row for row in rows if row.kind == kind]
         if not members:
+            continue
+        if kind == FAILS_WHEN_CALLED:
+            lines += _called(members, verbose)
             continue
         groups = _grouped(members)
         lines.append(f"\n{_KIND_TITLES[kind].upper()} ({_count(len(members), 'check')}, "
@@ -105,7 +139,7 @@ def scripts_and_builds(rows: Sequence[Row], verbose: bool = False) -> List[str]:
     """One line per entry script that printed its flags, and per build that trained."""
     lines = []
     for row in rows:
-        if row.kind != OK or row.check == "import":
+        if row.kind != OK or row.check in ("import", "calls"):
             continue
         if row.check == "script":
             flags = [f"--{name}" for name in row.details.get("flags", [])]
@@ -119,7 +153,7 @@ def scripts_and_builds(rows: Sequence[Row], verbose: bool = False) -> List[str]:
 
 def to_json(rows: Sequence[Row], header: Dict[str, object]) -> Dict[str, object]:
     return {"version": REPORT_VERSION, **header, "summary": summary(rows),
-            "fails": sum(1 for row in rows if row.kind == FAILS),
+            "fails": sum(1 for row in rows if row.kind in PORT_FAILURES),
             "rows": [row.as_dict() for row in rows]}
 
 

@@ -3,13 +3,13 @@
 A module's import name is read off the tree the way Python would find it: from a
 sys.path root down through directories that hold an ``__init__.py``. The roots are
 the ``--path`` directories (e.g. facenet's ``src``, which its scripts expect on
-sys.path) and the tree itself; when the tree is a package (it has an
-``__init__.py``, like an installed ``tf_slim``), its parent directory. A file is
-named from the deepest root that reaches it, which is how the code imports it
-(``models.inception_resnet_v1`` under ``facenet/src``, not
-``facenet.src.models.inception_resnet_v1``). A file no root reaches through
-packages is named as ``python file.py`` would see it: from the directory above
-its outermost package.
+sys.path), then those the tree's own imports and setup.py show (roots.py: research/slim's
+``from nets import nets_factory`` puts the slim directory itself on sys.path, root
+``__init__.py`` or not), then the tree itself. A file is named from the deepest root
+that reaches it, which is how the code imports it (``models.inception_resnet_v1``
+under ``facenet/src``, not ``facenet.src.models.inception_resnet_v1``). A file no
+root reaches through packages is named as ``python file.py`` would see it: from the
+directory above its outermost package.
 """
 import ast
 import dataclasses
@@ -17,16 +17,20 @@ import fnmatch
 import os
 import re
 from pathlib import Path
-from typing import Iterable, List, Optional, Sequence
+from typing import Dict, Iterable, List, Optional, Sequence, Set
 
 from slimport.planning import not_walked
+from slimport.verify import roots as roots_lib, sources
 
 _INIT = "__init__.py"
 _IDENTIFIER = re.compile(r"^[A-Za-z_]\w*$")
 # How an entry script reads its command line. absl (and TF1's tf.app.flags, absl
 # underneath) stops at --helpfull, argparse at --help; a script that uses neither
-# is not run: it might start its work.
-_ABSL_FLAGS = re.compile(rb"\babsl\b|\bDEFINE_\w+\(|\bapp\.run\(|\bflags\.FLAGS\b")
+# is not run: it might start its work. ``app.run(`` alone is no sign of absl: a
+# Flask app's ``app.run()`` starts a web server.
+_ABSL_FLAGS = re.compile(
+    rb"\babsl\b|\bDEFINE_\w+\(|\bflags\.FLAGS\b|\b(tf|tensorflow)\.app\.run\("
+    rb"|from\s+tensorflow[\w.]*\s+import\s+[^\n]*\bapp\b")
 _ARGPARSE = re.compile(rb"\bargparse\b|\boptparse\b")
 
 
@@ -64,12 +68,18 @@ class Tree:
     Attributes:
       top: the tree's directory (absolute).
       roots: sys.path roots, most specific first: the ``--path`` directories in
-        the order given, then the tree's own root.
+        the order given, then the roots the tree's imports show, then the tree's
+        own root.
       modules: every module under ``top`` that is not excluded, sorted by path.
+      reasons: why each root was chosen (root -> reason).
+      unported: tree-relative paths of the files ``slimport rewrite`` would still
+        change (filled by the run once its dry run is done).
     """
     top: str
     roots: List[str]
     modules: List[Module]
+    reasons: Dict[str, str] = dataclasses.field(default_factory=dict)
+    unported: Set[str] = dataclasses.field(default_factory=set)
 
     def contains(self, path: str) -> bool:
         """True when ``path`` is a file of the tree or of one of its roots."""
@@ -122,15 +132,10 @@ def _script_root(path: str) -> str:
 
 def _entry_script(path: str) -> bool:
     """True for a module-level ``if __name__ == "__main__":`` (either operand order)."""
-    with open(path, "rb") as source_file:
-        source = source_file.read()
-    if b"__main__" not in source:
+    if "__main__" not in (sources.text_of(path) or ""):
         return False
-    try:
-        tree = ast.parse(source, filename=path)
-    except (SyntaxError, ValueError):
-        return False
-    for statement in tree.body:
+    tree = sources.parsed(path)
+    for statement in tree.body if tree is not None else ():
         if isinstance(statement, ast.If) and isinstance(statement.test, ast.Compare):
             operands = [statement.test.left] + list(statement.test.comparators)
             spelled = {(type(o).__name__, getattr(o, "id", getattr(o, "value", None)))
@@ -148,7 +153,7 @@ def _help_option(path: str) -> Optional[str]:
     return "--help" if _ARGPARSE.search(source) else None
 
 
-def _python_files(top: str, excludes: Sequence[str]) -> Iterable[str]:
+def _python_files(top: str) -> Iterable[str]:
     for directory, subdirectories, files in os.walk(top):
         # What `slimport rewrite` leaves out (VCS metadata, virtualenvs, ...) is not
         # part of the ported tree either.
@@ -156,11 +161,8 @@ def _python_files(top: str, excludes: Sequence[str]) -> Iterable[str]:
             name for name in subdirectories
             if not_walked(Path(directory) / name) is None)
         for name in sorted(files):
-            path = os.path.join(directory, name)
-            relpath = os.path.relpath(path, top)
-            if name.endswith(".py") and not any(
-                fnmatch.fnmatch(relpath, pattern) for pattern in excludes):
-                yield path
+            if name.endswith(".py"):
+                yield os.path.join(directory, name)
 
 
 def discover(top: str, paths: Sequence[str] = (), excludes: Sequence[str] = ()) -> Tree:
@@ -187,12 +189,14 @@ def discover(top: str, paths: Sequence[str] = (), excludes: Sequence[str] = ()) 
         if not os.path.isdir(root):
             raise ValueError(f"--path {path}: {root} is not a directory")
         roots.append(root)
-    own_root = os.path.dirname(top) if _is_package(top) else top
-    roots.append(own_root)
-    roots = list(dict.fromkeys(roots))
+    files = list(_python_files(top))
+    checked = [path for path in files if not any(
+        fnmatch.fnmatch(os.path.relpath(path, top), pattern) for pattern in excludes)]
+    chosen = roots_lib.infer(top, files, checked, roots)
+    roots = [root.path for root in chosen]
 
     modules = []
-    for path in _python_files(top, excludes):
+    for path in checked:
         named = [(root, _name_under(root, path)) for root in roots]
         named = [(root, name) for root, name in named if name]
         if named:
@@ -204,4 +208,5 @@ def discover(top: str, paths: Sequence[str] = (), excludes: Sequence[str] = ()) 
         modules.append(Module(
             name=name, root=root, path=path, relpath=os.path.relpath(path, top),
             entry_script=entry, help_option=_help_option(path) if entry else None))
-    return Tree(top=top, roots=roots, modules=modules)
+    return Tree(top=top, roots=roots, modules=modules,
+                reasons={root.path: root.reason for root in chosen})

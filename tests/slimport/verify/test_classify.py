@@ -18,8 +18,22 @@ def tree(tmp_path_factory):
         "pkg/jax/__init__.py": "",
         "pkg/protos/__init__.py": "", "src/__init__.py": "", "src/facenet.py": "",
         "facenet/__init__.py": "", "facenet/src/__init__.py": "", "scripts/lfw.py": "",
+        "lanms/__init__.py": LANMS, "lanms/adaptor.cpp": "", "data_at_import.py": DATA_AT_IMPORT,
+        "lib/utils/__init__.py": "", "lib/utils/bbox.pyx": "", "tmp/__init__.py": "",
+        "tmp/nn2.py": "",
     })
-    return tree_lib.discover(str(top))
+    return tree_lib.discover(str(top), excludes=["tmp/*"])
+
+
+# EAST's lanms/__init__.py: it compiles its C++ extension when imported.
+LANMS = ("import subprocess\nimport os\n"
+         "BASE_DIR = os.path.dirname(os.path.realpath(__file__))\n\n"
+         "if subprocess.call(['make', '-C', BASE_DIR]) != 0:  # return value\n"
+         "    raise RuntimeError('Cannot compile lanms: {}'.format(BASE_DIR))\n")
+DATA_AT_IMPORT = ("import glob\nimport os\n"
+                  "FILES = sorted(glob.glob(os.path.join('data', '*.tfrecord')))\n"
+                  "NUM_SHARDS = len(FILES)\n"
+                  "FIRST = FILES[0]\n")
 
 
 def _error(tree, kind, message, line=3, source="x = 1", **extra):
@@ -134,6 +148,28 @@ def _row(tree, error, check="import"):
     ("SystemExit", "2", "ARGS = parser.parse_args()", {"code": "2"}, "import-work", None,
      None),
     ("ValueError", "something else entirely", "x = f()", {}, "fails", None, None),
+    # A compiled extension built against NumPy 1.x, loaded by NumPy 2.
+    ("ImportError", "numpy.core.multiarray failed to import", "from utils import cython_nms",
+     {"name": None}, "blocked", "rebuild the extension against this NumPy", None),
+    ("ValueError", "numpy.dtype size changed, may indicate binary incompatibility. Expected "
+     "96 from C header, got 88 from PyObject", "import pycocotools._mask", {}, "blocked",
+     "numpy<2", None),
+    # A name no table knows: no pip line (PyPI's `utils` is an unrelated project).
+    ("ModuleNotFoundError", "No module named 'frobnicator'", "import frobnicator",
+     {"name": "frobnicator"}, "blocked", "slimport knows no distribution that provides",
+     None),
+    # The tree's own, not on sys.path, or left out with --exclude: never pip.
+    ("ModuleNotFoundError", "No module named 'utils'", "from utils.cython_bbox import bbox",
+     {"name": "utils"}, "blocked", "--path lib", None),
+    ("ModuleNotFoundError", "No module named 'tmp'", "from tmp import nn2", {"name": "tmp"},
+     "blocked", "--path .", None),
+    ("ModuleNotFoundError", "No module named 'tmp.gone'", "import tmp.gone",
+     {"name": "tmp.gone"}, "blocked", None, None),
+    ("ImportError", "cannot import name 'gone' from 'tmp' (/t/tmp/__init__.py)",
+     "from tmp import gone", {"name": "tmp"}, "fails", None, None),
+    ("ModuleNotFoundError", "No module named 'tensorflow.contrib'",
+     "from tensorflow.contrib import learn", {"name": "tensorflow.contrib"}, "fails",
+     "removed with tf.contrib: use the compat.v1 training loop", None),
 ])
 def test_classification(tree, kind, message, source, extra, expected, fix, install):
     row = _row(tree, _error(tree, kind, message, source=source, **extra))
@@ -145,6 +181,88 @@ def test_classification(tree, kind, message, source, extra, expected, fix, insta
     else:
         assert fix in (row.fix or ""), row
     assert row.install == install
+
+
+def test_fix_texts_read_as_sentences(tree):
+    for source in ("from tensorflow.contrib import learn", "from tensorflow.contrib import tpu",
+                   "from tensorflow.contrib.learn import Experiment"):
+        row = _row(tree, _error(tree, "ModuleNotFoundError", "No module named "
+                                "'tensorflow.contrib'", source=source, name="tensorflow.contrib"))
+        assert ": use tf.estimator is" not in row.fix and "use tf.estimator is" not in row.fix, row
+
+
+def test_an_extension_the_tree_does_not_build_is_not_the_port(tree):
+    # tf-faster-rcnn: lib/utils holds bbox.pyx; cython_bbox is what its setup.py builds.
+    tree = tree_lib.Tree(tree.top, [f"{tree.top}/lib", tree.top], tree.modules)
+    error = _error(tree, "ModuleNotFoundError", "No module named 'utils.cython_bbox'",
+                   source="from utils.cython_bbox import bbox_overlaps", name="utils.cython_bbox")
+    row = _row(tree, error)
+    assert row.kind == "blocked", row
+    assert "compiled extension of the tree, not built here (lib/utils/ holds bbox.pyx)" in \
+        row.message
+    assert row.install is None
+
+
+def test_an_extension_compiled_at_import_is_the_toolchain(tree):
+    error = {"type": "RuntimeError", "message": f"Cannot compile lanms: {tree.top}/lanms",
+             "frames": [[f"{tree.top}/pkg/model.py", 3, "<module>", "import lanms"],
+                        [f"{tree.top}/lanms/__init__.py", 6, "<module>",
+                         "raise RuntimeError('Cannot compile lanms: {}'.format(BASE_DIR))"]]}
+    row = _row(tree, error)
+    assert row.kind == "blocked", row
+    assert row.where == "lanms/__init__.py:6"
+    assert "lanms/__init__.py builds a C/C++ extension when imported (`make`)" in row.message
+    assert "not the port" in row.fix
+
+
+@pytest.mark.parametrize("kind, message, expected", [
+    ("IndexError", "list index out of range", "import-work"),
+    # Code that reads nothing at module level, failing the same way, is not data.
+    ("KeyError", "'x'", "fails"),
+])
+def test_a_module_that_reads_its_data_at_import(tree, kind, message, expected):
+    line = 5 if expected == "import-work" else 4
+    path = "data_at_import.py" if expected == "import-work" else "pkg/model.py"
+    error = {"type": kind, "message": message,
+             "frames": [[f"{tree.top}/{path}", line, "<module>", "FIRST = FILES[0]"]]}
+    row = _row(tree, error)
+    assert row.kind == expected, row
+    if expected == "import-work":
+        assert row.message == ("reads its data when imported (line 3) and fails on what it "
+                               "found here: IndexError: list index out of range")
+
+
+def test_a_script_that_starts_a_server(tree):
+    error = {"type": "RuntimeError", "message": "exited with status 1 without printing help",
+             "frames": []}
+    output = " * Serving Flask app 'app'\n * Running on http://127.0.0.1:5000\n"
+    row = classify.classify("script", "app", "app.py", {"status": "error", "error": error},
+                            output, 0, 1, tree, 60.0)
+    assert (row.kind, row.message.split(" (")[0]) == ("import-work", "starts a server when run")
+
+
+def test_an_unported_file_is_not_blamed_on_the_port(tree):
+    error = _error(tree, "ModuleNotFoundError", "No module named 'tensorflow.contrib'",
+                   source="from tensorflow.contrib.framework import arg_scope",
+                   name="tensorflow.contrib")
+    assert "report the spelling to slimport" in _row(tree, error).fix
+    unported = tree_lib.Tree(tree.top, tree.roots, tree.modules, unported={"pkg/model.py"})
+    fix = _row(unported, error).fix
+    assert "this file is not ported yet (run slimport rewrite first" in fix
+    assert "report" not in fix
+
+
+def test_a_build_under_a_guessed_size_needs_image_size(tree):
+    error = {"type": "ValueError", "message": "Negative dimension size caused by subtracting 3 "
+             "from 1 for 'conv5/Conv2D'", "frames": []}
+    result = {"status": "error", "error": error, "details": {
+        "image_size_guessed": True, "input_shape": [2, 224, 224, 3]}}
+    row = classify.classify("build", "nets_factory:ssd_300", "", result, "", 0, 1, tree, 60)
+    assert row.kind == "needs-image-size", row
+    assert row.fix == "give its input size: --image-size ssd_300=H[,W]"
+    result["details"]["image_size_guessed"] = False
+    assert classify.classify("build", "nets_factory:ssd_300", "", result, "", 0, 1, tree,
+                             60).kind == "fails"
 
 
 def test_syntax_error_points_at_the_file_that_does_not_parse(tree):
@@ -199,9 +317,13 @@ def test_stack_dump_gives_where_a_hang_was(tree):
     ("cv2", "opencv-python-headless", None),
     ("google.protobuf.text_format", "protobuf", None),
     ("tf_slim", "tf-slim", None),
-    ("slim_ext", "slimport[tf]", None),
+    ("slim_ext", None, known.ELSEWHERE["slim_ext"]),
     ("deployment.model_deploy", None, known.ELSEWHERE["deployment"]),
     ("requests", "requests", None),
+    # Names PyPI has, as unrelated projects: verify never suggests them.
+    ("utils", None, None),
+    ("evaluation", None, None),
+    ("google3", None, None),
 ])
 def test_distribution_names(module, install, elsewhere):
     assert known.distribution(module) == (install, elsewhere)

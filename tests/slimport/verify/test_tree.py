@@ -24,14 +24,73 @@ def test_packages_are_named_from_the_tree_root(tmp_path):
     assert found.roots == [root]
 
 
-def test_a_package_directory_is_checked_as_that_package(tmp_path):
-    write_tree(tmp_path, {"tf_slim/__init__.py": "", "tf_slim/layers/__init__.py": "",
+@pytest.mark.parametrize("init", [
+    "from tf_slim.layers import layers\n",   # imports itself by its package name
+    "from .layers import layers\n",          # a relative import: only a package does that
+])
+def test_a_tree_that_imports_itself_as_a_package_is_that_package(tmp_path, init):
+    write_tree(tmp_path, {"tf_slim/__init__.py": init, "tf_slim/layers/__init__.py": "",
                           "tf_slim/layers/layers.py": ""})
     found = tree_lib.discover(str(tmp_path / "tf_slim"))
     assert {m.name for m in found.modules} == {"tf_slim", "tf_slim.layers",
                                                "tf_slim.layers.layers"}
     assert found.roots == [str(tmp_path.resolve())]
+    assert "the tree is a package" in found.reasons[found.roots[0]]
     assert found.top_level_names() == ["tf_slim"]
+
+
+def test_a_root_init_does_not_make_research_slim_a_package(tmp_path):
+    # research/slim has an __init__.py at its root; its scripts import `from nets import`.
+    write_tree(tmp_path / "slim_tf2", {
+        "__init__.py": "", "nets/__init__.py": "", "nets/lenet.py": "",
+        "nets/nets_factory.py": "from nets import lenet\n",
+        "train_image_classifier.py": "import os\n\nfrom nets import nets_factory\n"})
+    found = tree_lib.discover(str(tmp_path / "slim_tf2"))
+    top = str((tmp_path / "slim_tf2").resolve())
+    assert found.roots == [top]
+    assert {m.name for m in found.modules} >= {"nets.nets_factory", "train_image_classifier"}
+    assert found.reasons[top] == (
+        "2 imports of the tree's own modules name them from here, e.g. "
+        "train_image_classifier.py:3 `from nets import nets_factory`")
+
+
+def test_a_python2_relative_import_inside_a_package_makes_no_root(tmp_path):
+    write_tree(tmp_path, {"pkg/__init__.py": "", "pkg/good.py": "",
+                          "pkg/relative.py": "import good\n",
+                          "pkg/user.py": "from pkg import good\n"})
+    found = tree_lib.discover(str(tmp_path))
+    assert found.roots == [str(tmp_path.resolve())]
+    assert {m.name for m in found.modules} >= {"pkg.good", "pkg.relative"}
+
+
+def test_the_directory_a_script_imports_its_neighbours_from_is_a_root(tmp_path):
+    write_tree(tmp_path, {"tools/train.py": "import helpers\n", "tools/helpers.py": "",
+                          "lib/model/__init__.py": "",
+                          "lib/model/net.py": "from model import config\n",
+                          "lib/model/config.py": ""})
+    found = tree_lib.discover(str(tmp_path))
+    top = tmp_path.resolve()
+    assert found.roots == [str(top / "lib"), str(top / "tools"), str(top)]
+    assert _names(found)["lib/model/net.py"] == ("model.net", str(top / "lib"))
+
+
+def test_setup_py_names_a_root(tmp_path):
+    write_tree(tmp_path, {"setup.py": ("from setuptools import setup, find_packages\n"
+                                       "setup(name='x', package_dir={'': 'src'},\n"
+                                       "      packages=find_packages('src'))\n"),
+                          "src/mypkg/__init__.py": "", "src/mypkg/core.py": ""})
+    found = tree_lib.discover(str(tmp_path))
+    src = str((tmp_path / "src").resolve())
+    assert found.roots[0] == src
+    assert found.reasons[src] == "setup.py: package_dir={'': 'src'}"
+    assert _names(found)["src/mypkg/core.py"] == ("mypkg.core", src)
+
+
+def test_without_evidence_the_tree_itself_is_the_root(tmp_path):
+    write_tree(tmp_path, {"__init__.py": "", "a.py": "import os\n"})
+    found = tree_lib.discover(str(tmp_path))
+    assert found.roots == [str(tmp_path.resolve())]
+    assert found.reasons[found.roots[0]] == "the tree's own directory"
 
 
 def test_the_deepest_root_names_a_file(tmp_path):
