@@ -156,6 +156,14 @@ HOMES: Dict[str, Home] = {
                 _ESTIMATOR),
     **_stand_in("tpu.python.tpu.tpu_config.RunConfig", "TPURunConfig", _ESTIMATOR),
     **_stand_in("tpu.python.tpu.tpu_config.TPUConfig", "TPUConfig", _ESTIMATOR),
+    # Re-implemented with TF1's behaviour: the optimizer wrapper that averages the
+    # weights and swaps the averages into the saver, and drop-remainder batching.
+    **_same_name(f"{STAND_INS}.opt", "opt", ["MovingAverageOptimizer"]),
+    **_renamed(f"{STAND_INS}.opt", {
+        "opt.python.training.moving_average_optimizer.MovingAverageOptimizer":
+            "MovingAverageOptimizer"}),
+    **_same_name(f"{STAND_INS}.data", "data", [
+        "batch_and_drop_remainder", "padded_batch_and_drop_remainder"]),
     # tf.contrib.learn: Experiment-based launching went with tf.estimator.
     **_stand_in("learn.Experiment", "Experiment", _ESTIMATOR),
     **_stand_in("learn.RunConfig", "LearnRunConfig", _ESTIMATOR),

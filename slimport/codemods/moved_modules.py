@@ -20,6 +20,10 @@ The tutorial's other modules (its ``mnist`` model) have no home and are reported
 ``tensorflow.tools.graph_transforms`` (the graph rewriting tool TF1's exporters called)
 moves to ``slim_ext.graph_transforms`` the same way: a module that imports, whose
 ``TransformGraph`` raises with the alternative when called.
+``pywrap_tensorflow.NewCheckpointReader`` (``from tensorflow.python import
+pywrap_tensorflow``: TensorFlow 2 keeps the module, not the reader in it) becomes
+``tf.compat.v1.train.NewCheckpointReader``, the same reader, through the file's own
+``tf``; the import goes when nothing else uses it.
 (``tf.contrib.learn.datasets.mnist``, the module the tutorial reader re-exported, is in
 contrib_table's MODULE_HOMES.)
 """
@@ -33,6 +37,7 @@ import libcst as cst
 from slimport.codemods._base import StatementFilter, chain_filter
 from slimport.codemods._module_move import ModuleMoveCodemod
 from slimport.codemods._names import Bindings, is_under, variable_names
+from slimport.codemods.tf_api import COMPAT_V1
 
 TUTORIAL = "tensorflow.examples.tutorials.mnist"
 READER = TUTORIAL + ".input_data"
@@ -44,8 +49,18 @@ MOVED = {
 }
 
 
+# TF1 names of internal modules that TensorFlow 2 dropped there but exports under
+# tf.compat.v1 -> their tf.compat.v1 name. pywrap_tensorflow's checkpoint reader is
+# the one ``tf.compat.v1.train.NewCheckpointReader`` gives (same class, same methods).
+MOVED_NAMES = {
+    "tensorflow.python.pywrap_tensorflow.NewCheckpointReader":
+        f"{COMPAT_V1}.train.NewCheckpointReader",
+}
+
+
 def _moved(qualified: Optional[str]) -> bool:
-    return any(is_under(qualified, old) for old in (TUTORIAL, *MOVED))
+    return qualified in MOVED_NAMES or any(
+        is_under(qualified, old) for old in (TUTORIAL, *MOVED))
 
 
 class MovedModulesCommand(ModuleMoveCodemod):
@@ -54,9 +69,11 @@ class MovedModulesCommand(ModuleMoveCodemod):
     NAME: ClassVar[str] = "moved_modules"
     DESCRIPTION: ClassVar[str] = (
         "TF1 modules TF2 dropped -> slim_ext: the MNIST tutorial's input_data "
-        "(same reader, same API), graph_transforms (a stand-in)"
+        "(same reader, same API), graph_transforms (a stand-in); "
+        "pywrap_tensorflow.NewCheckpointReader -> tf.compat.v1.train's"
     )
-    TRIGGERS: ClassVar[Tuple[str, ...]] = ("tutorials", "graph_transforms")
+    TRIGGERS: ClassVar[Tuple[str, ...]] = ("tutorials", "graph_transforms",
+                                           "NewCheckpointReader")
 
     @classmethod
     def statement_filter(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:
@@ -76,7 +93,10 @@ class MovedModulesCommand(ModuleMoveCodemod):
         return tree
 
     def home_of(self, qualified: str) -> Optional[str]:
-        """``...mnist.input_data[.X]`` -> ``slim_ext.mnist_input_data[.X]``; else None."""
+        """``...mnist.input_data[.X]`` -> ``slim_ext.mnist_input_data[.X]``; a moved name
+        -> its tf.compat.v1 name; else None."""
+        if qualified in MOVED_NAMES:
+            return MOVED_NAMES[qualified]
         for old, new in MOVED.items():
             if is_under(qualified, old):
                 return new + qualified[len(old):]
@@ -97,14 +117,31 @@ class MovedModulesCommand(ModuleMoveCodemod):
 
     def moved_use(self, node: cst.Attribute, parts: List[str], qualified: str,
                   home: str) -> bool:
-        """``tensorflow.examples.tutorials.mnist.input_data.X``, spelled out in full."""
+        """``tensorflow.examples.tutorials.mnist.input_data.X``, spelled out in full; a
+        moved name, through whatever reaches tf.compat.v1 here."""
         spelled = ".".join(parts)
+        if qualified in MOVED_NAMES:
+            text = self._compat_v1_prefix() + home[len(COMPAT_V1):]
+            self.replace_chain(node, text)
+            self.record_edit(node, f"{spelled} -> {text}")
+            self.rewritten_roots.add(parts[0])
+            return False
         if home in MOVED.values() or not any(is_under(spelled, old) for old in MOVED):
             self.used_names.add(parts[0])
             return False
         self.replace_chain(node, home)
         self.record_edit(node, f"{spelled} -> {home}")
         return False
+
+    def _compat_v1_prefix(self) -> str:
+        """``tf`` (bound to tensorflow.compat.v1), ``tf.compat.v1`` (bound to tensorflow),
+        or ``tensorflow.compat.v1`` with ``import tensorflow`` added."""
+        for target, suffix in ((COMPAT_V1, ""), ("tensorflow", ".compat.v1")):
+            local = self.alias_here(lambda bound, target=target: bound == target, prefer="tf")
+            if local is not None:
+                return local + suffix
+        self.add_needed_import("tensorflow")
+        return COMPAT_V1
 
     def _no_home(self, node: cst.CSTNode, name: str) -> None:
         self.needs_attention(node, f"{name} is one of TF1's tutorial modules, gone from "

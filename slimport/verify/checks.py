@@ -20,8 +20,8 @@ Checks:
             tensor, trained for one step (or evaluated once when nothing in the
             graph is trainable).
   names     look up every TensorFlow name the tree uses (slimport/verify/names.py
-            lists them) with slim_ext loaded: the ones that do not exist, and
-            slim_ext's stand-ins, fail when the code that uses them runs.
+            lists them) with slim_ext loaded: the ones that do not exist fail when
+            the code that uses them runs.
 """
 import faulthandler
 import importlib
@@ -374,19 +374,6 @@ def _lookup(name: str, found: Dict[str, Any]) -> Optional[int]:
     return None
 
 
-def _stand_in_message(value: Any) -> Optional[str]:
-    """What a slim_ext.contrib stand-in says when called (it only raises), else None."""
-    maker = getattr(getattr(value, "__init__", None), "__qualname__", "") if inspect.isclass(
-        value) else getattr(value, "__qualname__", "")
-    if not maker.startswith(("removed_function.", "removed_class.")):
-        return None
-    try:
-        value()
-    except Exception as raised:  # pylint: disable=broad-except
-        return str(raised)
-    return None
-
-
 def _alternatives(name: str, found: Dict[str, Any]) -> List[str]:
     """Where a missing TensorFlow or Keras name does exist: compat.v1, TF2, tf_keras."""
     relative = name.partition(".")[2]
@@ -423,10 +410,6 @@ def _check_names(job: Json, config: Json) -> Json:
         if index is not None:
             missing[name] = {"missing": ".".join(name.split(".")[:index + 1]),
                              "exists_as": _alternatives(name, found)}
-            continue
-        message = _stand_in_message(found.get(name))
-        if message:
-            missing[name] = {"stand_in": message}
     return {"checked": len(job["names"]), "missing": missing, "slim_ext_loaded": loaded}
 
 

@@ -151,10 +151,10 @@ class _Run:
         rows = self.rows + [self._row(done) for done in self.done]
         if self.names_result is None:
             return rows
-        reported = [row.where for row in rows if row.check == "import" and row.kind != kinds.OK]
         return rows + calltime.rows(
-            self.tree, self.uses, self.names_result.result["details"]["missing"], reported,
-            version, float(self.names_result.result.get("seconds", 0.0)))
+            self.tree, self.uses, self.names_result.result["details"]["missing"],
+            [row for row in rows if row.check == "import"], version,
+            float(self.names_result.result.get("seconds", 0.0)))
 
     def _row(self, done: runner.Done) -> classify.Row:
         job = done.job

@@ -182,15 +182,13 @@ def call_time(name: str, looked_up: Dict[str, object], ported: bool = True) -> O
 
     Args:
       name: the qualified name the code uses (``tensorflow.contrib.data.x``).
-      looked_up: the worker's answer for it: ``stand_in`` (what slim_ext's stand-in
-        raises), or ``exists_as`` (where the name does exist: compat.v1, TF2, tf_keras).
+      looked_up: the worker's answer for it: ``exists_as``, where the name does exist
+        (compat.v1, TF2, tf_keras).
       ported: False when ``slimport rewrite`` would still change the file.
 
     Returns:
       The fix line, or None.
     """
-    if looked_up.get("stand_in"):
-        return f"slim_ext's stand-in raises when called: {looked_up['stand_in']}"
     relative = _tensorflow_relative(name)
     if relative is not None and relative.split(".")[0] == "contrib":
         return contrib_name(f"tensorflow.{relative}", ported)

@@ -19,7 +19,7 @@ JSON schema (``version`` 2: the ``calls`` check, ``root_reasons``, ``not_ported`
          "install": str | null, "seconds": float, "pid": int, "details": {...}}
       ]                                     # a "calls" row's details: "uses", and
                                             # "missing": [{"name", "qualified", "where",
-                                            #   "statement", "fix", "stand_in"}]
+                                            #   "statement", "fix"}]
     }
 """
 import json
@@ -100,8 +100,7 @@ def _called(members: Sequence[Row], verbose: bool) -> List[str]:
         places = [entry["where"] for entry in entries]
         shown = places if verbose or len(places) <= _LISTED else (
             places[:_LISTED] + [f"... (+{len(places) - _LISTED})"])
-        what = "a stand-in that raises" if entries[0]["stand_in"] else "does not exist here"
-        lines.append(f"  {name}: {what}")
+        lines.append(f"  {name}: does not exist here")
         if entries[0]["fix"]:
             lines.append(f"      fix: {entries[0]['fix']}")
         lines.append(f"      used at {', '.join(shown)}")

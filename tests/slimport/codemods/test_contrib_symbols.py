@@ -471,3 +471,39 @@ def test_kept_alias_import_is_reported_at_its_line() -> None:
     assert [f.line for f in kept] == [2]
 
 
+
+
+# tf.contrib.opt's MovingAverageOptimizer and tf.contrib.data's drop-remainder batching:
+# slim_ext.contrib re-implements both with TF1's behaviour (tests/slim_ext/
+# test_contrib_opt_data.py checks it against TF 1.15's numbers).
+@pytest.mark.parametrize("before, after", [
+    ("import tensorflow as tf\n"
+     "opt = tf.contrib.opt.MovingAverageOptimizer(opt, average_decay=0.999)\n",
+     "import tensorflow as tf\nimport slim_ext.contrib.opt\n\n"
+     "opt = slim_ext.contrib.opt.MovingAverageOptimizer(opt, average_decay=0.999)\n"),
+    ("from tensorflow.contrib.opt import MovingAverageOptimizer\n",
+     "from slim_ext.contrib.opt import MovingAverageOptimizer\n"),
+    ("from tensorflow.contrib.opt.python.training.moving_average_optimizer import "
+     "MovingAverageOptimizer as MAO\n",
+     "from slim_ext.contrib.opt import MovingAverageOptimizer as MAO\n"),
+    ("import tensorflow as tf\n"
+     "dataset = dataset.apply(tf.contrib.data.batch_and_drop_remainder(batch_size))\n",
+     "import tensorflow as tf\nimport slim_ext.contrib.data\n\n"
+     "dataset = dataset.apply(slim_ext.contrib.data.batch_and_drop_remainder(batch_size))\n"),
+    ("from tensorflow.contrib.data import padded_batch_and_drop_remainder\n",
+     "from slim_ext.contrib.data import padded_batch_and_drop_remainder\n"),
+])
+def test_moving_average_optimizer_and_drop_remainder_batching(before: str, after: str) -> None:
+    code, findings = run(before)
+    assert code == after
+    assert not [f for f in findings if f.kind == "attention"], findings
+    assert run(after)[0] == after
+
+
+@pytest.mark.parametrize("source", [
+    "import slim_ext.contrib.opt\nopt = slim_ext.contrib.opt.MovingAverageOptimizer(opt)\n",
+    "dataset = dataset.batch(4, drop_remainder=True)\n",
+    "from my_project.opt import MovingAverageOptimizer\n",
+])
+def test_moving_average_and_batching_noops(source: str) -> None:
+    assert run(source) == (source, [])

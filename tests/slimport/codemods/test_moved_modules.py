@@ -120,3 +120,48 @@ data = slim_ext.mnist_input_data.read_data_sets('/tmp/mnist', one_hot=True)
 def test_graph_transforms_moves_to_its_stand_in(before: str, after: str) -> None:
     assert run(before)[0] == after
     assert run(after)[0] == after
+
+
+# pywrap_tensorflow.NewCheckpointReader: TF 2 keeps the module, not the reader in it.
+@pytest.mark.parametrize("before, after", [
+    ("import tensorflow as tf\nfrom tensorflow.python import pywrap_tensorflow\n\n"
+     "def names(path):\n"
+     "  reader = pywrap_tensorflow.NewCheckpointReader(path)\n"
+     "  return reader.get_variable_to_shape_map()\n",
+     "import tensorflow as tf\n\n"
+     "def names(path):\n"
+     "  reader = tf.compat.v1.train.NewCheckpointReader(path)\n"
+     "  return reader.get_variable_to_shape_map()\n"),
+    ("import tensorflow.compat.v1 as tf\nfrom tensorflow.python import pywrap_tensorflow\n"
+     "reader = pywrap_tensorflow.NewCheckpointReader(path)\n",
+     "import tensorflow.compat.v1 as tf\n"
+     "reader = tf.train.NewCheckpointReader(path)\n"),
+    # The module's other names stay, and with them the import.
+    ("from tensorflow.python import pywrap_tensorflow as pw\n"
+     "reader = pw.NewCheckpointReader(path)\nstatus = pw.TF_NewStatus()\n",
+     "from tensorflow.python import pywrap_tensorflow as pw\nimport tensorflow\n\n"
+     "reader = tensorflow.compat.v1.train.NewCheckpointReader(path)\n"
+     "status = pw.TF_NewStatus()\n"),
+    ("from tensorflow.python.pywrap_tensorflow import NewCheckpointReader\n"
+     "reader = NewCheckpointReader(path)\n",
+     "from tensorflow.compat.v1.train import NewCheckpointReader\n"
+     "reader = NewCheckpointReader(path)\n"),
+])
+def test_the_checkpoint_reader_of_pywrap_tensorflow(before: str, after: str) -> None:
+    assert run(before)[0] == after
+    assert run(after)[0] == after
+
+
+NOOP_READER = [
+    "import tensorflow as tf\nreader = tf.train.NewCheckpointReader(path)\n",
+    "from tensorflow.python import pywrap_tensorflow\nstatus = pywrap_tensorflow.TF_NewStatus()\n",
+    # A parameter that shadows the module is not it.
+    "from tensorflow.python import pywrap_tensorflow\n"
+    "def read(pywrap_tensorflow, path):\n  return pywrap_tensorflow.NewCheckpointReader(path)\n",
+    "from my_project import pywrap_tensorflow\nreader = pywrap_tensorflow.NewCheckpointReader(p)\n",
+]
+
+
+@pytest.mark.parametrize("source", NOOP_READER)
+def test_checkpoint_reader_noops(source: str) -> None:
+    assert run(source) == (source, [])

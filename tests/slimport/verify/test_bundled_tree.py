@@ -3,6 +3,8 @@
 The tree is ported with the real CLI (``slimport rewrite examples/slim_tf1 --out``)
 and verified as a user would, including ``--build nets.nets_factory``.
 """
+import os
+import shutil
 import subprocess
 import sys
 
@@ -56,3 +58,29 @@ def test_networks_with_batch_norm_build_without_help_from_the_entry_script(verif
     cifarnet = verified.rows("build")["nets.nets_factory:cifarnet_bn"]
     assert cifarnet["kind"] == "ok", cifarnet
     assert verified.returncode == 0, verified.stdout
+
+
+def test_the_readme_commands_on_a_research_slim_shaped_tree(tmp_path):
+    # research/slim has an __init__.py at its root, and its scripts import
+    # `from nets import nets_factory`: the README's two commands, as printed.
+    slim = tmp_path / "models" / "research" / "slim"
+    shutil.copytree(EXAMPLE, slim)
+    (slim / "__init__.py").write_text("")
+    rewrite, verify = _readme_command("slimport rewrite "), _readme_command("slimport verify ")
+    assert rewrite[2] == "models/research/slim" and verify[2] == rewrite[4] == "slim_tf2"
+    ported = subprocess.run([sys.executable, "-m", *rewrite], cwd=tmp_path, capture_output=True,
+                            text=True, timeout=300, check=False)
+    assert ported.returncode == 0, ported.stdout + ported.stderr
+    verified = subprocess.run([sys.executable, "-m", *verify], cwd=tmp_path, capture_output=True,
+                              text=True, timeout=600, check=False,
+                              env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2"))
+    assert verified.returncode == 0, verified.stdout + verified.stderr
+    assert "sys.path root .: " in verified.stdout
+    for network in ("lenet", "cifarnet_bn"):
+        assert f"nets.nets_factory:{network}: built; one training step" in verified.stdout
+
+
+def _readme_command(start):
+    """The README's first command line that starts with ``start``, split (comment dropped)."""
+    lines = (REPO_ROOT / "README.md").read_text().splitlines()
+    return next(line for line in lines if line.startswith(start)).split("#")[0].split()
