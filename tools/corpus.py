@@ -11,7 +11,10 @@ model builds (tools/corpus_probes.py). verify prints its table; this script then
 prints one line per corpus: every module, sorted into blocked (a package this
 environment does not install, research/slim, which is not on PyPI, or a sys.path
 question of the sdist's layout), Python 2 code, work at import, the tree's own
-bugs (fail on TF 1 too), and failures caused by the port.
+bugs (fail on TF 1 too), and failures caused by the port; then the modules that
+import but use TensorFlow names that do not exist (verify's call-time check), each
+use with its file:line and fix. Those are listed, not yet counted in the exit status:
+some wait for ports that other issues bring (tf.contrib.lookup, the Keras 2 route).
 
 Exit status 0 only when no import fails because of the port and every model
 builds and trains a step (issue 12's goal); 1 otherwise; 2 when a step could not
@@ -119,6 +122,9 @@ class Outcome:
     verify_seconds: float
     builds: List[str]
     builds_ok: int
+    # Names that fail when called: "module file:line name" lines, and the module count.
+    called: List[str]
+    called_modules: int
 
 
 def check_corpus(corpus: Corpus, cache: Path, workdir: Path, jobs: int,
@@ -144,20 +150,25 @@ def check_corpus(corpus: Corpus, cache: Path, workdir: Path, jobs: int,
         raise RuntimeError(f"slimport verify exited {verified.returncode}")
     report = _harness.read_json(workdir / "verify.json")
     builds = [row for row in report["rows"] if row["check"] == "build"]
+    called = [f"{entry['where']}: {entry['name']}" + (f" — fix: {entry['fix']}"
+                                                       if entry["fix"] else "")
+              for row in report["rows"] if row["check"] == "calls"
+              for entry in row["details"].get("missing", [])]
     return Outcome(corpus, len([r for r in report["rows"] if r["check"] == "import"]),
                    report["summary"]["import"], port.seconds, verified.seconds,
                    [f"{row['target']}: {row['kind']} — {row['message']}" for row in builds],
-                   sum(1 for row in builds if row["kind"] == "ok"))
+                   sum(1 for row in builds if row["kind"] == "ok"), called,
+                   report["summary"]["calls"]["fails-when-called"])
 
 
 def summary(outcomes: Sequence[Outcome]) -> str:
     rows = [[o.corpus.requirement, o.modules, o.kinds["ok"], o.kinds["blocked"],
              o.kinds["python2"], o.kinds["import-work"], o.kinds["tree-bug"], o.kinds["fails"],
-             f"{o.builds_ok}/{len(o.corpus.builds)}", f"{o.port_seconds:.1f}",
-             f"{o.verify_seconds:.1f}"] for o in outcomes]
+             o.called_modules, f"{o.builds_ok}/{len(o.corpus.builds)}",
+             f"{o.port_seconds:.1f}", f"{o.verify_seconds:.1f}"] for o in outcomes]
     return _harness.table(["corpus", "modules", "import", "blocked", "Python 2",
-                           "work at import", "tree bug", "fail (port)", "models build",
-                           "rewrite s", "verify s"], rows)
+                           "work at import", "tree bug", "fail (port)", "fail when called",
+                           "models build", "rewrite s", "verify s"], rows)
 
 
 def main(argv: Sequence[str] = None) -> int:
@@ -183,6 +194,11 @@ def main(argv: Sequence[str] = None) -> int:
           f"({time.monotonic() - started:.0f} s)\n{summary(outcomes)}")
     for outcome in outcomes:
         for line in outcome.builds:
+            print(f"  {line}")
+    for outcome in outcomes:
+        print(f"{outcome.corpus.name}: {len(outcome.called)} TensorFlow name uses fail when "
+              f"called, in {outcome.called_modules} modules (verify's call-time check)")
+        for line in outcome.called:
             print(f"  {line}")
     failing = [o.corpus.name for o in outcomes
                if o.kinds["fails"] or o.builds_ok < len(o.corpus.builds)]

@@ -23,7 +23,9 @@ moves to ``slim_ext.graph_transforms`` the same way: a module that imports, whos
 ``pywrap_tensorflow.NewCheckpointReader`` (``from tensorflow.python import
 pywrap_tensorflow``: TensorFlow 2 keeps the module, not the reader in it) becomes
 ``tf.compat.v1.train.NewCheckpointReader``, the same reader, through the file's own
-``tf``; the import goes when nothing else uses it.
+``tf``, and ``graph_util.convert_variables_to_constants`` (``from
+tensorflow.python.framework import graph_util``) ``tf.compat.v1.graph_util``'s; the
+import goes when nothing else uses it.
 (``tf.contrib.learn.datasets.mnist``, the module the tutorial reader re-exported, is in
 contrib_table's MODULE_HOMES.)
 """
@@ -50,11 +52,14 @@ MOVED = {
 
 
 # TF1 names of internal modules that TensorFlow 2 dropped there but exports under
-# tf.compat.v1 -> their tf.compat.v1 name. pywrap_tensorflow's checkpoint reader is
-# the one ``tf.compat.v1.train.NewCheckpointReader`` gives (same class, same methods).
+# tf.compat.v1 -> their tf.compat.v1 name (the same function: pywrap_tensorflow's
+# checkpoint reader is the one ``tf.compat.v1.train.NewCheckpointReader`` gives;
+# graph_util's freezing function moved to tf.compat.v1.graph_util).
 MOVED_NAMES = {
     "tensorflow.python.pywrap_tensorflow.NewCheckpointReader":
         f"{COMPAT_V1}.train.NewCheckpointReader",
+    "tensorflow.python.framework.graph_util.convert_variables_to_constants":
+        f"{COMPAT_V1}.graph_util.convert_variables_to_constants",
 }
 
 
@@ -70,10 +75,12 @@ class MovedModulesCommand(ModuleMoveCodemod):
     DESCRIPTION: ClassVar[str] = (
         "TF1 modules TF2 dropped -> slim_ext: the MNIST tutorial's input_data "
         "(same reader, same API), graph_transforms (a stand-in); "
-        "pywrap_tensorflow.NewCheckpointReader -> tf.compat.v1.train's"
+        "pywrap_tensorflow.NewCheckpointReader, graph_util.convert_variables_to_constants "
+        "-> tf.compat.v1's"
     )
     TRIGGERS: ClassVar[Tuple[str, ...]] = ("tutorials", "graph_transforms",
-                                           "NewCheckpointReader")
+                                           "NewCheckpointReader",
+                                           "convert_variables_to_constants")
 
     @classmethod
     def statement_filter(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:

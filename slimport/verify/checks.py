@@ -381,6 +381,10 @@ def _alternatives(name: str, found: Dict[str, Any]) -> List[str]:
         if relative.startswith(prefix):
             relative = relative[len(prefix):]
     candidates = []
+    internal = relative.split(".")
+    if name.startswith("tensorflow.python.") and len(internal) >= 3:
+        # An internal module's name TF 2 exports only under tf.compat.v1 (graph_util's).
+        candidates.append(f"tensorflow.compat.v1.{internal[-2]}.{internal[-1]}")
     if name.startswith("tensorflow."):
         candidates += [f"tensorflow.compat.v1.{relative}", f"tensorflow.{relative}"]
         if relative.startswith("keras."):

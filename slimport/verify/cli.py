@@ -6,6 +6,7 @@ subcommand parser, or this module's ``main``); ``run`` does the work. Nothing he
 imports TensorFlow: the fork server (``worker``) does, in its own process.
 """
 import argparse
+import concurrent.futures
 import os
 import signal
 import sys
@@ -88,21 +89,20 @@ class _Run:
         self.modules = {module.path: module for module in tree.modules}
         wanted = args.networks.split(",") if args.networks else None
         self.wanted = [name.strip() for name in wanted] if wanted else None
-        self.uses = names.uses_in(tree)
+        self.uses: List[names.Use] = []
         self.names_result: Optional[runner.Done] = None
 
     def jobs(self) -> List[Dict[str, object]]:
-        """The first jobs: the call-time names, each --build target, and the import of
-        every module that has code.
+        """The first jobs: each --build target, and the import of every module that has code.
 
         An empty module (not an ``__init__.py``) imports, and defines nothing: a tool
         that rewrote the tree may have emptied it. It gets its row here, not "ok".
+
+        Raises:
+          ValueError: a --build target names no module or file.
         """
-        jobs = [{"check": "names", "target": _NAMES_TARGET, "file": "",
-                 "names": names.distinct_names(self.uses), "root": self.tree.roots[0],
-                 "timeout": self.args.timeout, "priority": _NAMES_PRIORITY}]
-        jobs += [_build_job(target, self.args.build_timeout, self.tree)
-                 for target in self.args.build]
+        jobs = [_build_job(target, self.args.build_timeout, self.tree)
+                for target in self.args.build]
         for module in self.tree.modules:
             if os.path.getsize(module.path) or module.path.endswith("__init__.py"):
                 jobs.append(_module_job("import", module, self.args.timeout))
@@ -111,6 +111,13 @@ class _Run:
                     check="import", target=module.name, file=module.relpath,
                     kind=kinds.FAILS, message=EMPTY_MODULE))
         return jobs
+
+    def names_job(self, uses: List[names.Use]) -> Dict[str, object]:
+        """The call-time check's one job: every distinct TensorFlow name ``uses`` holds."""
+        self.uses = uses
+        return {"check": "names", "target": _NAMES_TARGET, "file": "",
+                "names": names.distinct_names(uses), "root": self.tree.roots[0],
+                "timeout": self.args.timeout, "priority": _NAMES_PRIORITY}
 
     def finished(self, done: runner.Done, submit) -> None:
         """Records a finished job; submits what follows from it.
@@ -234,6 +241,10 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_ERROR
     started = time.monotonic()
     env = runner.worker_environment([f"{k}={v}" for k, v in added_env.items()])
+    # The names the call-time check looks up are read while the worker loads TensorFlow.
+    reading = concurrent.futures.ThreadPoolExecutor(max_workers=1)
+    uses = reading.submit(names.uses_in, tree)
+    reading.shutdown(wait=False)
     with tempfile.TemporaryDirectory(prefix="slimport-verify-") as scratch:
         try:
             with runner.Runner(config, env, scratch,
@@ -247,6 +258,7 @@ def run(args: argparse.Namespace) -> int:
                               f"{item['file']}, not from the tree: its checks would test that copy "
                               "(change --preload)", file=sys.stderr)
                     return EXIT_ERROR
+                jobs.insert(0, verify_run.names_job(uses.result()))
                 progress.add(len(jobs))
                 for job in jobs:
                     pool.submit(job)

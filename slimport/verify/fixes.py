@@ -198,6 +198,9 @@ def call_time(name: str, looked_up: Dict[str, object], ported: bool = True) -> O
         if other.startswith("tf_keras."):
             return (f"Keras 2 API that Keras 3 (tf.keras on TensorFlow 2.16+) dropped; "
                     f"{other} has it: run this file on Keras 2 (slimport's Keras route)")
+        if other.startswith("tensorflow.compat.v1.") and name.startswith("tensorflow.python."):
+            return (f"TensorFlow 2 took it out of this internal module; it exports it as "
+                    f"{spelled(other)}: use that")
         if other.startswith("tensorflow.compat.v1."):
             return (f"TF1 API, kept as {spelled(other)}: the file needs "
                     "`import tensorflow.compat.v1 as tf` (slimport's compat_v1 codemod)")

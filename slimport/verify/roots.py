@@ -21,21 +21,33 @@ found the way ``python file.py`` from the tree would find it.
 import ast
 import dataclasses
 import os
-from typing import Dict, Iterable, List, Sequence, Set, Tuple
+import re
+from typing import Dict, Iterable, Iterator, List, Sequence, Set, Tuple
 
-from slimport.codemods._names import nested_statements
 from slimport.verify import sources
 
 _INIT = "__init__.py"
+_DOTTED = re.compile(r"^[A-Za-z_][\w.]*$|^\*$")
+# An import statement at the start of a line: ``from .a.b import (c,\n d)`` or
+# ``import a.b as c, d``.
+_IMPORT = re.compile(
+    r"^[ \t]*(?:from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#;]*)"
+    r"|import[ \t]+([^\n#;]*))", re.MULTILINE)
 
 
 @dataclasses.dataclass
 class _Evidence:
     """One import of the tree's own code: where it is and the roots it resolves from."""
 
-    where: str
-    statement: str
+    path: str
+    offset: int
     roots: Set[str]
+
+    def shown(self, top: str) -> str:
+        """``file:line `statement``` for a reason."""
+        line = (sources.text_of(self.path) or "").count("\n", 0, self.offset) + 1
+        return (f"{os.path.relpath(self.path, top)}:{line} "
+                f"`{sources.line_of(self.path, line)}`")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -63,14 +75,33 @@ def _module_paths(dotted: str) -> Tuple[str, str]:
     return f"{relative}.py", f"{relative}/{_INIT}"
 
 
-def _imported_names(statement: ast.stmt) -> List[str]:
-    """The dotted names an absolute import may load (``from a import b``: a, and a.b)."""
-    if isinstance(statement, ast.Import):
-        return [alias.name for alias in statement.names]
-    if isinstance(statement, ast.ImportFrom) and not statement.level and statement.module:
-        return [statement.module] + [f"{statement.module}.{alias.name}"
-                                     for alias in statement.names if alias.name != "*"]
-    return []
+def _names_of(clause: str) -> List[str]:
+    """``a.b as x, c`` (or ``(a, b)``) -> ["a.b", "c"]."""
+    names = []
+    for item in clause.strip().strip("()").replace("\\\n", " ").split(","):
+        words = item.split()
+        if words and _DOTTED.match(words[0]):
+            names.append(words[0])
+    return names
+
+
+def _imports(text: str) -> Iterator[Tuple[int, int, List[str]]]:
+    """(offset, relative level, dotted names each may load) of every import in ``text``.
+
+    Read off the text, not a parse: this runs before the fork server may start, on
+    every file, and a line-anchored match costs a tenth of a parse. ``from a import
+    b`` may load ``a`` and ``a.b``; a relative import has no names (its level says the
+    file's directory is a package).
+    """
+    for match in _IMPORT.finditer(text):
+        dots, module, names, plain = match.groups()
+        if plain is not None:
+            yield match.start(), 0, _names_of(plain)
+        elif dots:
+            yield match.start(), len(dots), []
+        elif module:
+            yield match.start(), 0, [module] + [f"{module}.{name}" for name in _names_of(names)
+                                                if name != "*"]
 
 
 def _package_of(path: str, level: int) -> str:
@@ -80,18 +111,15 @@ def _package_of(path: str, level: int) -> str:
     return directory
 
 
-def _read_imports(path: str, top: str, index: Dict[str, Set[str]],
+def _read_imports(path: str, index: Dict[str, Set[str]],
                   packages: Set[str]) -> List[_Evidence]:
-    tree = sources.parsed(path)
-    if tree is None:
-        return []
     found = []
-    for statement in nested_statements(tree.body):
-        if isinstance(statement, ast.ImportFrom) and statement.level:
-            packages.add(_package_of(path, statement.level))
+    for offset, level, dotted_names in _imports(sources.text_of(path) or ""):
+        if level:
+            packages.add(_package_of(path, level))
             continue
         roots: Set[str] = set()
-        for dotted in _imported_names(statement):
+        for dotted in dotted_names:
             parts = dotted.split(".")
             for candidate in _module_paths(dotted):
                 for root in index.get(candidate, ()):
@@ -101,8 +129,7 @@ def _read_imports(path: str, top: str, index: Dict[str, Set[str]],
                                     for depth in range(1, len(parts) + (
                                         candidate.endswith(_INIT))))
         if roots:
-            where = f"{os.path.relpath(path, top)}:{statement.lineno}"
-            found.append(_Evidence(where, sources.line_of(path, statement.lineno), roots))
+            found.append(_Evidence(path, offset, roots))
     return found
 
 
@@ -163,7 +190,7 @@ def _chosen_from_imports(evidence: List[_Evidence], packages: Set[str],
         example = explained[0]
         chosen.append(Root(root, (
             f"{_plural(len(explained), 'import')} of the tree's own modules name them from "
-            f"{_from(root, top)}, e.g. {example.where} `{example.statement}`")))
+            f"{_from(root, top)}, e.g. {example.shown(top)}")))
         usable = [item for item in usable if root not in item.roots]
     return chosen
 
@@ -185,7 +212,7 @@ def infer(top: str, files: Sequence[str], read: Sequence[str],
     """
     index = _suffix_index(top, files)
     packages: Set[str] = set()
-    evidence = [item for path in read for item in _read_imports(path, top, index, packages)]
+    evidence = [item for path in read for item in _read_imports(path, index, packages)]
     roots = [Root(path, "given with --path") for path in given]
     roots += _setup_roots(top)
     inferred = _chosen_from_imports(evidence, packages, top)

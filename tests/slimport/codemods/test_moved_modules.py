@@ -142,6 +142,13 @@ def test_graph_transforms_moves_to_its_stand_in(before: str, after: str) -> None
      "from tensorflow.python import pywrap_tensorflow as pw\nimport tensorflow\n\n"
      "reader = tensorflow.compat.v1.train.NewCheckpointReader(path)\n"
      "status = pw.TF_NewStatus()\n"),
+    # facenet's freeze_graph.py.
+    ("import tensorflow as tf\nfrom tensorflow.python.framework import graph_util\n"
+     "def freeze(sess, graph_def, names):\n"
+     "  return graph_util.convert_variables_to_constants(sess, graph_def, names)\n",
+     "import tensorflow as tf\n"
+     "def freeze(sess, graph_def, names):\n"
+     "  return tf.compat.v1.graph_util.convert_variables_to_constants(sess, graph_def, names)\n"),
     ("from tensorflow.python.pywrap_tensorflow import NewCheckpointReader\n"
      "reader = NewCheckpointReader(path)\n",
      "from tensorflow.compat.v1.train import NewCheckpointReader\n"
@@ -154,6 +161,8 @@ def test_the_checkpoint_reader_of_pywrap_tensorflow(before: str, after: str) -> 
 
 NOOP_READER = [
     "import tensorflow as tf\nreader = tf.train.NewCheckpointReader(path)\n",
+    "from tensorflow.python.framework import graph_util\n"
+    "graph = graph_util.extract_sub_graph(graph_def, names)\n",
     "from tensorflow.python import pywrap_tensorflow\nstatus = pywrap_tensorflow.TF_NewStatus()\n",
     # A parameter that shadows the module is not it.
     "from tensorflow.python import pywrap_tensorflow\n"
