@@ -12,21 +12,28 @@ PROTOBUF_VARIABLE = "PROTOCOL_BUFFERS_PYTHON_IMPLEMENTATION"
 _DESCRIPTION = """\
 After `slimport rewrite`, check the ported tree on this TensorFlow: import every
 module (each in its own process, forked from one that loaded TensorFlow once, with
-a time limit), run every entry script with --helpfull (--help for argparse), and
-with --build, build every network of a research/slim-style factory in graph mode
-on random input and run one training step. Prints a table of outcomes, then each
-problem with the failing statement (file:line) and, where slimport knows the
-construct, the fix.
+a time limit), run every entry script with --helpfull (--help for argparse), look up
+every TensorFlow name the code uses (with slim_ext loaded: what fails only when
+called), and with --build, build every network of a research/slim-style factory in
+graph mode on random input and run one training step. The sys.path roots are read
+from how the tree's own modules import each other (and setup.py). Prints a table of
+outcomes, then each problem with the failing statement (file:line) and, where
+slimport knows the construct, the fix.
 """
 
 _EPILOG = """\
 kinds of outcome:
-  ok                     imported / printed its flags / built and trained one step
-  blocked                a package the tree needs is not installed (the pip install line
-                         is printed), or the installed one is another version
+  ok                     imported / printed its flags / built and trained one step /
+                         every TensorFlow name it uses exists
+  blocked                a package the tree needs is not installed (a pip line only for
+                         distributions slimport knows), the installed one is another
+                         version, or the tree's own build (a C/C++ extension) is not done
   Python 2 code          does not parse as Python 3, or uses Python 2 names
-  does work at import    reads files, exits or parses arguments when imported, or runs
-                         past the time limit
+  does work at import    reads files or its data, exits or parses arguments when
+                         imported, runs past the time limit, or starts a server
+  fails on TF 1 too      the tree's own bug (a flag default of the wrong type, ...)
+  needs --image-size     a network built at a guessed input size failed on shapes
+  fails when called      a TensorFlow name the module uses does not exist here
   fails                  everything else: what the port is answerable for
 
 examples:
@@ -36,8 +43,9 @@ examples:
   slimport verify od_tf2 --exclude '*_test.py' -j 2 --timeout 120
 
 exit codes:
-  0  nothing fails (blocked, Python 2 and import-time work are listed, not counted)
-  1  some check fails
+  0  nothing fails (blocked, Python 2, import-time work, tree bugs and needs
+     --image-size are listed, not counted)
+  1  some check fails, or some name fails when called
   2  usage error, or verify itself could not run (no TensorFlow, the preload failed)
 """
 
@@ -117,8 +125,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """
     parser.add_argument(
         "tree", metavar="PORTED_DIR",
-        help="the ported tree (e.g. the --out DIR of slimport rewrite); a directory with "
-             "an __init__.py is checked as that package")
+        help="the ported tree (e.g. the --out DIR of slimport rewrite); its sys.path "
+             "roots are read from how its modules import each other")
     parser.add_argument(
         "--path", metavar="DIR", action="append", default=[],
         help="another sys.path root, relative to PORTED_DIR or absolute, as the tree's "

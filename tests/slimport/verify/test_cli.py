@@ -76,6 +76,15 @@ def test_usage_errors_exit_2_and_name_the_problem(tmp_path, capsys):
     assert "--path src" in capsys.readouterr().err
     assert cli.main([str(tmp_path), "--build", "nets.nets_factory"]) == 2
     assert "--build nets.nets_factory: no module of that name" in capsys.readouterr().err
+    (tmp_path / "nets").mkdir()
+    (tmp_path / "nets" / "nets_factory.py").write_text("")
+    (tmp_path / "nets" / "__init__.py").write_text("")
+    (tmp_path / "nets" / "user.py").write_text("from . import nets_factory\n")
+    # nets is a package by its own import, and the tree has no root import evidence:
+    # the message names what the tree does have, not the name the user gave.
+    assert cli.main([str(tmp_path), "--build", "factory.nets_factory"]) == 2
+    assert ("--build factory.nets_factory: no module of that name in the tree; the tree "
+            "has nets.nets_factory") in capsys.readouterr().err
     assert cli.main([str(tmp_path), "--build", "probes.py:build"]) == 2
     assert "probes.py does not exist" in capsys.readouterr().err
 
@@ -85,6 +94,8 @@ def test_usage_errors_exit_2_and_name_the_problem(tmp_path, capsys):
     ("--timeout", "0", "is not a positive number of seconds"),
     ("--build-timeout", "soon", "is not a positive number of seconds"),
     ("--env", "NOVALUE", "is not KEY=VALUE"),
+    ("--image-size", "ssd_300=0", "is not H[,W] or NETWORK=H[,W]"),
+    ("--image-size", "300,300,3", "is not H[,W] or NETWORK=H[,W]"),
 ])
 def test_bad_option_values_are_usage_errors(tmp_path, capsys, option, value, message):
     with pytest.raises(SystemExit) as exit_request:

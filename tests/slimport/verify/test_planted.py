@@ -420,7 +420,8 @@ def test_thousands_of_modules_do_not_jam_the_pipes(tmp_path):
     # Every job is sent before any result is read, and a preloaded module's result
     # comes back at once: both pipes fill up unless the sender never blocks.
     count = 3000
-    files = {f"big/m{i}.py": "" for i in range(count)}
+    # (Not empty: an empty module is a row of its own, not "ok".)
+    files = {f"big/m{i}.py": f"VALUE = {i}\n" for i in range(count)}
     files["big/__init__.py"] = "".join(f"from big import m{i}\n" for i in range(count))
     tree = write_tree(tmp_path / "tree", files)
     result = run_verify(tree, ["--preload", "big"], tmp_path / "report.json", timeout=600)
