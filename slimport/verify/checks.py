@@ -396,25 +396,28 @@ def _alternatives(name: str, found: Dict[str, Any]) -> List[str]:
 
 
 def _check_names(job: Json, config: Json) -> Json:
-    """Looks up every name the tree uses (names.py read them), with slim_ext loaded.
+    """Looks up every name the tree uses (names.py read them), the job's ``runtime``
+    modules loaded first.
 
-    The one check that imports slim_ext, in its own child: it asks what ported code,
-    which imports slim_ext itself, finds when it runs.
+    The one check that loads the runtime ported code imports (slim_ext, whose shims
+    restore names), in its own child: it asks what that code finds when it runs.
     """
     del config
     found: Dict[str, Any] = {}
-    try:
-        importlib.import_module("slim_ext")
-        loaded = True
-    except Exception:  # pylint: disable=broad-except
-        loaded = False
+    loaded = []
+    for runtime in job["runtime"]:
+        try:
+            importlib.import_module(runtime)
+            loaded.append(runtime)
+        except Exception:  # pylint: disable=broad-except  (then names are looked up without)
+            pass
     missing = {}
     for name in job["names"]:
         index = _lookup(name, found)
         if index is not None:
             missing[name] = {"missing": ".".join(name.split(".")[:index + 1]),
                              "exists_as": _alternatives(name, found)}
-    return {"checked": len(job["names"]), "missing": missing, "slim_ext_loaded": loaded}
+    return {"checked": len(job["names"]), "missing": missing, "loaded": loaded}
 
 
 _CHECKS = {

@@ -116,7 +116,8 @@ class _Run:
         """The call-time check's one job: every distinct TensorFlow name ``uses`` holds."""
         self.uses = uses
         return {"check": "names", "target": _NAMES_TARGET, "file": "",
-                "names": names.distinct_names(uses), "root": self.tree.roots[0],
+                "names": names.distinct_names(uses), "runtime": [names.PORTED_RUNTIME],
+                "root": self.tree.roots[0],
                 "timeout": self.args.timeout, "priority": _NAMES_PRIORITY}
 
     def finished(self, done: runner.Done, submit) -> None:

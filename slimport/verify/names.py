@@ -25,6 +25,8 @@ from slimport.codemods._names import (Bindings, bound_names, collect_bindings, d
 from slimport.verify import sources
 from slimport.verify.tree import Tree
 
+# What ported code imports for its shims: loaded before the names are looked up.
+PORTED_RUNTIME = "slim_ext"
 # The packages whose names are checked: TensorFlow and what ported code reaches it by.
 CHECKED_PACKAGES = ("tensorflow", "tf_slim", "tf_keras", "keras", "slim_ext")
 _GUARD_ERRORS = frozenset({"AttributeError", "ImportError", "ModuleNotFoundError",
