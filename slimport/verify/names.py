@@ -17,11 +17,11 @@ AttributeError, ImportError or Exception, and under an ``if`` that tests
 """
 import ast
 import dataclasses
-from typing import Dict, Iterable, Iterator, List, Optional, Sequence
+from typing import Iterable, Iterator, List, Sequence
 
 from slimport.codemods import _scopes
 from slimport.codemods._names import (Bindings, bound_names, collect_bindings, dotted_parts,
-                                      nested_statements)
+                                      nested_statements, target_names)
 from slimport.verify import sources
 from slimport.verify.tree import Tree
 
@@ -97,7 +97,7 @@ def _scope(node: ast.AST) -> "_scopes.Scope":
             reader._add(name)
     if isinstance(node, _COMPREHENSIONS):
         for generator in node.generators:
-            for name in bound_names(ast.Assign(targets=[generator.target], value=None)):
+            for name in target_names(generator.target):
                 reader._add(name)
     elif not isinstance(node, ast.Lambda):
         _fill(reader, node.body)
@@ -207,15 +207,3 @@ def distinct_names(uses: Iterable[Use]) -> List[str]:
     """The names to look up, each once."""
     return sorted({use.name for use in uses})
 
-
-def by_name(uses: Iterable[Use]) -> Dict[str, List[Use]]:
-    """The uses of each name."""
-    grouped: Dict[str, List[Use]] = {}
-    for use in uses:
-        grouped.setdefault(use.name, []).append(use)
-    return grouped
-
-
-def spelled_in(uses: Sequence[Use]) -> Optional[str]:
-    """How the first use spells the name (``tf.contrib.data...``), for messages."""
-    return uses[0].spelled if uses else None
