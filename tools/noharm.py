@@ -145,13 +145,14 @@ def _verify_rows(tree: Path, preload: str, jobs: int, workdir: Path, name: str,
                  deadline: _harness.Deadline) -> Tuple[Dict[str, dict], str]:
     """verify's rows by module, and why verify could not run ('' when it ran)."""
     report, log = workdir / f"verify-{name}.json", workdir / f"verify-{name}.log"
-    ran = _harness.verify(tree, ["--no-scripts", "--preload", preload, "-j", str(jobs),
-                                 "--timeout", "120"], report, deadline, log=log)
+    ran = _harness.verify(tree, ["--no-scripts", "--no-calls", "--preload", preload, "-j",
+                                 str(jobs), "--timeout", "120"], report, deadline, log=log)
     if ran.returncode == 2 or not report.exists():
         reason = [line for line in log.read_text().splitlines()
                   if line.startswith(("slimport verify:", "  fix:"))]
         return {}, " ".join(reason) or log.read_text()[-1500:]
-    return {row["target"]: row for row in _harness.read_json(report)["rows"]}, ""
+    return {row["target"]: row for row in _harness.read_json(report)["rows"]
+            if row["check"] == "import"}, ""
 
 
 def check_imports(source: Path, ported: Path, jobs: int, workdir: Path,

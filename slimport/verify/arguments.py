@@ -154,6 +154,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--no-scripts", action="store_true",
         help="do not run entry scripts with --helpfull (imports and builds only)")
     parser.add_argument(
+        "--no-calls", action="store_true",
+        help="do not look up the TensorFlow names the code uses (the call-time check)")
+    parser.add_argument(
         "-j", "--jobs", metavar="N", type=_count, default=0,
         help="checks at a time (default 0: one per CPU)")
     parser.add_argument(

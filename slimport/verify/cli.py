@@ -177,8 +177,8 @@ def _rows_and_note(verify_run: _Run, version: str) -> Tuple[List[classify.Row], 
     """The rows, and the note for a tree that is not ported (None when it is).
 
     The files of failing rows are asked whether ``slimport rewrite`` would still
-    change them; if any would, the rows are classified again, so that their fixes
-    say to run the rewrite instead of blaming it.
+    change them (the first ``unported.ASKED``); if any would, the rows are classified
+    again, so that their fixes say to run the rewrite instead of blaming it.
     """
     tree = verify_run.tree
     rows = verify_run.classified(version)
@@ -186,11 +186,14 @@ def _rows_and_note(verify_run: _Run, version: str) -> Tuple[List[classify.Row], 
                if row.kind in kinds.PORT_FAILURES
                for path in [row.file, (row.where or "").rpartition(":")[0]]
                if path and not os.path.isabs(path)}
-    changed = unported.would_change(path for path in failing if os.path.isfile(path))
+    failing = sorted(path for path in failing if os.path.isfile(path))
+    asked = failing[:unported.ASKED]
+    changed = unported.would_change(asked)
     if not changed:
         return rows, None
-    tree.unported.update(os.path.relpath(path, tree.top) for path in changed)
-    return verify_run.classified(version), unported.note(tree.top, len(changed), len(failing))
+    tree.unported.update(os.path.relpath(path, tree.top)
+                         for path in changed | set(failing[unported.ASKED:]))
+    return verify_run.classified(version), unported.note(tree.top, len(changed), len(asked))
 
 
 def _preload_failure(ready: Dict[str, object], tree: tree_lib.Tree) -> str:
@@ -244,7 +247,7 @@ def run(args: argparse.Namespace) -> int:
     env = runner.worker_environment([f"{k}={v}" for k, v in added_env.items()])
     # The names the call-time check looks up are read while the worker loads TensorFlow.
     reading = concurrent.futures.ThreadPoolExecutor(max_workers=1)
-    uses = reading.submit(names.uses_in, tree)
+    uses = None if args.no_calls else reading.submit(names.uses_in, tree)
     reading.shutdown(wait=False)
     with tempfile.TemporaryDirectory(prefix="slimport-verify-") as scratch:
         try:
@@ -259,7 +262,8 @@ def run(args: argparse.Namespace) -> int:
                               f"{item['file']}, not from the tree: its checks would test that copy "
                               "(change --preload)", file=sys.stderr)
                     return EXIT_ERROR
-                jobs.insert(0, verify_run.names_job(uses.result()))
+                if uses is not None:
+                    jobs.insert(0, verify_run.names_job(uses.result()))
                 progress.add(len(jobs))
                 for job in jobs:
                     pool.submit(job)

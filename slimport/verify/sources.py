@@ -1,8 +1,7 @@
-"""The files of a tree, read and parsed once per verify run.
+"""The files of a tree, read once per verify run, and parsed where a reader needs it.
 
-Both the choice of sys.path roots (roots.py) and the call-time name check
-(names.py) read every module's imports; a real tree's 300 files take about a
-second to parse, which neither should pay twice.
+The entry-script test (tree.py), the sys.path roots (roots.py), the call-time name
+check (names.py) and the failure causes (causes.py) all read the same files.
 """
 import ast
 import functools
@@ -21,9 +20,12 @@ def text_of(path: str) -> Optional[str]:
         return None
 
 
-@functools.lru_cache(maxsize=None)
 def parsed(path: str) -> Optional[ast.Module]:
-    """The file's stdlib ``ast``, or None when it does not parse as Python 3."""
+    """The file's stdlib ``ast``, or None when it does not parse as Python 3.
+
+    Not kept: a 300-file tree's trees take hundreds of MB, and the collector would
+    walk every node kept on each full collection; each reader parses what it reads.
+    """
     text = text_of(path)
     if text is None:
         return None

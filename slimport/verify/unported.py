@@ -4,7 +4,9 @@ verify on a tree nobody ran ``slimport rewrite`` on finds TF1 spellings everywhe
 blaming the port for them ("this spelling was not ported: report it to slimport")
 would be wrong. A rewrite is idempotent, so a file the codemods would still change
 has not been through it. Only the files of failing rows are asked (a ported tree
-with nothing failing costs nothing), the cheap text pre-check first.
+with nothing failing costs nothing), the first ``ASKED`` of them, the cheap text
+pre-check first; once one would change, the tree is not ported, and no failing file
+of it is blamed on the port.
 """
 import os
 import shlex
@@ -12,6 +14,10 @@ from typing import Iterable, Set
 
 from slimport import engine
 from slimport.codemods import CODEMODS
+
+# How many failing files are asked at most: enough to tell an unported tree, few
+# enough that a large tree failing everywhere is not ported once more.
+ASKED = 10
 
 
 def would_change(paths: Iterable[str]) -> Set[str]:
@@ -49,5 +55,5 @@ def rewrite_command(top: str) -> str:
 def note(top: str, changed: int, asked: int) -> str:
     """The line verify prints once, at the top, for a tree that is not ported."""
     return (f"this tree is not ported: `slimport rewrite` would still change {changed} of the "
-            f"{asked} failing files checked. Run `{rewrite_command(top)}` first, then verify "
+            f"{asked} failing files asked. Run `{rewrite_command(top)}` first, then verify "
             "that directory")

@@ -293,6 +293,9 @@ def test_the_call_time_names_count_against_the_port(tmp_path):
     assert result.returncode == 1, result.stdout
     assert result.report["fails"] == 1
     assert result.report["summary"]["calls"]["fails-when-called"] == 1
+    without = run_verify(tree, ["-j", "1", "--no-calls"], tmp_path / "without.json")
+    assert without.returncode == 0, without.stdout
+    assert without.rows("calls") == {} and "names used" not in without.stdout
 
 
 def test_statement_of_the_failing_line_is_shown(verified):
