@@ -1,52 +1,54 @@
-"""Which names are TF1's flags and ``app.run``, what absl calls them, and which uses
-the flags_to_absl codemod edits (read on the stdlib ``ast`` for its statement filter).
+"""Which names are TF1's flags and ``app.run``, where the port sends them, and which
+uses the flags_to_absl codemod edits (read on the stdlib ``ast`` for its statement filter).
 
 From TF 1.5 on ``tf.app.flags`` / ``tf.flags`` were absl's flags module re-exported and
-``tf.app.run`` a thin wrapper of ``absl.app.run``, so every qualified name maps
-(``absl_equivalent``); TensorFlow's own modules (``tensorflow.python.platform.flags``)
-still exist and are left to themselves.
+``tf.app.run`` a thin wrapper of ``absl.app.run``. Flag names go to
+``slim_ext.tf1_flags``, which stands in for the whole module (every ``absl.flags`` name
+resolves there) and keeps what TF1's module did that absl's does not (a first read
+parses ``sys.argv``; a flag may take a name absl or TensorFlow own); ``app`` names go to
+``absl.app``. TensorFlow's own modules (``tensorflow.python.platform.flags``) still exist
+and are left to themselves.
 """
 from __future__ import annotations
 
-import ast
 from typing import List, Optional
 
-from slim_facts.tf1_modules import ABSL_APP, ABSL_FLAGS, TF_APP_MODULES, TF_FLAG_MODULES
-from slimport.codemods._names import Bindings, is_under, nested_statements, statement_chains
+from slim_facts.tf1_modules import (
+    ABSL_APP,
+    ABSL_FLAGS,
+    TF1_FLAGS,
+    TF_APP_MODULES,
+    TF_FLAG_MODULES,
+)
+from slimport.codemods._names import Bindings, is_under
 
-FLAGS_OBJECT = ABSL_FLAGS + ".FLAGS"
+FLAGS_OBJECT = TF1_FLAGS + ".FLAGS"
 _TF_INTERNALS = "tensorflow.python"
-# FlagValues' own attributes: reading them never parsed the command line in TF1.
-FLAG_VALUES_MEMBERS = frozenset({
-    "is_parsed", "mark_as_parsed", "unparse_flags", "flag_values_dict", "get_flag_value",
-    "set_default", "append_flag_values", "remove_flag_values", "get_help",
-    "main_module_help", "module_help", "find_module_defining_flag", "get_key_flags_for_module",
-    "key_flags_by_module_dict", "flags_by_module_dict", "read_flags_from_files",
-    "register_flag_by_module", "validate_all_flags", "write_help_in_xml_format",
-    "sys_argv", "_parse_flags", "__flags", "__dict__",
-})
+# Where a ported file's names already are: they map to themselves.
+_PORTED_MODULES = (TF1_FLAGS, ABSL_FLAGS, ABSL_APP)
 
 
-def absl_equivalent(qualified: str) -> Optional[str]:
-    """The absl name for a TF1 flags/app name (absl names map to themselves).
+def ported_name(qualified: str) -> Optional[str]:
+    """Where a TF1 flags/app name goes (names already there map to themselves).
 
     Args:
       qualified: a dotted name, e.g. ``tensorflow.app.flags.DEFINE_string``.
 
     Returns:
-      ``absl.flags.DEFINE_string``, ``absl.app.run``, ...; None for anything else.
+      ``slim_ext.tf1_flags.DEFINE_string``, ``absl.app.run``, ...; None for anything
+      else.
     """
-    if is_under(qualified, ABSL_FLAGS) or is_under(qualified, ABSL_APP):
+    if any(is_under(qualified, module) for module in _PORTED_MODULES):
         return qualified
     if is_under(qualified, _TF_INTERNALS):
         # TensorFlow's own modules (tensorflow.python.platform.flags/app) still exist
         # and behave as they did: code reaching for them keeps working as it is.
         return None
     # Flags first: tensorflow.app.flags is also under tensorflow.app.
-    for modules, absl_module in ((TF_FLAG_MODULES, ABSL_FLAGS), (TF_APP_MODULES, ABSL_APP)):
+    for modules, home in ((TF_FLAG_MODULES, TF1_FLAGS), (TF_APP_MODULES, ABSL_APP)):
         for module in modules:
             if is_under(qualified, module):
-                return absl_module + qualified[len(module) :]
+                return home + qualified[len(module) :]
     return None
 
 
@@ -62,33 +64,45 @@ def is_tf_name(qualified: Optional[str]) -> bool:
     return qualified is not None and is_under(qualified, "tensorflow")
 
 
-def through_alias(target: Optional[str], absl_name: str) -> bool:
+def is_define(ported: str) -> bool:
+    """Whether a ported name is a ``DEFINE_*`` function of a flags module.
+
+    Args:
+      ported: a name as ``ported_name`` gives it.
+
+    Returns:
+      True for ``slim_ext.tf1_flags.DEFINE_string``, ``absl.flags.DEFINE_enum``, ...
+    """
+    return ported.startswith((TF1_FLAGS + ".DEFINE", ABSL_FLAGS + ".DEFINE"))
+
+
+def through_alias(target: Optional[str], ported: str) -> bool:
     """True if a chain's first name, bound to ``target``, is (after this rewrite) bound
-    to absl_name or a prefix of it.
+    to ``ported`` or a prefix of it.
 
     Args:
       target: what the chain's first name is bound to (None: nothing known).
-      absl_name: the absl name the whole chain stands for.
+      ported: the name the whole chain stands for after the port.
 
     Returns:
-      True when the chain needs no rewrite: its first name already reaches absl.
+      True when the chain needs no rewrite: its first name already reaches it.
     """
-    root_absl = absl_equivalent(target) if target else None
-    return root_absl is not None and is_under(absl_name, root_absl)
+    root = ported_name(target) if target else None
+    return root is not None and is_under(ported, root)
 
 
-def flags_attribute(absl_name: str) -> Optional[str]:
-    """``batch`` for ``absl.flags.FLAGS.batch.x``: the attribute read off FLAGS, or None.
+def flags_attribute(ported: str) -> Optional[str]:
+    """``batch`` for ``slim_ext.tf1_flags.FLAGS.batch.x``: the attribute read off FLAGS.
 
     Args:
-      absl_name: an absl qualified name.
+      ported: a name as ``ported_name`` gives it.
 
     Returns:
-      The first attribute after ``absl.flags.FLAGS``, or None for other names.
+      The first attribute after ``slim_ext.tf1_flags.FLAGS``, or None for other names.
     """
-    if not absl_name.startswith(FLAGS_OBJECT + "."):
+    if not ported.startswith(FLAGS_OBJECT + "."):
         return None
-    return absl_name[len(FLAGS_OBJECT) + 1 :].split(".")[0]
+    return ported[len(FLAGS_OBJECT) + 1 :].split(".")[0]
 
 
 def touched_chain(bindings: Bindings, parts: List[str]) -> bool:
@@ -106,35 +120,11 @@ def touched_chain(bindings: Bindings, parts: List[str]) -> bool:
       True when a statement holding the chain must be in the skeleton.
     """
     qualified = bindings.resolve_parts(parts)
-    absl_name = absl_equivalent(qualified) if qualified else None
-    if absl_name is None:
+    ported = ported_name(qualified) if qualified else None
+    if ported is None:
         return False
-    if absl_name == ABSL_APP + ".run" or absl_name.startswith(ABSL_FLAGS + ".DEFINE"):
+    if ported == ABSL_APP + ".run" or is_define(ported):
         return True
-    if flags_attribute(absl_name) in ("__flags", "_parse_flags"):
+    if flags_attribute(ported) in ("__flags", "_parse_flags"):
         return True
-    return is_tf_name(qualified) and not through_alias(bindings.names.get(parts[0]), absl_name)
-
-
-def first_flag_read(definition: ast.stmt, bindings: Bindings) -> Optional[int]:
-    """The id of the first statement of a module-level function that reads a flag
-    through TF1's FLAGS; None for anything else.
-
-    Args:
-      definition: a module-level statement.
-      bindings: the file's bindings.
-
-    Returns:
-      ``id()`` of the statement in ``definition``'s body that reads a flag first.
-    """
-    if not isinstance(definition, (ast.FunctionDef, ast.AsyncFunctionDef)):
-        return None
-    for statement in nested_statements(definition.body):
-        for parts in statement_chains(statement):
-            qualified = bindings.resolve_parts(parts)
-            absl_name = absl_equivalent(qualified) if qualified else None
-            attribute = flags_attribute(absl_name) if absl_name else None
-            if attribute is not None and attribute not in FLAG_VALUES_MEMBERS \
-                    and is_tf_name(qualified):
-                return id(statement)
-    return None
+    return is_tf_name(qualified) and not through_alias(bindings.names.get(parts[0]), ported)
