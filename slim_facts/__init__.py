@@ -10,6 +10,8 @@ Modules:
                   flags they fill in training and evaluation scripts
   cluster_flags   slim's between-graph replica flags in their spellings, and the
                   MoXing-style cluster flags
-  tf1_modules     the TF1 module paths scripts reached flags and ``app.run`` through
+  tf1_modules     the TF1 module paths scripts reached flags and ``app.run`` through,
+                  and where the port sends them
   moxing          what ``slim_ext.mox`` provides of MoXing's API
+  platform_sdk    the platform SDK's modules scripts import, and slim_ext's stand-ins
 """

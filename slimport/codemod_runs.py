@@ -18,8 +18,9 @@ from libcst.codemod import CodemodContext, SkipFile
 
 from slimport import line_map, skeleton
 from slimport.codemods._names import Bindings, collect_bindings, parse_source
-from slimport.codemods._scratch import AST_KEY, ORIGINAL_AST_KEY, SOURCE_LINE_KEY
+from slimport.codemods._scratch import AST_KEY, ORIGINAL_AST_KEY, SOURCE_LINE_KEY, TREE_KEY
 from slimport.report import ATTENTION, EDIT, WARNING, Finding
+from slimport.source_tree import SourceTree
 from slimport.source_checks import TOO_DEEP, libcst_error
 
 
@@ -151,13 +152,15 @@ def _skeleton_to_text(cut: skeleton.Skeleton, code: str) -> List[int]:
 
 def run_group(codemods: Sequence[type], start: int, text: str, tree: ast.Module,
               filename: str, options: Mapping[str, Any], sparse: bool,
-              to_source: Callable[[int], int], original: Optional[ast.Module]) -> GroupRun:
+              to_source: Callable[[int], int], original: Optional[ast.Module],
+              source_tree: Optional[SourceTree] = None) -> GroupRun:
     """Run ``codemods[start:]`` in order over one libcst tree of ``text``'s skeleton.
 
     The skeleton keeps what any codemod that applies to ``text`` needs. The run
     stops before a codemod that did not apply to ``text`` but applies after the
     edits before it: the next run cuts a skeleton that serves it too. ``to_source``
-    maps lines of ``text`` to lines of the user's file.
+    maps lines of ``text`` to lines of the user's file; ``source_tree``, when given,
+    reaches the codemods as ``TREE_KEY``.
 
     Raises:
       Unported: libcst cannot parse or round-trip the text, or a codemod crashed or
@@ -193,10 +196,11 @@ def run_group(codemods: Sequence[type], start: int, text: str, tree: ast.Module,
             """A line of the tree this codemod gets -> a line of ``text``."""
             return cut.source_line(edits.oldest_line(line, upto=done))
 
-        context = CodemodContext(filename=filename, scratch={
-            AST_KEY: (module, module_ast),
-            ORIGINAL_AST_KEY: original,
-            SOURCE_LINE_KEY: lambda line, to_text=to_text: to_source(to_text(line))})
+        scratch = {AST_KEY: (module, module_ast), ORIGINAL_AST_KEY: original,
+                   SOURCE_LINE_KEY: lambda line, to_text=to_text: to_source(to_text(line))}
+        if source_tree is not None:
+            scratch[TREE_KEY] = source_tree
+        context = CodemodContext(filename=filename, scratch=scratch)
         command = codemod(context, **options_for(codemod, options))
         try:
             new_module = command.transform_module(module)

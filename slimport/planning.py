@@ -21,11 +21,10 @@ import stat
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from slimport.report import SKIPPED, FileResult
-
-PYTHON_SUFFIX = ".py"
+from slimport.source_tree import PYTHON_SUFFIX, SourceTree, tree_path
 
 PORT = "port"
 COPY = "copy"
@@ -76,10 +75,17 @@ class Plan:
     not_walked: List[Tuple[str, str]] = field(default_factory=list)
     # (path, the --exclude glob it matched).
     excluded: List[Tuple[str, str]] = field(default_factory=list)
+    # Every directory, Python file and symlink walked (``source_tree.tree_path``).
+    tree_paths: Set[str] = field(default_factory=set)
 
     @property
     def python_jobs(self) -> List[Job]:
         return [job for job in self.jobs if job.kind == PORT]
+
+    @property
+    def source_tree(self) -> SourceTree:
+        """What the codemods may know of the tree (``codemods._scratch.TREE_KEY``)."""
+        return SourceTree(frozenset(self.tree_paths))
 
 
 def file_kind(mode: int) -> str:
@@ -147,6 +153,7 @@ def _walk(root: Path, dest_root: Optional[Path], out_mode: bool, exclude: Sequen
     while pending:
         relative = pending.pop()
         here = root / relative
+        plan.tree_paths.add(tree_path(here))
         if out_mode:
             # Before the entries: a symlink is made in a directory that exists.
             plan.jobs.append(Job(MKDIR, here, str(here), dest_root / relative))
@@ -164,6 +171,8 @@ def _walk(root: Path, dest_root: Optional[Path], out_mode: bool, exclude: Sequen
             if glob is not None:
                 plan.excluded.append((str(full), glob))
             elif entry.is_symlink():
+                # A linked SDK folder is the tree's, whether or not --out recreates it.
+                plan.tree_paths.add(tree_path(full))
                 _plan_symlink(full, real_root, inner, dest_root, out_mode, plan)
             elif entry.is_dir(follow_symlinks=False):
                 left_out = not_walked(full)
@@ -189,6 +198,7 @@ def _plan_regular_file(name: str, full: Path, dest: Optional[Path], out_mode: bo
         if dest is not None and not out_mode:
             plan.jobs.append(Job(REMOVE, full, str(full), full))
     elif name.endswith(PYTHON_SUFFIX):
+        plan.tree_paths.add(tree_path(full))
         in_place = dest is not None and not out_mode
         plan.jobs.append(Job(PORT, full, str(full), dest, in_place=in_place))
     elif out_mode:
@@ -237,6 +247,7 @@ def _plan_named_file(path: Path, dest: Optional[Path], out: Optional[Path],
     if not stat.S_ISREG(mode):
         _skip(plan, path, f"{file_kind(mode)}, not a regular file; not read")
         return
+    plan.tree_paths.add(tree_path(path))
     if out is not None:
         plan.jobs.append(Job(MKDIR, path, str(path), out))
     elif dest is not None and path.is_symlink():

@@ -34,6 +34,7 @@ from slimport.codemod_runs import Located, NeedsWholeFile, Unported, run_group
 from slimport.codemods._names import parse_source, with_source_facts
 from slimport.report import Finding
 from slimport.source_checks import TOO_DEEP, decode_failure, python_parse, size_text
+from slimport.source_tree import SourceTree
 
 
 @dataclass(frozen=True)
@@ -68,7 +69,8 @@ def _blank_tail(text: str) -> int:
 
 
 def port_source(data: bytes, filename: str, codemods: Sequence[type],
-                options: Mapping[str, Any], max_bytes: int = 0, sparse: bool = True) -> Ported:
+                options: Mapping[str, Any], max_bytes: int = 0, sparse: bool = True,
+                source_tree: Optional[SourceTree] = None) -> Ported:
     """Run ``codemods`` over one file's bytes, in memory.
 
     Args:
@@ -81,6 +83,8 @@ def port_source(data: bytes, filename: str, codemods: Sequence[type],
       sparse: run the codemods on a skeleton of the file (``slimport.skeleton``)
         when their ``statement_filter`` allows; False runs them over the whole file,
         as ``python -m libcst.tool codemod`` does (the tests compare the two).
+      source_tree: the tree the file is ported with, for codemods that ask what else is in
+        it (``codemods._scratch.TREE_KEY``); None: the file on its own.
 
     Returns:
       Ported with the new bytes (``data`` itself when nothing changed), the codemods
@@ -112,10 +116,12 @@ def port_source(data: bytes, filename: str, codemods: Sequence[type],
         if "\r" in text and "\n" not in text:
             return _back_to_cr(data, text, encoding, _port_text(
                 data, text.replace("\r", "\n"), encoding, tree, filename, codemods, options,
-                sparse))
-        return _port_text(data, text, encoding, tree, filename, codemods, options, sparse)
+                sparse, source_tree))
+        return _port_text(data, text, encoding, tree, filename, codemods, options, sparse,
+                          source_tree)
     except NeedsWholeFile:
-        return port_source(data, filename, codemods, options, max_bytes, sparse=False)
+        return port_source(data, filename, codemods, options, max_bytes, sparse=False,
+                           source_tree=source_tree)
     except RecursionError:  # in libcst's parser or code generation
         return Ported(data, error=TOO_DEEP.format(who="libcst", where=""))
 
@@ -131,7 +137,7 @@ def _back_to_cr(data: bytes, text: str, encoding: str, ported: Ported) -> Ported
 
 def _port_text(data: bytes, text: str, encoding: str, tree: Optional[ast.Module],
                filename: str, codemods: Sequence[type], options: Mapping[str, Any],
-               sparse: bool) -> Ported:
+               sparse: bool, source_tree: Optional[SourceTree]) -> Ported:
     """``port_source`` once the text has been decoded and checked."""
     applied: List[str] = []
     located: List[Located] = []
@@ -146,7 +152,8 @@ def _port_text(data: bytes, text: str, encoding: str, tree: Optional[ast.Module]
             tree = parse_source(current)
         try:
             run = run_group(codemods, index, current, tree, filename, options, sparse,
-                            to_source=edits.oldest_line, original=original)
+                            to_source=edits.oldest_line, original=original,
+                            source_tree=source_tree)
         except Unported as error:
             return Ported(data, error=error.reason,
                           error_line=edits.oldest_line(error.line or 0) or None)

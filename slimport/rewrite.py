@@ -52,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
     if options and not warnings:
         warnings += flag_mapping.undefined_targets(options["mapping"], _texts(the_plan))
     settings = engine.Settings(tuple(selected), options, write=not dry_run, diff=args.diff,
-                               max_file_bytes=args.max_size)
+                               max_file_bytes=args.max_size, tree=the_plan.source_tree)
 
     progress = Progress(len(the_plan.python_jobs),
                         enabled=args.verbosity > QUIET)

@@ -20,6 +20,7 @@ from slimport import hold_for_tests, porting
 from slimport.planning import COPY, MKDIR, REMOVE, TEMP_SUFFIX, Job, file_kind
 from slimport.diffs import unified_diff
 from slimport.report import CHANGED, FAILED, SKIPPED, UNCHANGED, FileResult
+from slimport.source_tree import SourceTree
 
 # Files above this size are skipped (and copied as they are with --out) unless
 # --max-size raises it: libcst takes minutes on a multi-megabyte file, and files
@@ -37,6 +38,8 @@ class Settings:
     diff: bool = False
     # Python files larger than this that a codemod would parse are skipped; 0: no limit.
     max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
+    # The tree being ported (Plan.source_tree), for codemods that ask what is in it.
+    tree: Optional[SourceTree] = None
 
 
 class NotRegularFile(OSError):
@@ -118,7 +121,8 @@ def _port_file(job: Job, settings: Settings) -> FileResult:
     except OSError as error:
         return _failed(job, f"cannot read: {error.strerror or error}")
     ported = porting.port_source(data, str(job.source), settings.codemods,
-                                 settings.codemod_options, settings.max_file_bytes)
+                                 settings.codemod_options, settings.max_file_bytes,
+                                 source_tree=settings.tree)
     if ported.error is not None or ported.skipped is not None:
         if ported.error is not None:
             result = _failed(job, ported.error, ported.error_line)

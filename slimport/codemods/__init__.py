@@ -9,8 +9,9 @@ bindings, and compat_v1 runs last so it sees which TensorFlow uses remain.
 tf0_names runs before contrib_symbols, which would otherwise take
 ``tf.contrib.deprecated.scalar_summary`` by name alone, without porting its
 arguments; slim_ext_import runs after every codemod that adds a tf_slim or slim_ext
-import (contrib_slim, contrib_symbols, moved_modules, uai_flags, cluster_bootstrap,
-moxing), so that it adds ``import slim_ext`` only where none came before.
+import (contrib_slim, contrib_symbols, moved_modules, sdk_imports, uai_flags,
+cluster_bootstrap, own_server, moxing), so that it adds ``import slim_ext`` only where
+none came before.
 """
 from __future__ import annotations
 
@@ -26,8 +27,10 @@ from slimport.codemods.flags_to_absl import FlagsToAbslCommand
 from slimport.codemods.moved_modules import MovedModulesCommand
 from slimport.codemods.moxing import MoxingCommand
 from slimport.codemods.numpy_aliases import NumpyAliasesCommand
+from slimport.codemods.own_server import OwnServerCommand
 from slimport.codemods.py2_leftovers import Py2LeftoversCommand
 from slimport.codemods.replica_device import ReplicaDeviceCommand
+from slimport.codemods.sdk_imports import SdkImportsCommand
 from slimport.codemods.slim_ext_import import SlimExtImportCommand
 from slimport.codemods.tf0_names import Tf0NamesCommand
 from slimport.codemods.uai_flags import UaiFlagsCommand
@@ -38,9 +41,11 @@ CODEMODS: List[Type[SlimportCodemod]] = [
     ContribSymbolsCommand,
     MoxingCommand,
     MovedModulesCommand,
+    SdkImportsCommand,
     FlagsToAbslCommand,
     UaiFlagsCommand,
     ClusterBootstrapCommand,
+    OwnServerCommand,
     ReplicaDeviceCommand,
     Py2LeftoversCommand,
     NumpyAliasesCommand,

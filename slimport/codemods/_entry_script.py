@@ -19,7 +19,7 @@ from libcst import matchers as m
 
 from slimport.codemods._base import SlimportCodemod, StatementFilter
 from slimport.codemods._statements import is_docstring
-from slim_facts.tf1_modules import ABSL_APP, APP_RUN, FLAG_MODULES, TF_FLAG_MODULES
+from slim_facts.tf1_modules import ABSL_APP, APP_RUN, FLAG_MODULES, TF1_FLAGS, TF_FLAG_MODULES
 from slimport.codemods._names import Bindings
 
 _AST_DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
@@ -162,7 +162,8 @@ def _flags_object(bindings: Bindings, module_level: Set[str]) -> Optional[str]:
 
 def _is_tf1_program(bindings: Bindings, flags: Dict[str, cst.Call], run_call: cst.Call) -> bool:
     """True for a TF1 training script: it uses TF-Slim, TF1's flags, or TF1's app.run
-    (also as flags_to_absl ports it: an absl ``app.run`` with TF1's ``flags_parser``).
+    (also as flags_to_absl ports them: ``slim_ext.tf1_flags``, an absl ``app.run`` with
+    TF1's ``flags_parser``).
 
     The platform contract and cluster start-up are for those; an absl script of TF2
     code does not get slim_ext put into it.
@@ -170,7 +171,7 @@ def _is_tf1_program(bindings: Bindings, flags: Dict[str, cst.Call], run_call: cs
     if any(target.startswith(("tf_slim", "tensorflow.contrib.slim"))
            for target in bindings.names.values()):
         return True
-    if any((bindings.resolve(call.func) or "").rpartition(".")[0] in TF_FLAG_MODULES
+    if any((bindings.resolve(call.func) or "").rpartition(".")[0] in TF_FLAG_MODULES | {TF1_FLAGS}
            for call in flags.values()):
         return True
     return bindings.resolve(run_call.func) != f"{ABSL_APP}.run" or any(

@@ -17,17 +17,14 @@ import libcst as cst
 from slimport.codemods import _entry_script
 from slimport.codemods._base import StatementFilter, chain_filter
 from slimport.codemods._names import Bindings, collect_bindings
+from slimport.codemods.own_server import CLUSTER, SERVER_STARTS
 from slim_facts.cluster_flags import MASTER_FLAG, PS_TASKS_FLAGS, TASK_FLAGS
 
 
 _BOOTSTRAP = "slim_ext.cluster.bootstrap"
-
-
-# Calls that start a TensorFlow server: a script making one runs its own cluster.
-_SERVER_STARTS = frozenset({
-    "tensorflow.train.Server", "tensorflow.compat.v1.train.Server", "tensorflow.distribute.Server",
-    "tensorflow.compat.v1.distribute.Server",
-})
+# A script that starts one of these runs its own cluster (own_server ports TensorFlow's
+# to slim_ext's).
+_OWN_SERVERS = SERVER_STARTS | {CLUSTER + ".Server"}
 
 
 class _ServerStarts(cst.CSTVisitor):
@@ -37,7 +34,7 @@ class _ServerStarts(cst.CSTVisitor):
         self.found: Optional[cst.Call] = None
 
     def visit_Call(self, node: cst.Call) -> None:
-        if self.found is None and self.script.bindings.resolve(node.func) in _SERVER_STARTS:
+        if self.found is None and self.script.bindings.resolve(node.func) in _OWN_SERVERS:
             self.found = node
 
 
@@ -82,7 +79,7 @@ class ClusterBootstrapCommand(_entry_script.MainTopCodemod):
     def statement_filter(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:
         # Besides main: wherever the script starts a server of its own.
         in_main = super().statement_filter(tree, bindings)
-        starts = chain_filter(lambda parts: bindings.resolve_parts(parts) in _SERVER_STARTS)
+        starts = chain_filter(lambda parts: bindings.resolve_parts(parts) in _OWN_SERVERS)
         return lambda statement: in_main(statement) or starts(statement)
 
     def transform_module_impl(self, tree: cst.Module) -> cst.Module:

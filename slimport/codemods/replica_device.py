@@ -8,8 +8,12 @@ fix names the task: ``'/job:%s/task:%d' % (worker_job_name, replica_id)``.
 
 The codemod edits the tree's own copy in place (found by its ``DeploymentConfig``
 class, whatever the file is called), so the ported tree keeps its imports and any
-local changes to model_deploy. ``patches/model_deploy-per-replica-task.patch`` is the
-same edit for upstream's file, and ``slim_ext.model_deploy`` carries it as a library.
+local changes to model_deploy. A copy someone already fixed their own way (a platform's:
+``device = '%s/task:%d' % (device, self._replica_id)`` at the end of ``clone_device``,
+or with ``+=``, an f-string, ``.format``) is left as it is and reported: a second task
+in the device string would not be the same program.
+``patches/model_deploy-per-replica-task.patch`` is the same edit for upstream's file, and
+``slim_ext.model_deploy`` carries it as a library.
 """
 from __future__ import annotations
 
@@ -77,6 +81,27 @@ def _has_task(node: cst.BaseExpression) -> bool:
     return bool(m.findall(node, m.Name(REPLICA_PARAM)))
 
 
+def _names_replica_task(statement: cst.CSTNode) -> bool:
+    """True if ``statement`` builds a device string with the replica's task: a
+    ``/task:`` literal (plain or f-string) and the replica id, in any spelling."""
+    texts = [s.evaluated_value for s in m.findall(statement, m.SimpleString())]
+    texts += [part.value for part in m.findall(statement, m.FormattedStringText())]
+    replica = m.Name(REPLICA_PARAM) | m.Attribute(
+        value=m.Name("self"), attr=m.Name(REPLICA_PARAM) | m.Name("_" + REPLICA_PARAM))
+    return any("/task:" in str(text) for text in texts) and bool(m.findall(statement, replica))
+
+
+def _replica_task_placed(config: cst.ClassDef) -> Optional[cst.BaseSmallStatement]:
+    """The statement of ``config``'s methods that already puts each replica on its task,
+    besides a ``_worker_device`` that names it (this codemod's own edit)."""
+    for statement in m.findall(config, m.Assign() | m.AugAssign() | m.Return()):
+        if isinstance(statement, cst.Assign) and _assigns_worker_device(statement):
+            continue
+        if _names_replica_task(statement):
+            return statement  # type: ignore[return-value]
+    return None
+
+
 def _with_task(literal: cst.SimpleString, job: cst.Name) -> cst.BinaryOperation:
     quote = literal.prefix + literal.quote
     return cst.BinaryOperation(
@@ -116,6 +141,14 @@ class ReplicaDeviceCommand(SlimportCodemod):
             None,
         )
         if init is None:
+            return config
+        placed = _replica_task_placed(config)
+        if placed is not None:
+            self.needs_attention(
+                placed, f"{CLASS_NAME} already places each replica's clones on its worker "
+                f"task ({cst.Module([]).code_for_node(placed)}); "
+                f"{WORKER_DEVICE} was left as it is",
+                "nothing to do: the tree's own fix stays")
             return config
         assigns = [a for a in _assignments_in(init.body) if _assigns_worker_device(a)]
         params = {p.name.value for p in init.params.params + init.params.kwonly_params}

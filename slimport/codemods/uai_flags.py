@@ -5,18 +5,27 @@ A training platform starts jobs with its own flags (``--data_dir --output_dir
 This codemod makes ``uflag.apply(FLAGS, {...})`` the first statement of ``main`` in
 every entry script that defines slim's flags, so the platform flags fill the slim ones
 before any of ``main``'s own checks (``if not FLAGS.dataset_dir: raise ...``) run.
+
+A script the platform shipped may map them itself (``FLAGS.dataset_dir =
+FLAGS.data_dir``, also under an ``if``, in any function, through any spelling of
+``FLAGS``): it has its own contract with the platform, so nothing is added and the
+report names the mapping found.
 """
 from __future__ import annotations
 
 import argparse
+import ast
 from typing import ClassVar, Dict, Iterable, List, Mapping, Optional, Tuple, Union
 
 import libcst as cst
+from libcst import matchers as m
 
 from slimport import flag_mapping
 from slimport.codemods import _entry_script
-from slimport.codemods._names import collect_bindings
+from slimport.codemods._base import StatementFilter
+from slimport.codemods._names import Bindings, collect_bindings, dotted_parts
 from slim_facts.platform_flags import EVAL_MAPPING, TRAIN_MAPPING
+from slim_facts.tf1_modules import FLAG_MODULES
 
 
 def _map_entries(text: str) -> List[Tuple[str, str]]:
@@ -44,6 +53,44 @@ def default_mapping(defined_flags: Iterable[str]) -> Dict[str, str]:
     return {}
 
 
+def flag_name(bindings: Bindings, parts: Optional[List[str]]) -> Optional[str]:
+    """``x`` for a chain that reads or writes flag ``x`` of a flags module's FLAGS.
+
+    Args:
+      bindings: the file's bindings.
+      parts: a dotted chain, split (``["FLAGS", "data_dir"]``), or None.
+
+    Returns:
+      The flag's name, for ``FLAGS.x``, ``flags.FLAGS.x``, ``tf.app.flags.FLAGS.x``, ...
+      whatever name the FLAGS object has; else None.
+    """
+    qualified = bindings.resolve_parts(parts) if parts else None
+    if qualified is None:
+        return None
+    receiver, _, name = qualified.rpartition(".")
+    module, _, flags_object = receiver.rpartition(".")
+    return name if flags_object == "FLAGS" and module in FLAG_MODULES else None
+
+
+class _HandMapping(cst.CSTVisitor):
+    """Assignments that copy a platform flag onto the slim flag ``mapping`` fills:
+    (platform flag, slim flag, the assignment), in source order."""
+
+    def __init__(self, bindings: Bindings, mapping: Mapping[str, str]) -> None:
+        super().__init__()
+        self.bindings = bindings
+        self.mapping = mapping
+        self.found: List[Tuple[str, str, cst.Assign]] = []
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        targets = {flag_name(self.bindings, dotted_parts(target.target))
+                   for target in node.targets}
+        sources = {flag_name(self.bindings, dotted_parts(read))
+                   for read in m.findall(node.value, m.Attribute())}
+        self.found += [(source, target, node) for source, target in self.mapping.items()
+                       if target in targets and source in sources]
+
+
 class UaiFlagsCommand(_entry_script.MainTopCodemod):
     """Adds ``uflag.apply(FLAGS, MAPPING)`` at the top of ``main`` in slim entry scripts."""
 
@@ -67,6 +114,18 @@ class UaiFlagsCommand(_entry_script.MainTopCodemod):
         """
         super().__init__(context, **kwargs)
         self.mapping: Dict[str, str] = dict(mapping or {})
+
+    @classmethod
+    def statement_filter(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:
+        # Besides main: every assignment to a flag, wherever the script maps by hand.
+        in_main = super().statement_filter(tree, bindings)
+
+        def sets_a_flag(statement: ast.stmt) -> bool:
+            return isinstance(statement, ast.Assign) and any(
+                flag_name(bindings, dotted_parts(target)) is not None
+                for target in statement.targets)
+
+        return lambda statement: in_main(statement) or sets_a_flag(statement)
 
     @staticmethod
     def add_args(arg_parser: argparse.ArgumentParser) -> None:
@@ -97,7 +156,7 @@ class UaiFlagsCommand(_entry_script.MainTopCodemod):
                 f"FLAGS.{target} = FLAGS.{target} or FLAGS.{source}")
         kept = {source: target for source, target in mapping.items()
                 if target in script.flags and source not in own}
-        if not kept:
+        if not kept or self._maps_by_hand(tree, script, kept):
             return tree
         call_hint = f"uflag.apply(FLAGS, {kept!r})"
         not_done = "platform flags are not mapped"
@@ -121,6 +180,26 @@ class UaiFlagsCommand(_entry_script.MainTopCodemod):
             message += f"; skipped (flag not defined by this script): {', '.join(skipped)}"
         self.record_edit(main, message)
         return new_tree
+
+
+    def _maps_by_hand(self, tree: cst.Module, script: _entry_script.EntryScript,
+                      mapping: Mapping[str, str]) -> bool:
+        """Report, and True, if the script copies platform flags onto slim's itself."""
+        finder = _HandMapping(script.bindings, mapping)
+        tree.visit(finder)
+        if not finder.found:
+            return False
+        done = [f"{source}->{target}" for source, target, _ in finder.found]
+        left = [f"--{source}" for source in mapping
+                if source not in {source for source, _, _ in finder.found}]
+        fix = "nothing to do: the script's own mapping stays"
+        if left:
+            fix += (f"; it does not map {', '.join(left)}: set the slim flag from it the same "
+                    "way if the platform passes it")
+        self.needs_attention(
+            finder.found[0][2], f"the script maps the platform flags onto slim's by hand "
+            f"({', '.join(done)}); uflag.apply was not added", fix)
+        return True
 
 
 def _line_break(extra_indent: str) -> cst.ParenthesizedWhitespace:

@@ -5,6 +5,8 @@ examples/platform_slim, written from the SDK's documented behaviour) on
 platform TF_CONFIGs, and checked on the recorded orchestrator TF_CONFIGs of
 tests/slim_ext/tf_configs/ where the SDK had no answer.
 """
+import ast
+import importlib
 import importlib.util
 import json
 import pathlib
@@ -15,6 +17,7 @@ import pytest
 from slim_ext import cluster_config
 from slim_ext.uai import uai_dist
 from slim_ext.uai import uflag
+from slim_facts import platform_sdk
 
 pytestmark = pytest.mark.tf  # importing slim_ext applies its TensorFlow shims
 
@@ -153,3 +156,19 @@ def test_uai_dist_methods_before_loading_say_so(monkeypatch):
   # As with the SDK's parser, an AttributeError.
   with pytest.raises(AttributeError):
     SDK.UAITensorFlowDistRunConfigParser().is_ps()
+
+
+@pytest.mark.parametrize("module", sorted(platform_sdk.SDK_MODULES))
+def test_the_stand_ins_have_the_names_the_rewrite_moves(module):
+  # slimport's sdk_imports moves uses of these names only (slim_facts.platform_sdk).
+  stand_in = importlib.import_module(f"{platform_sdk.STAND_IN_PACKAGE}.{module}")
+  names = platform_sdk.SDK_MODULES[module]
+  assert all(hasattr(stand_in, name) for name in names), names
+  # Every name the SDK's module defines (read off its source: it is TF1 code), besides
+  # the modules it imports, is one.
+  sdk = ast.parse(SDK_UAI_DIST.with_name(f"{module}.py").read_text())
+  defined = {node.name for node in sdk.body
+             if isinstance(node, (ast.FunctionDef, ast.ClassDef))}
+  defined |= {target.id for node in sdk.body if isinstance(node, ast.Assign)
+              for target in node.targets if isinstance(target, ast.Name)}
+  assert defined and defined <= names, defined - names

@@ -513,7 +513,7 @@ def test_the_documented_libcst_tool_commands_work(tmp_path: Path, make_tree) -> 
                              anywhere)
     assert full_path.returncode == 0, full_path.stderr
     ported = (anywhere / "train.py").read_text()
-    assert "tf.app.flags" not in ported and "from absl import flags" in ported
+    assert "tf.app.flags" not in ported and "from slim_ext import tf1_flags as flags" in ported
     # In a tree with slimport's .libcst.codemod.yaml: short names, output as written.
     project = make_tree(tmp_path / "project", {
         "train.py": FLAGS_SCRIPT,

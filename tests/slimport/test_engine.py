@@ -551,7 +551,7 @@ def test_findings_of_later_codemods_name_lines_of_the_original_file():
     # flags_to_absl adds an import line first; compat_v1 then reports line 5, not 6.
     missing = [f for f in ported.findings if "no_such_name_in_compat_v1" in f.message]
     assert [f.line for f in missing] == [5], ported.findings
-    assert b"from absl import flags" in ported.data
+    assert b"from slim_ext import tf1_flags as flags" in ported.data
     # ... and the line of the ported text it is on now.
     output_lines = ported.data.decode().splitlines()
     for finding, line in zip(ported.findings, ported.output_lines):

@@ -54,7 +54,9 @@ BEFORE_AFTER = {
         import slim_ext
         """,
     ),
-    # Flags read at import time parse sys.argv first, as TF1's FLAGS did.
+    # Flags read at import time parse sys.argv first, as TF1's FLAGS did: tf1_flags'
+    # FLAGS does it on the read. ``flags`` is the FLAGS object here, so the module
+    # comes in under its own name.
     "module_level_flag_read": (
         """\
         import tensorflow as tf
@@ -63,13 +65,10 @@ BEFORE_AFTER = {
         data = load(flags.data_url)
         """,
         """\
-        import sys
-        from absl import flags as absl_flags
+        from slim_ext import tf1_flags
 
-        absl_flags.DEFINE_string('data_url', '/tmp/mnist', 'Data.')
-        flags = absl_flags.FLAGS
-        if not absl_flags.FLAGS.is_parsed():
-            absl_flags.FLAGS(sys.argv, known_only=True)
+        tf1_flags.DEFINE_string('data_url', '/tmp/mnist', 'Data.')
+        flags = tf1_flags.FLAGS
         data = load(flags.data_url)
         """,
     ),
@@ -91,7 +90,7 @@ BEFORE_AFTER = {
         """,
         """\
         import tensorflow.compat.v1 as tf
-        from absl import flags
+        from slim_ext import tf1_flags as flags
 
         flags.DEFINE_integer('batch_size', 100, 'Batch.')
         FLAGS = flags.FLAGS

@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 import sys
 from pathlib import Path
-from typing import Callable, List
+from typing import Callable, List, Optional
 
 import hypothesmith
 import libcst as cst
@@ -24,6 +24,8 @@ from slimport import engine, skeleton
 from slimport.codemods import CODEMODS, SlimportCodemod
 from slimport.codemods._lines import lines_of
 from slimport.codemods._names import collect_bindings, statement_chains
+from slimport.source_tree import SourceTree
+from tests.examples import _platform_tree
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLE_FILES = sorted((REPO / "examples" / "slim_tf1").rglob("*.py"))
@@ -113,9 +115,11 @@ def test_any_program_cut_to_nothing_parses_and_expands_back(source: str) -> None
     assert cut.expand(cut.text) == source
 
 
-def _port_both_ways(data: bytes, name: str) -> engine.Ported:
-    ported = engine.port_source(data, name, CODEMODS, {})
-    whole = engine.port_source(data, name, CODEMODS, {}, sparse=False)
+def _port_both_ways(data: bytes, name: str,
+                    source_tree: Optional[SourceTree] = None) -> engine.Ported:
+    ported = engine.port_source(data, name, CODEMODS, {}, source_tree=source_tree)
+    whole = engine.port_source(data, name, CODEMODS, {}, sparse=False,
+                               source_tree=source_tree)
     assert ported.error is None, (name, ported.error)
     assert ported.data == whole.data, name
     assert ported.findings == whole.findings, name
@@ -125,6 +129,17 @@ def _port_both_ways(data: bytes, name: str) -> engine.Ported:
 @pytest.mark.parametrize("path", EXAMPLE_FILES, ids=lambda path: path.name)
 def test_example_tree_ports_the_same_on_skeletons(path: Path) -> None:
     _port_both_ways(path.read_bytes(), str(path))
+
+
+@pytest.mark.parametrize("with_sdk", [True, False], ids=["sdk", "no_sdk"])
+def test_platform_tree_ports_the_same_on_skeletons(tmp_path: Path, with_sdk: bool) -> None:
+    # The files the platform wrote or changed (SDK imports, hand mapping, own servers, a
+    # fixed model_deploy), with the tree the engine hands the codemods.
+    tree = _platform_tree.assemble(tmp_path / "platform", with_sdk)
+    source_tree = engine.plan([tree]).source_tree
+    for path in sorted(tree.rglob("*.py")):
+        if path.name in ("train_image_classifier.py", "model_deploy.py", "uflag.py"):
+            _port_both_ways(path.read_bytes(), str(path), source_tree)
 
 
 # What the leftover codemods (tf0_names, py2_leftovers, numpy_aliases, slim_ext_import,

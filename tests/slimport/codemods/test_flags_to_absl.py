@@ -1,4 +1,4 @@
-"""flags_to_absl: TF1 flags and tf.app.run, in every spelling, become absl."""
+"""flags_to_absl: TF1 flags, in every spelling, become slim_ext.tf1_flags; tf.app.run absl's."""
 from __future__ import annotations
 
 import functools
@@ -6,8 +6,10 @@ import libcst as cst
 import pytest
 from libcst.codemod import CodemodContext
 
-from slimport.codemods.flags_to_absl import FlagsToAbslCommand, absl_equivalent
+from slimport.codemods._flag_names import ported_name
+from slimport.codemods.flags_to_absl import FlagsToAbslCommand
 from tests.slimport.codemods._helpers import IdempotentCodemodTest, run_codemod
+from tests.slimport.test_flag_semantics import OWNED_NAMES
 
 
 run = functools.partial(run_codemod, FlagsToAbslCommand)
@@ -27,7 +29,7 @@ class FlagsToAbslTest(IdempotentCodemodTest):
             tf.app.flags.DEFINE_string('train_dir', '/tmp/train', 'Where to write.')
         """
         after = """
-            from absl import flags
+            from slim_ext import tf1_flags as flags
 
             flags.DEFINE_string('train_dir', '/tmp/train', 'Where to write.')
         """
@@ -42,7 +44,7 @@ class FlagsToAbslTest(IdempotentCodemodTest):
         """
         after = """
             import tensorflow as tf
-            from absl import flags
+            from slim_ext import tf1_flags as flags
 
             flags.DEFINE_integer('batch_size', 32, 'Batch size.')
             x = tf.zeros([1])
@@ -57,7 +59,7 @@ class FlagsToAbslTest(IdempotentCodemodTest):
             tf.compat.v1.app.flags.DEFINE_bool('sync', False, 'Sync replicas.')
         """
         after = """
-            from absl import flags
+            from slim_ext import tf1_flags as flags
 
             flags.DEFINE_float('lr', 0.01, 'Learning rate.')
             flags.DEFINE_bool('sync', False, 'Sync replicas.')
@@ -73,7 +75,7 @@ class FlagsToAbslTest(IdempotentCodemodTest):
         """
         after = """
             import tensorflow.compat.v1 as tf
-            from absl import flags
+            from slim_ext import tf1_flags as flags
 
             flags.DEFINE_string('master', '', 'Session target.')
             tf.logging.set_verbosity(tf.logging.INFO)
@@ -81,7 +83,7 @@ class FlagsToAbslTest(IdempotentCodemodTest):
         self.assertCodemod(before, after)
 
     def test_flags_module_imported_from_the_app_module(self) -> None:
-        # tensorflow.app.flags is absl.flags: it is imported from absl, not absl.app.
+        # tensorflow.app.flags is the flags module, not a name of absl.app.
         before = """
             from tensorflow.app import flags
             from tensorflow.compat.v1.app import flags as tf_flags, run
@@ -89,8 +91,8 @@ class FlagsToAbslTest(IdempotentCodemodTest):
             flags.DEFINE_string('data_dir', '', 'Data.')
         """
         after = """
-            from absl import flags
-            from absl import flags as tf_flags
+            from slim_ext import tf1_flags as flags
+            from slim_ext import tf1_flags as tf_flags
             from absl.app import run
 
             flags.DEFINE_string('data_dir', '', 'Data.')
@@ -108,7 +110,7 @@ class FlagsToAbslTest(IdempotentCodemodTest):
         """
         after = """
             # Flags.
-            from absl import flags  # alias
+            from slim_ext import tf1_flags as flags  # alias
             flags.DEFINE_integer('num_clones', 1, 'Clones.')
             FLAGS = flags.FLAGS
         """
@@ -122,7 +124,7 @@ class FlagsToAbslTest(IdempotentCodemodTest):
             FLAGS = tf.app.flags.FLAGS
         """
         after = """
-            from absl import flags
+            from slim_ext import tf1_flags as flags
 
             flags.DEFINE_string('train_dir', '', 'Dir.')
             FLAGS = flags.FLAGS
@@ -145,7 +147,7 @@ class FlagsToAbslTest(IdempotentCodemodTest):
             tf.app.flags.mark_flag_as_required('c')
         """
         after = """
-            from absl import flags
+            from slim_ext import tf1_flags as flags
 
             flags.DEFINE_bool('a', False, 'a')
             flags.DEFINE_boolean('b', True, 'b')
@@ -160,16 +162,17 @@ class FlagsToAbslTest(IdempotentCodemodTest):
         """
         self.assertCodemod(before, after)
 
-    def test_tf1_keyword_names_are_renamed(self) -> None:
+    def test_tf1_keyword_names_are_kept(self) -> None:
+        # slim_ext.tf1_flags takes TF1's keyword names, as tf.app.flags did.
         before = """
             import tensorflow as tf
 
             tf.app.flags.DEFINE_string(flag_name='x', default_value='', docstring='x')
         """
         after = """
-            from absl import flags
+            from slim_ext import tf1_flags as flags
 
-            flags.DEFINE_string(name='x', default='', help='x')
+            flags.DEFINE_string(flag_name='x', default_value='', docstring='x')
         """
         self.assertCodemod(before, after)
 
@@ -184,7 +187,8 @@ class FlagsToAbslTest(IdempotentCodemodTest):
                 tf.app.run()
         """
         after = """
-            from absl import app, flags
+            from slim_ext import tf1_flags as flags
+            from absl import app
 
             def main(_):
                 pass
@@ -204,7 +208,8 @@ class FlagsToAbslTest(IdempotentCodemodTest):
             tf.app.run(train)
         """
         after = """
-            from absl import app, flags
+            from slim_ext import tf1_flags as flags
+            from absl import app
 
             def train(unused_argv):
                 pass
@@ -223,7 +228,8 @@ class FlagsToAbslTest(IdempotentCodemodTest):
             tf.app.run(main=main)
         """
         after = """
-            from absl import app, flags
+            from slim_ext import tf1_flags as flags
+            from absl import app
 
             def main(_):
                 pass
@@ -244,7 +250,8 @@ class FlagsToAbslTest(IdempotentCodemodTest):
         """
         after = """
             import sys
-            from absl import app, flags
+            from slim_ext import tf1_flags as flags
+            from absl import app
 
             def main(argv):
                 pass
@@ -263,7 +270,8 @@ class FlagsToAbslTest(IdempotentCodemodTest):
             tf.app.run(argv=['prog', '--x'])
         """
         after = """
-            from absl import app, flags
+            from slim_ext import tf1_flags as flags
+            from absl import app
 
             def main(argv):
                 print(argv)
@@ -272,7 +280,9 @@ class FlagsToAbslTest(IdempotentCodemodTest):
         """.replace("PARSING", TF1_PARSING)
         self.assertCodemod(before, after)
 
-    def test_module_level_flag_read_parses_first(self) -> None:
+    def test_module_level_flag_read_is_left_to_tf1_flags(self) -> None:
+        # slim_ext.tf1_flags.FLAGS parses sys.argv on the first read, as TF1's did
+        # (tests/slimport/test_flag_semantics.py runs it): no parse is inserted.
         before = """
             import tensorflow as tf
 
@@ -283,20 +293,17 @@ class FlagsToAbslTest(IdempotentCodemodTest):
             STEPS = FLAGS.batch * 2
         """
         after = """
-            import sys
-            from absl import flags
+            from slim_ext import tf1_flags as flags
 
             flags.DEFINE_integer('batch', 32, 'Batch size.')
             FLAGS = flags.FLAGS
-            if not flags.FLAGS.is_parsed():
-                flags.FLAGS(sys.argv, known_only=True)
             # The batch size, read once.
             BATCH = FLAGS.batch
             STEPS = FLAGS.batch * 2
         """
         self.assertCodemod(before, after)
 
-    def test_main_block_without_app_run_parses_first(self) -> None:
+    def test_main_block_without_app_run_is_left_to_tf1_flags(self) -> None:
         before = """
             import sys
             import tensorflow as tf
@@ -312,7 +319,7 @@ class FlagsToAbslTest(IdempotentCodemodTest):
         """
         after = """
             import sys
-            from absl import flags
+            from slim_ext import tf1_flags as flags
 
             flags.DEFINE_string('name', 'x', 'Name.')
             FLAGS = flags.FLAGS
@@ -321,8 +328,6 @@ class FlagsToAbslTest(IdempotentCodemodTest):
                 print(FLAGS.name)
 
             if __name__ == '__main__':
-                if not flags.FLAGS.is_parsed():
-                    flags.FLAGS(sys.argv, known_only=True)
                 main()
         """
         self.assertCodemod(before, after)
@@ -340,7 +345,7 @@ class FlagsToAbslTest(IdempotentCodemodTest):
         """
         after = """
             import sys
-            from absl import flags
+            from slim_ext import tf1_flags as flags
 
             FLAGS = flags.FLAGS
 
@@ -367,7 +372,8 @@ class FlagsToAbslTest(IdempotentCodemodTest):
         """
         after = """
             import tensorflow as tf
-            from absl import app, flags
+            from slim_ext import tf1_flags as flags
+            from absl import app
 
             flags.DEFINE_string('train_dir', '', 'Dir.')
             FLAGS = flags.FLAGS
@@ -380,7 +386,8 @@ class FlagsToAbslTest(IdempotentCodemodTest):
         """
         self.assertCodemod(before, after)
 
-    def test_existing_absl_import_is_reused(self) -> None:
+    def test_absl_code_beside_tf1_flags_stays_absl(self) -> None:
+        # y was absl's flag and stays one; x was TF1's and keeps TF1's meaning.
         before = """
             import tensorflow as tf
             from absl import flags
@@ -390,8 +397,9 @@ class FlagsToAbslTest(IdempotentCodemodTest):
         """
         after = """
             from absl import flags
+            from slim_ext import tf1_flags
 
-            flags.DEFINE_string('x', '', 'x')
+            tf1_flags.DEFINE_string('x', '', 'x')
             flags.DEFINE_string('y', '', 'y')
         """
         self.assertCodemod(before, after)
@@ -411,15 +419,16 @@ class FlagsToAbslTest(IdempotentCodemodTest):
         """
         after = """
             from myproject import flags
-            from absl import app as absl_app, flags as absl_flags
+            from absl import app as absl_app
+            from slim_ext import tf1_flags
 
             app = make_app()
-            absl_flags.DEFINE_string('x', flags.DEFAULT, 'x')
+            tf1_flags.DEFINE_string('x', flags.DEFAULT, 'x')
 
             def main(_):
                 pass
 
-            absl_app.run(main, flags_parser=lambda argv: absl_flags.FLAGS(argv, known_only=True))
+            absl_app.run(main, flags_parser=lambda argv: tf1_flags.FLAGS(argv, known_only=True))
         """
         self.assertCodemod(before, after)
 
@@ -432,7 +441,7 @@ class FlagsToAbslTest(IdempotentCodemodTest):
         """
         after = """
             from tensorflow import logging
-            from absl import flags
+            from slim_ext import tf1_flags as flags
 
             flags.DEFINE_string('x', '', 'x')
             logging.info('x')
@@ -444,7 +453,7 @@ class FlagsToAbslTest(IdempotentCodemodTest):
             from tensorflow.app.flags import FLAGS, DEFINE_string
         """
         after = """
-            from absl.flags import FLAGS, DEFINE_string
+            from slim_ext.tf1_flags import FLAGS, DEFINE_string
         """
         self.assertCodemod(before, after)
 
@@ -463,21 +472,23 @@ class FlagsToAbslTest(IdempotentCodemodTest):
 @pytest.mark.parametrize(
     ("qualified", "expected"),
     [
-        ("tensorflow.app.flags.DEFINE_string", "absl.flags.DEFINE_string"),
-        ("tensorflow.flags.FLAGS", "absl.flags.FLAGS"),
-        ("tensorflow.compat.v1.app.flags", "absl.flags"),
+        ("tensorflow.app.flags.DEFINE_string", "slim_ext.tf1_flags.DEFINE_string"),
+        ("tensorflow.flags.FLAGS", "slim_ext.tf1_flags.FLAGS"),
+        ("tensorflow.compat.v1.app.flags", "slim_ext.tf1_flags"),
         # TensorFlow's own modules still work as they are.
         ("tensorflow.python.platform.flags.DEFINE_enum", None),
         ("tensorflow.app.run", "absl.app.run"),
         ("tensorflow.compat.v1.app.run", "absl.app.run"),
+        # Names already where the port sends them stay.
         ("absl.flags.FLAGS", "absl.flags.FLAGS"),
+        ("slim_ext.tf1_flags.DEFINE_string", "slim_ext.tf1_flags.DEFINE_string"),
         ("tensorflow.logging.info", None),
         ("tensorflow.flagsx", None),
         ("myproject.flags.DEFINE_string", None),
     ],
 )
-def test_absl_equivalent(qualified: str, expected: str) -> None:
-    assert absl_equivalent(qualified) == expected
+def test_ported_name(qualified: str, expected: str) -> None:
+    assert ported_name(qualified) == expected
 
 
 NOOP = {
@@ -536,7 +547,7 @@ def test_crlf_line_endings_survive_an_edit() -> None:
     )
     output, _ = run(source)
     assert output == (
-        '"""Doc."""\r\nfrom absl import flags\r\n\r\n'
+        '"""Doc."""\r\nfrom slim_ext import tf1_flags as flags\r\n\r\n'
         "flags.DEFINE_string('x', '', 'x')\r\nFLAGS = flags.FLAGS\r\n"
     )
 
@@ -605,7 +616,7 @@ def test_every_edit_is_recorded_with_its_line() -> None:
     )
     _, findings = run(source)
     assert [(f.line, f.kind) for f in findings] == [(2, "edit"), (4, "edit")]
-    assert findings[0].message == "flags = tf.app.flags -> from absl import flags"
+    assert findings[0].message == "flags = tf.app.flags -> from slim_ext import tf1_flags as flags"
     assert findings[1].message == "tf.flags.FLAGS -> flags.FLAGS"
 
 
@@ -712,9 +723,10 @@ def test_realistic_train_script_through_both_codemods() -> None:
         "from datasets import dataset_factory",
         "from deployment import model_deploy",
         # The alias assignment became an import where it stood, so the top import
-        # block now ends there and absl's import is added after it.
+        # block now ends there and the flag modules' imports are added after it.
         "import tf_slim as slim",
-        "from absl import app, flags",
+        "from slim_ext import tf1_flags as flags",
+        "from absl import app",
     ]
     assert "tf.app" not in ported and "tf.contrib" not in ported
     assert ported.count("flags.DEFINE_") == 8
@@ -727,3 +739,43 @@ def test_realistic_train_script_through_both_codemods() -> None:
     untouched = [line for line in TF1_TRAIN_SCRIPT.splitlines() if "tf.app" not in line
                  and "contrib" not in line]
     assert all(line in ported.splitlines() for line in untouched)
+
+
+# --- flags named like absl's own (TF 1.4 had none of them): the definition goes through
+# slim_ext.tf1_flags, which gives the name to the script (test_flag_semantics.py runs it).
+
+OWNED_NAME_ROWS = {
+    "tf.app.flags": (
+        "import tensorflow as tf\n\ntf.app.flags.DEFINE_string(NAME, '/data/output', 'Mine.')\n",
+        "from slim_ext import tf1_flags as flags\n\n"
+        "flags.DEFINE_string(NAME, '/data/output', 'Mine.')\n"),
+    # The platform SDK's flag module.
+    "flags_alias": (
+        "import tensorflow as tf\n\nflags = tf.app.flags\n\n"
+        "flags.DEFINE_string(NAME, '/data/output', 'Summary directory.')\n",
+        "\nfrom slim_ext import tf1_flags as flags\n\n"
+        "flags.DEFINE_string(NAME, '/data/output', 'Summary directory.')\n"),
+    "from_tensorflow": (
+        "from tensorflow import flags\nflags.DEFINE_integer(NAME, 0, 'Mine.')\n",
+        "from slim_ext import tf1_flags as flags\nflags.DEFINE_integer(NAME, 0, 'Mine.')\n"),
+}
+
+
+# Every owned name in the first spelling; the others with the platform's --log_dir.
+@pytest.mark.parametrize(("name", "row"), [(name, "tf.app.flags") for name in OWNED_NAMES]
+                         + [("log_dir", "flags_alias"), ("log_dir", "from_tensorflow")])
+def test_a_flag_named_like_absls_goes_through_tf1_flags(name: str, row: str) -> None:
+    before, after = OWNED_NAME_ROWS[row]
+    before, after = (text.replace("NAME", repr(name)) for text in (before, after))
+    code, findings = run(before)
+    assert code == after
+    assert all(finding.kind == "edit" for finding in findings)
+    assert run(after) == (after, [])
+
+
+@pytest.mark.parametrize("name", OWNED_NAMES)
+def test_absl_code_defining_absls_names_stays_absl(name: str) -> None:
+    # absl code raised DuplicateFlagError before the port too: it is absl's business.
+    source = (f"import tensorflow as tf\nfrom absl import flags\n"
+              f"flags.DEFINE_string({name!r}, '', 'Mine.')\nx = tf.zeros([1])\n")
+    assert run(source) == (source, [])

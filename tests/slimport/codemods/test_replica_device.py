@@ -251,3 +251,78 @@ def test_patch_applies_to_the_example_trees_copy(tmp_path: Path) -> None:
     assert [f.kind for f in findings] == ["edit"]
     assert target.read_text() == codemodded
     assert FIXED_LINES in codemodded
+
+
+# --- a copy someone already fixed their own way (the platform's model_deploy)
+
+# The end of upstream's clone_device, then each spelling of the same fix.
+_CLONE_DEVICE_END = (
+    "      device += '/device:GPU:%d' % clone_index\n"
+    "    return device\n"
+)
+PATCHED_SPELLINGS = {
+    "percent_guarded_by_num_ps_tasks": (
+        "    if self._num_ps_tasks > 0:\n"
+        "      device = '%s/task:%d' % (device, self._replica_id)\n"),
+    "augmented_assignment": (
+        "    if self._num_ps_tasks > 0:\n"
+        "      device += '/task:%d' % self._replica_id\n"),
+    "f_string": (
+        "    if self._num_ps_tasks > 0:\n"
+        "      device = f'{device}/task:{self._replica_id}'\n"),
+    "format": (
+        "    if self._num_ps_tasks > 0:\n"
+        "      device = '{}/task:{}'.format(device, self._replica_id)\n"),
+    "returned": (
+        "    if self._num_ps_tasks > 0:\n"
+        "      return device + '/task:' + str(self._replica_id)\n"),
+}
+
+
+def _patched(spelling: str) -> str:
+    fixed_end = _CLONE_DEVICE_END.replace(
+        "    return device\n", PATCHED_SPELLINGS[spelling] + "    return device\n")
+    assert UPSTREAM_SHAPE.count(_CLONE_DEVICE_END) == 1
+    return UPSTREAM_SHAPE.replace(_CLONE_DEVICE_END, fixed_end)
+
+
+@pytest.mark.parametrize("spelling", PATCHED_SPELLINGS)
+def test_a_copy_fixed_its_own_way_is_left_and_reported(spelling: str) -> None:
+    source = _patched(spelling)
+    code, findings = run(source)
+    assert code == source
+    [finding] = findings
+    assert finding.kind == "attention"
+    assert finding.message.startswith(
+        "DeploymentConfig already places each replica's clones on its worker task (")
+    assert finding.message.endswith("); _worker_device was left as it is")
+    assert "/task:" in source.splitlines()[finding.line - 1]
+    assert finding.fix == "nothing to do: the tree's own fix stays"
+
+
+@pytest.mark.parametrize("spelling", PATCHED_SPELLINGS)
+def test_the_copy_fixed_its_own_way_places_each_clone_once(spelling: str) -> None:
+    # What the report says: the tree's own fix puts the clone on its task, once.
+    config = deployment_config(_patched(spelling))(
+        num_clones=2, replica_id=1, num_replicas=2, num_ps_tasks=1)
+    assert config.clone_device(1) == "/job:worker/device:GPU:1/task:1"
+
+
+def test_our_own_fix_is_left_silently() -> None:
+    # A second run over slimport's own output: nothing to do, nothing to report.
+    once, _ = run(UPSTREAM_SHAPE)
+    assert run(once) == (once, [])
+
+
+@pytest.mark.parametrize("line", [
+    # A task without the replica, the replica without a task: no per-replica fix.
+    "    logging.info('placing on /task:0')\n",
+    "    self._last = self._replica_id\n",
+])
+def test_other_task_or_replica_uses_are_no_fix(line: str) -> None:
+    source = UPSTREAM_SHAPE.replace(_CLONE_DEVICE_END,
+                                    _CLONE_DEVICE_END.replace("    return device\n",
+                                                              line + "    return device\n"))
+    code, findings = run(source)
+    assert [f.kind for f in findings] == ["edit"]
+    assert FIXED_LINES in code

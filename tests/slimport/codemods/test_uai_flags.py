@@ -422,3 +422,97 @@ def test_an_absl_script_of_tf2_code_gets_no_slim_ext() -> None:
           app.run(main)
     """)
     assert run(source) == (source, [])
+
+
+# --- a script that maps the platform flags itself (the platform's own train script)
+
+# A TF1 train script with slim's flags whose main starts with MAPPING (indented by
+# four), after the flags flags_to_absl has ported.
+HAND_MAPPED = """\
+import os
+from absl import app
+from slim_ext import tf1_flags as flags
+from uaitrain.arch.tensorflow import uflag
+flags.DEFINE_string('dataset_dir', None, 'Data.')
+flags.DEFINE_string('train_dir', None, 'Out.')
+flags.DEFINE_integer('num_clones', 1, 'Clones.')
+flags.DEFINE_bool('clone_on_cpu', False, 'CPU.')
+FLAGS = flags.FLAGS
+F = flags.FLAGS
+
+
+def _map_platform_flags():
+  pass
+
+
+def main(_):
+MAPPING
+  print(FLAGS.train_dir)
+
+
+if __name__ == '__main__':
+  app.run(main, flags_parser=lambda argv: flags.FLAGS(argv, known_only=True))
+"""
+
+# How the platform's scripts map: (main's first lines, the mappings the report names).
+HAND_MAPPINGS = {
+    "plain": ("    FLAGS.dataset_dir = FLAGS.data_dir\n    FLAGS.train_dir = FLAGS.output_dir\n",
+              "data_dir->dataset_dir, output_dir->train_dir"),
+    "under_if_else": (
+        "    FLAGS.dataset_dir = FLAGS.data_dir\n    FLAGS.train_dir = FLAGS.output_dir\n"
+        "    if FLAGS.num_gpus > 0:\n      FLAGS.num_clones = FLAGS.num_gpus\n"
+        "    else:\n      FLAGS.clone_on_cpu = True\n",
+        "data_dir->dataset_dir, output_dir->train_dir, num_gpus->num_clones"),
+    "another_flags_name": ("    F.train_dir = F.output_dir\n", "output_dir->train_dir"),
+    "flags_module_spelled_out": ("    flags.FLAGS.dataset_dir = flags.FLAGS.data_dir\n",
+                                 "data_dir->dataset_dir"),
+    "from_an_expression": (
+        "    FLAGS.train_dir = os.path.join(FLAGS.output_dir, 'train')\n",
+        "output_dir->train_dir"),
+    "in_a_helper": ("    _map_platform_flags()\n", "output_dir->train_dir"),
+}
+
+
+def _hand_mapped(name: str) -> str:
+    lines, _ = HAND_MAPPINGS[name]
+    source = HAND_MAPPED.replace("MAPPING\n", lines.replace("    ", "  "))
+    if name == "in_a_helper":
+        source = source.replace("def _map_platform_flags():\n  pass\n",
+                                "def _map_platform_flags():\n  FLAGS.train_dir = "
+                                "FLAGS.output_dir\n")
+    return source
+
+
+@pytest.mark.parametrize("name", HAND_MAPPINGS)
+def test_a_script_that_maps_by_hand_is_left_and_reported(name: str) -> None:
+    source = _hand_mapped(name)
+    code, findings = run(source)
+    assert code == source
+    [finding] = findings
+    assert finding.kind == "attention"
+    assert finding.message == (f"the script maps the platform flags onto slim's by hand "
+                               f"({HAND_MAPPINGS[name][1]}); uflag.apply was not added")
+    assert finding.fix.startswith("nothing to do: the script's own mapping stays")
+    # The finding is at the first hand-made copy.
+    assert "= " in source.splitlines()[finding.line - 1]
+
+
+def test_the_report_names_the_platform_flags_left_unmapped() -> None:
+    # Of the flags the script defines: it has no --max_number_of_steps for --max_step.
+    _, [finding] = run(_hand_mapped("plain"))
+    assert "; it does not map --num_gpus: set the slim flag" in finding.fix
+
+
+@pytest.mark.parametrize("lines", [
+    # Slim's flags set from something that is no platform flag: today's edit.
+    "  FLAGS.train_dir = os.path.join(FLAGS.train_dir, 'run1')\n",
+    "  FLAGS.dataset_dir = FLAGS.dataset_dir or '/tmp/data'\n",
+    # A platform flag read, but not copied onto the slim flag it fills.
+    "  print(FLAGS.data_dir)\n",
+    "  FLAGS.clone_on_cpu = FLAGS.num_gpus == 0\n",
+])
+def test_a_script_that_does_not_map_by_hand_gets_uflag_apply(lines: str) -> None:
+    code, findings = run(HAND_MAPPED.replace("MAPPING\n", lines))
+    assert [f.kind for f in findings] == ["edit"]
+    # The SDK's module is `uflag` here: slim_ext's comes in under another name.
+    assert "def main(_):\n  slim_ext_uflag.apply(FLAGS, {\n" in code
