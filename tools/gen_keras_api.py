@@ -21,9 +21,10 @@ import importlib.metadata
 import os
 import sys
 import types
-from collections import deque
 from pathlib import Path
 from typing import Dict, Set
+
+import gen_tf_api
 
 OUTPUT = Path(__file__).resolve().parent.parent / "slimport" / "codemods" / "keras_api.txt"
 KERAS_2_V2 = "tf_keras.api._v2.keras"
@@ -33,31 +34,16 @@ KERAS_3 = "keras._tf_keras.keras"
 
 
 def public_names(root: types.ModuleType) -> Set[str]:
-    """Every public name of an API package, dotted relative to it, breadth first.
+    """Every public name of a Keras API package, dotted relative to it.
 
-    API submodules are walked (a Keras API module's submodules are API modules of the
-    same package); implementation modules (``.src.``) are listed, not walked.
+    Its API submodules are walked (a Keras API module's submodules are API modules of
+    the same package); implementation modules (``.src.``) are listed, not walked.
     """
     package = root.__name__.split(".")[0]
-    names: Set[str] = set()
-    seen = {root.__name__}
-    queue = deque([(root, "")])
-    while queue:
-        module, prefix = queue.popleft()
-        for name in sorted(dir(module)):
-            if name.startswith("_"):
-                continue
-            try:
-                member = getattr(module, name)
-            except (AttributeError, ImportError):
-                continue  # a deprecated lazy name that fails to load does not exist
-            names.add(prefix + name)
-            module_name = getattr(member, "__name__", "")
-            if (isinstance(member, types.ModuleType) and module_name.split(".")[0] == package
-                    and ".src." not in module_name and module_name not in seen):
-                seen.add(module_name)
-                queue.append((member, f"{prefix}{name}."))
-    return names
+
+    def follows(member: types.ModuleType, dotted: str) -> bool:
+        return member.__name__.split(".")[0] == package and ".src." not in member.__name__
+    return {name for name, _ in gen_tf_api.walk(root, follows)}
 
 
 def keras_2_only(keras_2: Dict[str, Set[str]], keras_3: Set[str]) -> Dict[str, str]:

@@ -31,7 +31,7 @@ import sys
 import types
 from collections import deque
 from pathlib import Path
-from typing import Dict, Iterator, List, Optional, Set, Tuple
+from typing import Callable, Dict, Iterator, List, Optional, Set, Tuple
 
 OUTPUT = Path(__file__).resolve().parent.parent / "slimport" / "codemods" / "tf_api.txt"
 
@@ -65,11 +65,23 @@ def _is_api_module(module: types.ModuleType) -> bool:
             or "/tensorflow/_api/" in location)
 
 
-def walk(root: types.ModuleType) -> Iterator[Tuple[str, object]]:
+def _follows_tf_api(member: types.ModuleType, dotted: str) -> bool:
+    """Whether ``walk`` lists the members of a TensorFlow API module it met as ``dotted``.
+
+    Not compat.v1/compat.v2 again, nor a plain Python module re-exported by the API
+    (tf.test.mock is unittest.mock): its members are not TensorFlow names.
+    """
+    return dotted not in UNWALKED and (_is_api_module(member) or dotted in NON_API_WALKED)
+
+
+def walk(root: types.ModuleType,
+         follows: Callable[[types.ModuleType, str], bool] = _follows_tf_api
+         ) -> Iterator[Tuple[str, object]]:
     """Yield (dotted name, member) for every public member, breadth first.
 
     Breadth first so that a module reachable by several paths is listed under its
-    shortest one (tf.compat.v1.train, not tf.compat.v1.compat.v1.train).
+    shortest one (tf.compat.v1.train, not tf.compat.v1.compat.v1.train). A submodule's
+    members are listed when ``follows(submodule, dotted)``, once per module.
     """
     seen: Set[str] = set()
     queue = deque([(root, "")])
@@ -89,11 +101,7 @@ def walk(root: types.ModuleType) -> Iterator[Tuple[str, object]]:
                 continue
             yield dotted, member
             module_name = getattr(member, "__name__", None)
-            if not isinstance(member, types.ModuleType) or dotted in UNWALKED:
-                continue
-            if not _is_api_module(member) and dotted not in NON_API_WALKED:
-                # A plain Python module re-exported by the API (tf.test.mock is
-                # unittest.mock): its members are not TensorFlow names.
+            if not isinstance(member, types.ModuleType) or not follows(member, dotted):
                 continue
             if module_name in seen:
                 continue

@@ -35,6 +35,7 @@ not TensorFlow.
 from __future__ import annotations
 
 import ast
+import re
 from typing import (Any, AbstractSet, ClassVar, FrozenSet, Iterable, Iterator, List, Optional,
                     Set, Tuple)
 
@@ -66,6 +67,10 @@ _MIXED_PRECISION_EXPERIMENTAL = "mixed_precision.experimental"
 _BLOCK_FIELDS = frozenset({"body", "orelse", "finalbody", "handlers", "cases"})
 _DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 _IMPORT = small_statement(f"import {LEGACY_KERAS}")
+# How a file spells TensorFlow's Keras (``tf.keras``, ``tensorflow.keras``,
+# ``tf.compat.v1.keras``, ``from tensorflow import keras``): the text pre-check.
+_TENSORFLOW_KERAS = re.compile(r"\b(?:tf\w*|tensorflow|v[12])\.keras\b"
+                               r"|\bfrom\s+tensorflow(?:\.compat\.v[12])?\s+import\s[^\n]*\bkeras\b")
 
 
 def keras_name(qualified: Optional[str]) -> Optional[Tuple[str, str]]:
@@ -326,7 +331,8 @@ class LegacyKerasCommand(SlimportCodemod):
 
     @classmethod
     def applies_to(cls, source: str) -> bool:
-        return "keras" in source or ("Optimizer" in source and "compile" in source)
+        return ("keras" in source and _TENSORFLOW_KERAS.search(source) is not None) or (
+            "Optimizer" in source and "compile" in source)
 
     @classmethod
     def statement_filter(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:
