@@ -171,17 +171,46 @@ def _apply_legacy_keras_route(shim: Shim) -> bool:
     return False
   if not _module_exists(shim.source):
     return False
-  lazy_loader.LazyLoader.__init__(
-      loader, state.get("_tfll_name", name), state["_tfll_parent_module_globals"],
-      shim.source)
-  loader._tfll_keras_version = "tf_keras"  # pylint: disable=protected-access
-  loader._tfll_initialized = True  # pylint: disable=protected-access
+  point_keras_loader_at(loader, name, shim.source)
   # ``from tensorflow.compat.v1.layers import dense`` imports by path: search
   # tf_keras' directory first, as TensorFlow's own __init__ does for tf_keras.
-  source_dirs = importlib.util.find_spec(shim.source.rpartition(".")[0]).submodule_search_locations
-  owner.__path__ = list(source_dirs) + [
-      entry for entry in owner.__path__ if entry not in source_dirs]
+  search_parent_first(owner, shim.source)
   return True
+
+
+def point_keras_loader_at(loader: types.ModuleType, name: str, source: str) -> None:
+  """Makes a TensorFlow KerasLazyLoader load ``source`` (a tf_keras module) on first use.
+
+  What the loader does for itself when TF_USE_LEGACY_KERAS is set, decided now.
+
+  Args:
+    loader: a ``tensorflow.python.util.lazy_loader.KerasLazyLoader``.
+    name: the attribute it stands in for (``keras``, ``layers``, ...).
+    source: the dotted name of the module it is to load.
+  """
+  lazy_loader = importlib.import_module("tensorflow.python.util.lazy_loader")
+  state = vars(loader)
+  lazy_loader.LazyLoader.__init__(
+      loader, state.get("_tfll_name", name), state["_tfll_parent_module_globals"], source)
+  loader._tfll_keras_version = "tf_keras"  # pylint: disable=protected-access
+  loader._tfll_initialized = True  # pylint: disable=protected-access
+
+
+def search_parent_first(owner: types.ModuleType, source: str) -> None:
+  """Puts the directory holding module ``source`` first on ``owner.__path__``.
+
+  ``from tensorflow.keras import layers`` imports by path: TensorFlow's own
+  ``__init__`` puts the directory of the Keras it chose first on its
+  ``__path__``; this does the same for tf_keras, once TensorFlow is imported.
+
+  Args:
+    owner: a TensorFlow API package (``tensorflow``, ``tensorflow.compat.v1``).
+    source: the dotted name of a tf_keras module, found through its parent.
+  """
+  source_dirs = list(importlib.util.find_spec(source.rpartition(".")[0])
+                     .submodule_search_locations)
+  owner.__path__ = source_dirs + [
+      entry for entry in owner.__path__ if entry not in source_dirs]
 
 
 def apply_shim(shim: Shim) -> bool:

@@ -13,6 +13,7 @@ from typing import Dict, List, Sequence
 
 from slimport import codemods as registry
 from slimport import engine, exit_codes, flag_mapping, report
+from slimport.codemods.legacy_keras import LegacyKerasCommand, tree_needs_keras_2
 from slimport.diffs import colored_diff, use_color
 from slimport.progress import Progress
 from slimport.summary import QUIET, summary_text
@@ -49,8 +50,10 @@ def run(args: argparse.Namespace) -> int:
             engine.check_report_path(args.report, the_plan, args.out)
     except engine.UsageError as error:
         args.usage_error(str(error))
-    if options and not warnings:
+    if "mapping" in options and not warnings:
         warnings += flag_mapping.undefined_targets(options["mapping"], _texts(the_plan))
+    if LegacyKerasCommand in selected:  # one process runs the tree: one Keras for all of it
+        options["tree_keras_2"] = tree_needs_keras_2(_texts(the_plan))
     settings = engine.Settings(tuple(selected), options, write=not dry_run, diff=args.diff,
                                max_file_bytes=args.max_size, tree=the_plan.source_tree)
 
@@ -86,7 +89,7 @@ def _report(args: argparse.Namespace, the_plan: engine.Plan, outcome: engine.Run
 
 
 def _texts(the_plan: engine.Plan) -> List[str]:
-    """The text of every Python file of the plan that can be read (for --map)."""
+    """The text of every Python file of the plan that can be read (for tree-wide facts)."""
     texts = []
     for job in the_plan.python_jobs:
         try:

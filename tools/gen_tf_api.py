@@ -18,7 +18,10 @@ parameters, ``name`` being TF1's (``1:keep_prob`` for ``nn.dropout``), or ``-``;
 how many arguments TF2's version takes by position (``*``: any). A
 submodule is listed before its members. Lazily loaded modules (keras and the
 Keras-backed parts of other modules) are listed by name only: loading them here would
-pick whichever Keras happens to be installed.
+pick whichever Keras happens to be installed. ``estimator`` is walked: TensorFlow 2.16+
+has none, and ported code gets tensorflow-estimator 2.15's, revived by ``import
+slim_ext`` (imported here first), with its own v1 (``tf.compat.v1.estimator``) and v2
+(``tf.estimator``) APIs, exactly as TF 2.15 lazily loaded them.
 """
 from __future__ import annotations
 
@@ -28,7 +31,7 @@ import sys
 import types
 from collections import deque
 from pathlib import Path
-from typing import Dict, Iterator, List, Optional, Set, Tuple
+from typing import Callable, Dict, Iterator, List, Optional, Set, Tuple
 
 OUTPUT = Path(__file__).resolve().parent.parent / "slimport" / "codemods" / "tf_api.txt"
 
@@ -38,6 +41,10 @@ UNWALKED = {"compat.v1", "compat.v2"}
 API_PACKAGE = "tensorflow._api."
 # tf.compat.v1.flags is TensorFlow's wrapper around absl.flags, not a generated module.
 NON_API_WALKED = {"flags"}
+# The lazily loaded API walked all the same: tensorflow-estimator's, whichever Keras is
+# installed (slim_ext revives it on TF 2.16+).
+LAZY_WALKED = {"estimator"}
+ESTIMATOR_API_PACKAGE = "tensorflow_estimator.python.estimator.api."
 
 
 def _is_lazy(module: types.ModuleType, name: str) -> bool:
@@ -45,6 +52,8 @@ def _is_lazy(module: types.ModuleType, name: str) -> bool:
     from tensorflow.python.util import lazy_loader
 
     member = module.__dict__.get(name)
+    if name in LAZY_WALKED:
+        return False
     return isinstance(member, lazy_loader.LazyLoader) or name == "keras"
 
 
@@ -52,14 +61,27 @@ def _is_api_module(module: types.ModuleType) -> bool:
     """A generated API module: ``tensorflow._api.v2.nn`` (TF2's root renames some of
     them ``tensorflow.nn``; their files are still under ``_api``)."""
     location = str(getattr(module, "__file__", "") or "").replace("\\", "/")
-    return str(module.__name__).startswith(API_PACKAGE) or "/tensorflow/_api/" in location
+    return (str(module.__name__).startswith((API_PACKAGE, ESTIMATOR_API_PACKAGE))
+            or "/tensorflow/_api/" in location)
 
 
-def walk(root: types.ModuleType) -> Iterator[Tuple[str, object]]:
+def _follows_tf_api(member: types.ModuleType, dotted: str) -> bool:
+    """Whether ``walk`` lists the members of a TensorFlow API module it met as ``dotted``.
+
+    Not compat.v1/compat.v2 again, nor a plain Python module re-exported by the API
+    (tf.test.mock is unittest.mock): its members are not TensorFlow names.
+    """
+    return dotted not in UNWALKED and (_is_api_module(member) or dotted in NON_API_WALKED)
+
+
+def walk(root: types.ModuleType,
+         follows: Callable[[types.ModuleType, str], bool] = _follows_tf_api
+         ) -> Iterator[Tuple[str, object]]:
     """Yield (dotted name, member) for every public member, breadth first.
 
     Breadth first so that a module reachable by several paths is listed under its
-    shortest one (tf.compat.v1.train, not tf.compat.v1.compat.v1.train).
+    shortest one (tf.compat.v1.train, not tf.compat.v1.compat.v1.train). A submodule's
+    members are listed when ``follows(submodule, dotted)``, once per module.
     """
     seen: Set[str] = set()
     queue = deque([(root, "")])
@@ -79,11 +101,7 @@ def walk(root: types.ModuleType) -> Iterator[Tuple[str, object]]:
                 continue
             yield dotted, member
             module_name = getattr(member, "__name__", None)
-            if not isinstance(member, types.ModuleType) or dotted in UNWALKED:
-                continue
-            if not _is_api_module(member) and dotted not in NON_API_WALKED:
-                # A plain Python module re-exported by the API (tf.test.mock is
-                # unittest.mock): its members are not TensorFlow names.
+            if not isinstance(member, types.ModuleType) or not follows(member, dotted):
                 continue
             if module_name in seen:
                 continue
@@ -124,12 +142,16 @@ def _difference(v1: object, v2: object) -> str:
     return f"\t{','.join(only_v1)}\t{','.join(only_v2)}\t{position}\t{by_position}"
 
 
-def main() -> int:
-    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
-    import tensorflow as tf
+def table_lines(v1: Dict[str, object], v2: Dict[str, object]) -> List[str]:
+    """The lines of the table for the walked v1 and v2 APIs, v1's names first.
 
-    v1: Dict[str, object] = dict(walk(tf.compat.v1))
-    v2: Dict[str, object] = dict(walk(tf))
+    Args:
+      v1: name -> member, from ``walk(tf.compat.v1)``.
+      v2: name -> member, from ``walk(tf)``.
+
+    Returns:
+      One ``name<TAB>apis[<TAB>...]`` line per name.
+    """
     lines = []
     for name in list(v1) + [name for name in v2 if name not in v1]:
         apis = ("1" if name in v1 else "") + ("2" if name in v2 else "")
@@ -137,6 +159,15 @@ def main() -> int:
         if apis == "12" and not isinstance(v1[name], types.ModuleType):
             extra = _difference(v1[name], v2[name])
         lines.append(f"{name}\t{apis}{extra}")
+    return lines
+
+
+def main() -> int:
+    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+    import slim_ext  # noqa: F401  (revives tf.estimator on TF 2.16+)
+    import tensorflow as tf
+
+    lines = table_lines(dict(walk(tf.compat.v1)), dict(walk(tf)))
     header = (f"# tf.compat.v1 and tf public names, TensorFlow {tf.__version__}; "
               "generated by tools/gen_tf_api.py\n")
     OUTPUT.write_text(header + "\n".join(lines) + "\n", encoding="utf-8")

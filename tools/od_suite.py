@@ -158,8 +158,8 @@ CAUSES = (
           "StaticHashTableV1 + `.init`); `tf.contrib.opt.MovingAverageOptimizer` needs a "
           "slim_ext re-implementation"),
     Cause("estimator-missing", PORT, r"has no attribute 'estimator'",
-          "tf.estimator is gone from TF >= 2.16: tensorflow-estimator 2.15 revived by "
-          "slim_ext (DESIGN: slim_ext/estimator, to build)"),
+          "TF >= 2.16 has no tf.estimator: the file needs `import slim_ext.estimator` "
+          "(tensorflow-estimator 2.15 revived; slimport's slim_ext_import adds it)"),
     # Python 2 code with no mechanical Python 3 spelling (2to3 leaves it too): each fails
     # unported on TensorFlow 1.15 / Python 3.7 as well (od_suite --tf1-python, 2026-11-25).
     Cause("py2-str-as-bytes", PROJECT,

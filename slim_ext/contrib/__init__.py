@@ -66,21 +66,18 @@ _QAT = (
     "quantization-aware training from tensorflow-model-optimization "
     "(tfmot.quantization.keras.quantize_model) on a Keras model"
 )
-_ESTIMATOR = (
-    "the compat.v1 training loop (tf_slim.learning.train with slim_ext.cluster) or a "
-    "tf.distribute strategy; tf.estimator is not in TensorFlow 2.21"
+# What Experiment-based launching did, with the Estimator slim_ext revives.
+_TRAIN_AND_EVALUATE = (
+    "tf.estimator.train_and_evaluate(estimator, tf.estimator.TrainSpec(train_input_fn, "
+    "max_steps=train_steps), tf.estimator.EvalSpec(eval_input_fn, steps=eval_steps)) "
+    "(slim_ext.estimator.train_and_evaluate on a cluster: its ps task ends)"
 )
 
 quantize_create_training_graph = removed_function(
     "tf.contrib.quantize.create_training_graph", _QAT)
 quantize_create_eval_graph = removed_function("tf.contrib.quantize.create_eval_graph", _QAT)
-TPUEstimator = removed_class("tf.contrib.tpu.TPUEstimator", _ESTIMATOR)
-TPUEstimatorSpec = removed_class("tf.contrib.tpu.TPUEstimatorSpec", _ESTIMATOR)
-TPURunConfig = removed_class("tf.contrib.tpu.RunConfig", _ESTIMATOR)
-TPUConfig = removed_class("tf.contrib.tpu.TPUConfig", _ESTIMATOR)
-Experiment = removed_class("tf.contrib.learn.Experiment", _ESTIMATOR)
-LearnRunConfig = removed_class("tf.contrib.learn.RunConfig", _ESTIMATOR)
-learn_runner_run = removed_function("tf.contrib.learn.learn_runner.run", _ESTIMATOR)
+Experiment = removed_class("tf.contrib.learn.Experiment", _TRAIN_AND_EVALUATE)
+learn_runner_run = removed_function("tf.contrib.learn.learn_runner.run", _TRAIN_AND_EVALUATE)
 
 
 def __getattr__(name: str) -> Any:

@@ -11,7 +11,11 @@ tf0_names runs before contrib_symbols, which would otherwise take
 arguments; slim_ext_import runs after every codemod that adds a tf_slim or slim_ext
 import (contrib_slim, contrib_symbols, moved_modules, sdk_imports, uai_flags,
 cluster_bootstrap, own_server, moxing), so that it adds ``import slim_ext`` only where
-none came before.
+none came before; legacy_keras and train_and_evaluate run before it for the same reason
+(each may add a slim_ext import);
+estimator_ps_strategy runs before train_and_evaluate (which rewrites an Estimator use it
+looks for) and before compat_v1, which collapses the ``tf.compat.v1.X`` it writes in a
+file compat_v1 switches to compat.v1.
 """
 from __future__ import annotations
 
@@ -23,7 +27,9 @@ from slimport.codemods.compat_v1 import CompatV1Command
 from slimport.codemods.contrib_slim import ContribSlimCommand
 from slimport.codemods.contrib_symbols import ContribSymbolsCommand
 from slimport.codemods.cluster_bootstrap import ClusterBootstrapCommand
+from slimport.codemods.estimator_ps_strategy import EstimatorPsStrategyCommand
 from slimport.codemods.flags_to_absl import FlagsToAbslCommand
+from slimport.codemods.legacy_keras import LegacyKerasCommand
 from slimport.codemods.moved_modules import MovedModulesCommand
 from slimport.codemods.moxing import MoxingCommand
 from slimport.codemods.numpy_aliases import NumpyAliasesCommand
@@ -33,6 +39,7 @@ from slimport.codemods.replica_device import ReplicaDeviceCommand
 from slimport.codemods.sdk_imports import SdkImportsCommand
 from slimport.codemods.slim_ext_import import SlimExtImportCommand
 from slimport.codemods.tf0_names import Tf0NamesCommand
+from slimport.codemods.train_and_evaluate import TrainAndEvaluateCommand
 from slimport.codemods.uai_flags import UaiFlagsCommand
 
 CODEMODS: List[Type[SlimportCodemod]] = [
@@ -49,6 +56,9 @@ CODEMODS: List[Type[SlimportCodemod]] = [
     ReplicaDeviceCommand,
     Py2LeftoversCommand,
     NumpyAliasesCommand,
+    LegacyKerasCommand,
+    EstimatorPsStrategyCommand,
+    TrainAndEvaluateCommand,
     SlimExtImportCommand,
     CompatV1Command,
 ]

@@ -39,6 +39,9 @@ _SCOPE_EXPRESSIONS = frozenset({ast.Lambda, ast.ListComp, ast.SetComp, ast.DictC
 _REWRITTEN_EARLIER = frozenset({"contrib", "app", "flags"})
 # Imports that make a file TF1-era code on their own.
 TF1_IMPORTS = ("tf_slim", "tensorflow.contrib", "moxing", "slim_ext")
+# The slim_ext modules the port also gives TF 2.0-era code (the revived Estimator,
+# Keras 2): importing one of them alone is no TF1 evidence.
+TF2_ERA_RUNTIME = ("slim_ext.estimator", "slim_ext.legacy_keras")
 
 
 def api_use(qualified: Optional[str], head_target: Optional[str]) -> Optional[Tuple[str, str]]:
@@ -270,11 +273,24 @@ def _locally_bound(definition: Union[ast.FunctionDef, ast.AsyncFunctionDef, ast.
     return frozenset(names)
 
 
+def _tf2_era_runtime(target: str, tree: ast.Module) -> bool:
+    """Whether a binding to ``target`` comes only from TF2_ERA_RUNTIME imports.
+
+    ``import slim_ext.estimator`` binds ``slim_ext`` as ``import slim_ext`` does: for
+    that name the import statements tell.
+    """
+    if target != "slim_ext":
+        return any(is_under(target, module) for module in TF2_ERA_RUNTIME)
+    imported = [alias.name for node in ast.walk(tree) if isinstance(node, ast.Import)
+                for alias in node.names if is_under(alias.name, target)]
+    return all(any(is_under(name, module) for module in TF2_ERA_RUNTIME) for name in imported)
+
+
 def tf1_evidence(tree: ast.Module, bindings: Bindings) -> Tuple[bool, Set[int]]:
     """Whether ``tree`` is TF1 code, and the statements a skeleton must keep to say so.
 
     TF1 code: any TF1 signal, or an import of tf_slim, tf.contrib, MoXing or slim_ext
-    (imports are statements every skeleton keeps).
+    other than TF2_ERA_RUNTIME (imports are statements every skeleton keeps).
 
     Args:
       tree: the file's stdlib ``ast``.
@@ -283,7 +299,8 @@ def tf1_evidence(tree: ast.Module, bindings: Bindings) -> Tuple[bool, Set[int]]:
     Returns:
       (is TF1 code, ``id()`` of the statements that show it).
     """
-    if any(target.startswith(TF1_IMPORTS) for target in bindings.names.values()):
+    if any(target.startswith(TF1_IMPORTS) and not _tf2_era_runtime(target, tree)
+           for target in bindings.names.values()):
         return True, set()
     scan = SignalScan(tree, bindings)
     witness = scan.first_clean.get(TF1)

@@ -23,8 +23,9 @@ It is TF2 code when it uses a name or a keyword only TF2 has
 - TF1 and TF2 mixed: each TF1 use goes through ``tf.compat.v1`` explicitly.
 - TF2 only, or neither: untouched, and nothing is reported.
 
-A name the TF1 API lacks (``tf.estimator`` on 2.21, a leftover ``tf.contrib``) is
-reported in TF1 files. Names reached through TensorFlow's own packages
+A name the TF1 API lacks (a leftover ``tf.contrib``, ``tf.train.NoSuchThing``) is
+reported in TF1 files; ``tf.estimator`` is tensorflow-estimator 2.15's, which slim_ext
+revives on TF 2.16+ (``tf_api``). Names reached through TensorFlow's own packages
 (``from tensorflow.core.protobuf import saver_pb2``) are not API uses at all.
 """
 from __future__ import annotations
@@ -70,8 +71,9 @@ _REMOVED_FIXES = {
     "contrib": "tf.contrib is gone and the contrib codemods did not port this use: "
                "run them (contrib_slim, contrib_symbols) or port it by hand "
                "(tf_slim, tf.compat.v1, or a TF2 library)",
-    "estimator": "tf.estimator is gone in TF 2.21: use tf_slim.learning.train or a "
-                 "tf.distribute strategy",
+    "estimator": "tf.compat.v1.estimator is tensorflow-estimator 2.15's TF1 API (slim_ext "
+                 "revives it on TF 2.16+), which lacks this name: use its TF2 name, "
+                 "tf.compat.v2.estimator.<name>",
 }
 
 

@@ -105,11 +105,19 @@ def _stand_in(contrib: str, stand_in: str, alternative: str) -> Dict[str, Home]:
 
 _QAT = ("quantization-aware training in tensorflow-model-optimization "
         "(tfmot.quantization.keras.quantize_model)")
-_ESTIMATOR = ("tf.estimator is gone in TF 2.21: use the compat.v1 training loop "
-              "(tf_slim.learning.train) or a tf.distribute strategy")
-# The same advice as what to use (gone_fix says "use <it>").
-_ESTIMATOR_ROUTE = ("the compat.v1 training loop (tf_slim.learning.train) or a "
-                    "tf.distribute strategy (tf.estimator is gone in TF 2.21)")
+# tf.estimator itself runs on TF 2.21 (tensorflow-estimator 2.15, revived by slim_ext).
+_EXPERIMENT = ("tf.estimator.train_and_evaluate(estimator, tf.estimator.TrainSpec("
+               "train_input_fn, max_steps=train_steps), tf.estimator.EvalSpec(eval_input_fn, "
+               "steps=eval_steps)), the Experiment's own pieces (slimport then makes it "
+               "slim_ext.estimator.train_and_evaluate, whose ps task ends)")
+_LEARN_RUNNER = ("what learn_runner.run(experiment_fn, run_config=config, hparams=hparams) ran: "
+                 "build the Estimator and input functions experiment_fn built, then "
+                 f"{_EXPERIMENT}")
+_CONTRIB_LEARN = ("tf.estimator (tensorflow-estimator 2.15, revived on TF 2.16+ by "
+                  "slim_ext): its canned estimators, RunConfig, train_and_evaluate")
+# TPUEstimator's module in tensorflow-estimator 2.15 (runs on CPU with use_tpu=False).
+_TPU_ESTIMATOR = "tensorflow_estimator.python.estimator.tpu.tpu_estimator"
+_TPU_CONFIG = "tensorflow_estimator.python.estimator.tpu.tpu_config"
 _ADDONS = "its port in tensorflow-addons (tfa.image) on TensorFlow <= 2.15"
 _HSV = "tf.image.adjust_hue / adjust_saturation / adjust_brightness"
 
@@ -132,8 +140,10 @@ HOMES: Dict[str, Home] = {
     **_same_name(f"{STAND_INS}.framework", "framework", [
         "deprecated", "deprecated_args", "deprecated_arg_values",
     ]),
-    # HParams, re-implemented with TF1's parse and type rules.
-    **_same_name(f"{STAND_INS}.training", "training", ["HParams"]),
+    # HParams, re-implemented with TF1's parse and type rules; the ps placement of
+    # contrib.training's device_setter, re-implemented.
+    **_same_name(f"{STAND_INS}.training", "training", [
+        "HParams", "GreedyLoadBalancingStrategy", "byte_size_load_fn"]),
     # tf.contrib.quantize rewrote graphs for fake quantization; nothing does that now.
     **_stand_in("quantize.create_training_graph", "quantize_create_training_graph", _QAT),
     **_stand_in("quantize.create_eval_graph", "quantize_create_eval_graph", _QAT),
@@ -146,16 +156,18 @@ HOMES: Dict[str, Home] = {
         "single_image_random_dot_stereograms"], alternative=_ADDONS),
     **_same_name(f"{STAND_INS}.image", "image", ["adjust_hsv_in_yiq", "random_hsv_in_yiq"],
                  alternative=_HSV),
-    **_stand_in("tpu.TPUEstimator", "TPUEstimator", _ESTIMATOR),
-    **_stand_in("tpu.TPUEstimatorSpec", "TPUEstimatorSpec", _ESTIMATOR),
-    **_stand_in("tpu.RunConfig", "TPURunConfig", _ESTIMATOR),
-    **_stand_in("tpu.TPUConfig", "TPUConfig", _ESTIMATOR),
-    # The same classes where the Object Detection API imports them from.
-    **_stand_in("tpu.python.tpu.tpu_estimator.TPUEstimator", "TPUEstimator", _ESTIMATOR),
-    **_stand_in("tpu.python.tpu.tpu_estimator.TPUEstimatorSpec", "TPUEstimatorSpec",
-                _ESTIMATOR),
-    **_stand_in("tpu.python.tpu.tpu_config.RunConfig", "TPURunConfig", _ESTIMATOR),
-    **_stand_in("tpu.python.tpu.tpu_config.TPUConfig", "TPUConfig", _ESTIMATOR),
+    # TPUEstimator moved from contrib to tensorflow-estimator (tf.compat.v1.estimator.tpu).
+    **{f"tpu.{name}": Home(COMPAT_V1, f"estimator.tpu.{name}", import_module=module)
+       for name, module in (("TPUEstimator", _TPU_ESTIMATOR), ("TPUEstimatorSpec", _TPU_ESTIMATOR),
+                            ("RunConfig", _TPU_CONFIG), ("TPUConfig", _TPU_CONFIG))},
+    # tf.contrib.learn's RunConfig, on tf.estimator's (slim_ext.contrib.learn.run_config).
+    **_same_name(f"{STAND_INS}.learn", "learn", ["RunConfig"]),
+    # Experiment-based launching: train_and_evaluate does what it did.
+    **{key: Home(STAND_INS, "Experiment", _EXPERIMENT) for key in (
+        "learn.Experiment", "learn.python.learn.Experiment",
+        "learn.python.learn.experiment.Experiment")},
+    **{key: Home(STAND_INS, "learn_runner_run", _LEARN_RUNNER) for key in (
+        "learn.learn_runner.run", "learn.python.learn.learn_runner.run")},
     # Re-implemented with TF1's behaviour: the optimizer wrapper that averages the
     # weights and swaps the averages into the saver, and drop-remainder batching.
     **_same_name(f"{STAND_INS}.opt", "opt", ["MovingAverageOptimizer"]),
@@ -164,10 +176,6 @@ HOMES: Dict[str, Home] = {
             "MovingAverageOptimizer"}),
     **_same_name(f"{STAND_INS}.data", "data", [
         "batch_and_drop_remainder", "padded_batch_and_drop_remainder"]),
-    # tf.contrib.learn: Experiment-based launching went with tf.estimator.
-    **_stand_in("learn.Experiment", "Experiment", _ESTIMATOR),
-    **_stand_in("learn.RunConfig", "LearnRunConfig", _ESTIMATOR),
-    **_stand_in("learn.learn_runner.run", "learn_runner_run", _ESTIMATOR),
     # tf.contrib.data: deprecated wrappers of what became tf.data.experimental.
     **_renamed(COMPAT_V1, {
         "data.Dataset": "data.Dataset",
@@ -219,6 +227,13 @@ MODULE_HOMES: Dict[str, str] = {
     "learn.python.learn.preprocessing.categorical_vocabulary":
         f"{STAND_INS}.learn.preprocessing",
     "training.python.training.hparam": f"{STAND_INS}.training",
+    "training.python.training.device_setter": f"{STAND_INS}.training",
+    # contrib.learn's run_config module (RunConfig, its TF_CONFIG reading, the uid list).
+    "learn.python.learn.run_config": f"{STAND_INS}.learn.run_config",
+    "learn.python.learn.estimators.run_config": f"{STAND_INS}.learn.run_config",
+    # TPUEstimator's contrib modules, where the Object Detection API imports them from.
+    "tpu.python.tpu.tpu_estimator": _TPU_ESTIMATOR,
+    "tpu.python.tpu.tpu_config": _TPU_CONFIG,
     "tfprof": f"{STAND_INS}.tfprof",
     "tfprof.model_analyzer": f"{STAND_INS}.tfprof.model_analyzer",
     "tfprof.tfprof_logger": f"{STAND_INS}.tfprof.tfprof_logger",
@@ -234,9 +249,10 @@ GONE_FIXES: Dict[str, str] = {
     "seq2seq": "tensorflow-addons (tfa.seq2seq) on TensorFlow <= 2.15, or Keras layers",
     "legacy_seq2seq": "Keras recurrent layers",
     "rnn": "tf.compat.v1.nn.rnn_cell, or Keras recurrent layers",
-    "learn": _ESTIMATOR_ROUTE,
-    "estimator": _ESTIMATOR_ROUTE,
-    "tpu": _ESTIMATOR_ROUTE,
+    "learn": _CONTRIB_LEARN,
+    "estimator": _CONTRIB_LEARN,
+    "tpu": "tf.compat.v1.tpu / tf.compat.v1.estimator.tpu (TPUEstimator, on CPU with "
+           "use_tpu=False)",
     "keras": "tf_keras",
     "lookup": "tf.compat.v1.lookup (StaticHashTable, KeyValueTensorInitializer)",
     "data": "tf.data / tf.compat.v1.data.experimental (batch_and_drop_remainder: "

@@ -11,6 +11,14 @@ tf_slim gets ``import slim_ext`` on the line after its first tf_slim import (aft
 and only when the file (or, inside a function, that function) imports no slim_ext
 module yet. With no module-level import to follow, each function that imports tf_slim
 gets it after its own first tf_slim import.
+
+A file that uses the Estimator (``tf.estimator``, ``tf.compat.v1.estimator``,
+``tf.keras.estimator``, a module-level ``tensorflow_estimator`` import) needs the shims
+that revive tensorflow-estimator 2.15 on TF 2.16+: with no tf_slim or TF1 layers it
+gets ``import slim_ext.estimator`` (the same shims, named for what they are for, and
+no TF1 evidence for the codemods that port only TF1 code) after its first TensorFlow
+import, or before its first ``tensorflow_estimator`` import when that comes first
+(``tensorflow_estimator`` does not import on TF 2.16+ without them).
 """
 from __future__ import annotations
 
@@ -32,6 +40,15 @@ _LEGACY_KERAS_MODULES = ("tensorflow.compat.v1.layers", "tensorflow.compat.v1.nn
                          "tensorflow.layers", "tensorflow.nn.rnn_cell")
 _IMPORT = small_statement(f"import {SLIM_EXT}")
 _LEGACY_KERAS_ATTRIBUTES = frozenset({"layers", "rnn_cell"})
+# Attribute names that can reach what slim_ext's shims revive.
+_NEEDS_SHIMS = _LEGACY_KERAS_ATTRIBUTES | {"estimator"}
+ESTIMATOR_RUNTIME = f"{SLIM_EXT}.estimator"
+_ESTIMATOR_IMPORT = small_statement(f"import {ESTIMATOR_RUNTIME}")
+TENSORFLOW_ESTIMATOR = "tensorflow_estimator"
+# Where TensorFlow reaches the Estimator API (Keras' model_to_estimator included).
+_ESTIMATOR_APIS = tuple(f"{root}.{name}" for root in (
+    "tensorflow", "tensorflow.compat.v1", "tensorflow.compat.v2", "tensorflow.keras",
+    "tensorflow.compat.v1.keras", "tensorflow.compat.v2.keras") for name in ["estimator"])
 
 
 def _ast_imported_modules(node: ast.AST) -> List[str]:
@@ -43,16 +60,30 @@ def _ast_imported_modules(node: ast.AST) -> List[str]:
     return []
 
 
-def _module_level_imports(tree: ast.Module) -> List[str]:
-    """The modules imports at module level read (in ``if``/``try`` blocks too)."""
-    found: List[str] = []
+def _module_level_imports(tree: ast.Module) -> List[Tuple[int, str]]:
+    """(line, module) for the modules imports at module level read (in ``if``/``try``
+    blocks too)."""
+    found: List[Tuple[int, str]] = []
     blocks = [tree.body]
     while blocks:
         for statement in blocks.pop():
-            found += _ast_imported_modules(statement)
+            found += [(statement.lineno, module) for module in _ast_imported_modules(statement)]
             if not isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 blocks += [block for block in statement_blocks(statement)]
     return found
+
+
+def _first_line(imports: List[Tuple[int, str]], package: str) -> Optional[int]:
+    return min((line for line, module in imports if is_under(module, package)), default=None)
+
+
+def _shims_come_first(tree: ast.Module) -> bool:
+    """True when a module-level slim_ext import comes before any module-level
+    tensorflow_estimator import (which does not import on TF 2.16+ without its shims)."""
+    imports = _module_level_imports(tree)
+    shims = _first_line(imports, SLIM_EXT)
+    estimator = _first_line(imports, TENSORFLOW_ESTIMATOR)
+    return shims is not None and (estimator is None or shims < estimator)
 
 
 def _clauses(statement: cst.BaseCompoundStatement
@@ -108,20 +139,41 @@ def _uses_legacy_keras(qualified: Optional[str]) -> bool:
                                          for module in _LEGACY_KERAS_MODULES)
 
 
-class _InsertAfter(cst.CSTTransformer):
-    """Puts ``import slim_ext`` right after each of the given statement lines."""
+def uses_estimator(qualified: Optional[str]) -> bool:
+    """True for a name of TensorFlow's Estimator API or of the tensorflow_estimator package.
 
-    def __init__(self, lines: Sequence[cst.CSTNode]) -> None:
+    Args:
+      qualified: a resolved dotted name.
+
+    Returns:
+      True for ``tensorflow.estimator.Estimator``, ``tensorflow.keras.estimator...``,
+      ``tensorflow_estimator...``.
+    """
+    return any(is_under(qualified, module) for module in (*_ESTIMATOR_APIS, TENSORFLOW_ESTIMATOR))
+
+
+class _InsertAfter(cst.CSTTransformer):
+    """Puts an import right after each of the given statement lines (or right before
+    each of the ``before`` ones)."""
+
+    def __init__(self, lines: Sequence[cst.CSTNode], statement: cst.BaseSmallStatement = _IMPORT,
+                 before: Sequence[cst.CSTNode] = ()) -> None:
         super().__init__()
         self.lines = {id(line) for line in lines}
+        self.before = {id(line) for line in before}
+        self.statement = statement
 
     def _body(self, body: Sequence[cst.BaseStatement],
               original: Sequence[cst.BaseStatement]) -> List[cst.BaseStatement]:
         out: List[cst.BaseStatement] = []
         for new, old in zip(body, original):
+            if id(old) in self.before:
+                out.append(cst.SimpleStatementLine(body=[self.statement],
+                                                   leading_lines=new.leading_lines))
+                new = new.with_changes(leading_lines=())
             out.append(new)
             if id(old) in self.lines:
-                out.append(cst.SimpleStatementLine(body=[_IMPORT]))
+                out.append(cst.SimpleStatementLine(body=[self.statement]))
         return out
 
     def insert(self, body: Sequence[cst.BaseStatement]) -> List[cst.BaseStatement]:
@@ -144,7 +196,7 @@ class _InsertAfter(cst.CSTTransformer):
         body = list(updated_node.body)
         body[-1] = body[-1].with_changes(
             semicolon=cst.Semicolon(whitespace_after=cst.SimpleWhitespace(" ")))
-        return updated_node.with_changes(body=[*body, _IMPORT])
+        return updated_node.with_changes(body=[*body, self.statement])
 
 
 class SlimExtImportCommand(SlimportCodemod):
@@ -152,34 +204,39 @@ class SlimExtImportCommand(SlimportCodemod):
 
     NAME: ClassVar[str] = "slim_ext_import"
     DESCRIPTION: ClassVar[str] = (
-        "files that import tf_slim or use tf.layers / tf.nn.rnn_cell import "
-        "slim_ext (its shims) right there"
+        "files that import tf_slim, use tf.layers / tf.nn.rnn_cell or the Estimator "
+        "import slim_ext (its shims) right there"
     )
     # "contrib": contrib_slim and contrib_symbols turn tf.contrib uses into tf_slim
     # imports; applying from the start keeps this codemod in their run over one skeleton
     # (otherwise the engine cuts and parses a second one after them).
-    TRIGGERS: ClassVar[Tuple[str, ...]] = (TF_SLIM, "layers", "rnn_cell", "contrib")
+    TRIGGERS: ClassVar[Tuple[str, ...]] = (TF_SLIM, "layers", "rnn_cell", "contrib",
+                                           "estimator")
 
     @classmethod
     def applies_to(cls, source: str) -> bool:
         return TF_SLIM in source or ("tensorflow" in source and (
-            "layers" in source or "rnn_cell" in source or "contrib" in source))
+            "layers" in source or "rnn_cell" in source or "contrib" in source
+            or "estimator" in source))
 
     @classmethod
     def statement_filter(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:
-        # Imports are always in the skeleton; of the rest, the TF1 layer uses.
-        return chain_filter(lambda parts: _uses_legacy_keras(bindings.resolve_parts(parts)))
+        # Imports are always in the skeleton; of the rest, the TF1 layer and Estimator uses.
+        def needed(parts: List[str]) -> bool:
+            qualified = bindings.resolve_parts(parts)
+            return _uses_legacy_keras(qualified) or uses_estimator(qualified)
+        return chain_filter(needed)
 
     def start_file(self, tree: cst.Module) -> bool:
         parsed = self.file_ast(tree)
         imported = [module for node in ast.walk(parsed)
                     for module in _ast_imported_modules(node)]
-        if any(is_under(module, SLIM_EXT) for module in _module_level_imports(parsed)):
+        if _shims_come_first(parsed):
             return False  # the shims are applied before any function runs
         if not any(is_under(module, TF_SLIM) for module in imported) and not any(
-                isinstance(node, ast.Attribute) and node.attr in _LEGACY_KERAS_ATTRIBUTES
+                isinstance(node, ast.Attribute) and node.attr in _NEEDS_SHIMS
                 for node in ast.walk(parsed)) and not any(
-                _uses_legacy_keras(module) for module in imported):
+                _uses_legacy_keras(module) or uses_estimator(module) for module in imported):
             return False
         # The statement line holding each scope's first tf_slim import, its first
         # TensorFlow import, and whether a slim_ext import came before it.
@@ -189,6 +246,10 @@ class SlimExtImportCommand(SlimportCodemod):
         self._line: Optional[cst.CSTNode] = None
         self._tries: List[cst.Try] = []
         self._uses_legacy_keras = False
+        self._uses_estimator = False
+        # The module-level tensorflow_estimator import that comes before any TensorFlow
+        # import: slim_ext goes before it.
+        self._estimator_first: Optional[cst.CSTNode] = None
         return True
 
     def transform_module_impl(self, tree: cst.Module) -> cst.Module:
@@ -200,12 +261,35 @@ class SlimExtImportCommand(SlimportCodemod):
             # Imports inside functions, or TF1 layers used: the whole tree says.
             self._tf_slim_lines, self._tf_lines = {}, {}
             tree.visit(self)  # reads only: the lines found are lines of ``tree``
+        if self._uses_estimator and not self._uses_legacy_keras and not self._tf_slim_lines:
+            return self._insert_for_estimator(tree)
         targets = self._targets()
         for target in targets:
             self.record_edit(target, f"import {SLIM_EXT} after {code_of(target).strip()}")
         if not targets:
             return tree
-        inserter = _InsertAfter(targets)
+        return self._insert(tree, _InsertAfter(targets), targets)
+
+    def _insert_for_estimator(self, tree: cst.Module) -> cst.Module:
+        """``import slim_ext.estimator`` before the first tensorflow_estimator import, or
+        after the first TensorFlow import."""
+        module_level = 0
+        if self._estimator_first is not None:
+            first = self._estimator_first
+            self.record_edit(first, f"import {ESTIMATOR_RUNTIME} before "
+                                    f"{code_of(first).strip()} (revives tf.estimator)")
+            return self._insert(tree, _InsertAfter((), _ESTIMATOR_IMPORT, [first]), [first])
+        if module_level in self._covered:
+            return tree
+        line = self._tf_lines.get(module_level)
+        if line is None:
+            return tree
+        self.record_edit(line, f"import {ESTIMATOR_RUNTIME} after {code_of(line).strip()} "
+                               "(revives tf.estimator)")
+        return self._insert(tree, _InsertAfter([line], _ESTIMATOR_IMPORT), [line])
+
+    def _insert(self, tree: cst.Module, inserter: _InsertAfter,
+                targets: Sequence[cst.CSTNode]) -> cst.Module:
         if all(any(target is statement for statement in tree.body) for target in targets):
             # A statement of the module itself: no walk through the functions needed.
             return tree.with_changes(body=inserter.insert(tree.body))
@@ -259,8 +343,15 @@ class SlimExtImportCommand(SlimportCodemod):
             self._covered.add(scope)
         elif any(is_under(module, TF_SLIM) for module in modules):
             self._tf_slim_lines.setdefault(scope, self._line)  # type: ignore[arg-type]
+        elif any(is_under(module, TENSORFLOW_ESTIMATOR) for module in modules):
+            if scope == 0:
+                self._uses_estimator = True
+                if scope not in self._covered and scope not in self._tf_lines \
+                        and self._estimator_first is None:
+                    self._estimator_first = self._line
         elif any(is_under(module, "tensorflow") for module in modules):
             self._tf_lines.setdefault(scope, self._line)  # type: ignore[arg-type]
+            self._uses_estimator |= scope == 0 and any(uses_estimator(m) for m in modules)
         return False
 
     def visit_Import(self, node: cst.Import) -> bool:
@@ -277,4 +368,6 @@ class SlimExtImportCommand(SlimportCodemod):
             return True
         if _LEGACY_KERAS_ATTRIBUTES & set(parts):
             self._uses_legacy_keras = _uses_legacy_keras(self.resolve_name(node))
+        elif "estimator" in parts and not self._uses_estimator:
+            self._uses_estimator = uses_estimator(self.resolve_name(node))
         return False

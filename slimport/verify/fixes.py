@@ -32,9 +32,9 @@ OLD_PROTOBUF = (
     "with a current protoc")
 RUN_REWRITE_FIRST = "run slimport rewrite first: see the note at the top"
 ESTIMATOR = (
-    "tf.estimator was removed in TensorFlow 2.16 (there is no tensorflow-estimator for "
-    "2.16+): train with tf_slim.learning.train / a tf.compat.v1 session loop, or with "
-    "Keras and a tf.distribute strategy")
+    "tf.estimator was removed in TensorFlow 2.16; slim_ext revives tensorflow-estimator "
+    "2.15 there: `import slim_ext.estimator` before the first use (slimport's "
+    "slim_ext_import codemod adds it to files that use the Estimator)")
 
 
 def _contrib_name(source_line: str) -> Optional[str]:

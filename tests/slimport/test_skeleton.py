@@ -28,7 +28,9 @@ from slimport.source_tree import SourceTree
 from tests.examples import _platform_tree
 
 REPO = Path(__file__).resolve().parents[2]
-EXAMPLE_FILES = sorted((REPO / "examples" / "slim_tf1").rglob("*.py"))
+EXAMPLE_FILES = sorted((REPO / "examples" / "slim_tf1").rglob("*.py")) + sorted(
+    path for example in ("estimator_tf1", "estimator_tf2", "keras_estimator_tf2")
+    for path in (REPO / "examples" / example).glob("*.py"))
 sys.path.insert(0, str(REPO / "benchmarks"))
 import corpus  # noqa: E402  (benchmarks/ is not a package)
 from tests.slimport.test_ported_tf1_runs import LEGACY_MODEL  # noqa: E402
@@ -176,6 +178,30 @@ def late():
     value = 3
     import tf_slim as slim
     return slim.conv2d(tf.nn.rnn_cell.LSTMCell(value), 1, 1)
+''', '''\
+import tensorflow as tf
+
+
+def inputs():
+    unused = 1
+    return tf.placeholder(tf.float32, [None, 4])
+
+
+def head(x):
+    other = 2
+    return tf.keras.layers.Dense(3)(x)
+
+
+def compiled(lr):
+    opt = tf.train.AdamOptimizer(lr)
+    model = build()
+    model.compile(opt, 'mse')
+    return tf.estimator.train_and_evaluate(model, 1, 2)
+
+
+def strategy():
+    step = 0
+    return tf.distribute.experimental.ParameterServerStrategy()
 ''']
 
 

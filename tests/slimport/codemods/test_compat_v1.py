@@ -357,14 +357,28 @@ def test_missing_names_are_reported_with_lines() -> None:
         z = tf.contrib.layers.embed_sequence(ids)
     ''')
     attention = [(f.line, f.message.split(":")[0]) for f in findings if f.kind == "attention"]
+    # tf.compat.v1.estimator is tensorflow-estimator 2.15's TF1 API, revived by slim_ext.
     assert attention == [
-        (4, "tf.estimator.Estimator"),
         (5, "tf.contrib.slim.nets.resnet_v1"),
         (6, "tf.train.NoSuchThing"),
     ]
     fixes = {f.line: f.fix for f in findings if f.kind == "attention"}
-    assert "tf.estimator is gone" in fixes[4]
     assert "tf.contrib" in fixes[5]
+
+
+def test_estimator_in_a_tf1_file_goes_through_compat_v1() -> None:
+    code, findings = run('''\
+        import tensorflow as tf
+
+        def model_fn(features, labels, mode, params):
+            x = tf.placeholder(tf.float32)
+            return tf.estimator.EstimatorSpec(mode, loss=tf.losses.mean_squared_error(x, x))
+
+        est = tf.estimator.DNNClassifier([10], input_layer_partitioner=None)
+    ''')
+    assert "import tensorflow.compat.v1 as tf\n" in code
+    assert "tf.estimator.EstimatorSpec" in code and "tf.estimator.DNNClassifier" in code
+    assert [f for f in findings if f.kind == "attention"] == []
 
 
 def test_tf2_files_get_no_findings_even_for_names_gone_in_2_21() -> None:
@@ -404,7 +418,9 @@ def test_from_tensorflow_import_of_a_removed_name_is_reported_and_kept() -> None
     ("compat.v2.function", None),
     ("contrib.layers.conv2d", "contrib"),
     ("train.NoSuchThing", "train.NoSuchThing"),
-    ("estimator", "estimator"),
+    ("estimator.Estimator", None),  # tensorflow-estimator 2.15's, revived by slim_ext
+    ("estimator.inputs.numpy_input_fn", None),
+    ("estimator.experimental.RNNClassifier", "estimator.experimental.RNNClassifier"),
 ])
 def test_missing_from_v1(relative: str, missing: str) -> None:
     assert tf_api().missing_from_v1(relative) == missing
@@ -414,6 +430,8 @@ def test_missing_from_v1(relative: str, missing: str) -> None:
     ("placeholder", TF1), ("train.Saver", TF1), ("layers.dense", TF1), ("app.run", TF1),
     ("contrib.layers.conv2d", TF1), ("nn.relu", None), ("keras.layers.Dense", None),
     ("train.Checkpoint", None), ("autodiff.ForwardAccumulator", TF2), ("estimator", None),
+    ("estimator.Estimator", None), ("estimator.inputs.numpy_input_fn", TF1),
+    ("estimator.tpu.TPUEstimator", TF1), ("estimator.experimental.RNNClassifier", TF2),
 ])
 def test_name_signal(relative: str, signal: str) -> None:
     assert name_signal(tf_api(), relative) == signal

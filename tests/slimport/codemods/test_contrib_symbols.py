@@ -309,6 +309,56 @@ class TestContribSymbols(IdempotentCodemodTest):
         """
         self.assertCodemod(before, after)
 
+    def test_estimator_era_homes(self) -> None:
+        # contrib.learn's RunConfig (every spelling TF 1.4-era trainers used), the ps
+        # placement of contrib.training's device_setter, TPUEstimator (tensorflow-estimator).
+        before = """
+            import tensorflow as tf
+            from tensorflow.contrib.learn.python.learn import run_config
+            from tensorflow.contrib.learn.python.learn.estimators import run_config as rc
+            from tensorflow.contrib.training.python.training import device_setter
+
+            config = run_config.RunConfig(model_dir=d)
+            old = tf.contrib.learn.RunConfig(save_checkpoints_steps=10)
+            uid = rc._DEFAULT_UID_WHITE_LIST
+            setter = tf.train.replica_device_setter(ps_strategy=(
+                tf.contrib.training.GreedyLoadBalancingStrategy(
+                    2, tf.contrib.training.byte_size_load_fn)))
+            greedy = device_setter.GreedyLoadBalancingStrategy
+            est = tf.contrib.tpu.TPUEstimator(model_fn=f, use_tpu=False, config=config)
+        """
+        after = """
+            import tensorflow as tf
+            from slim_ext.contrib.learn import run_config
+            from slim_ext.contrib.learn import run_config as rc
+            from slim_ext.contrib import training as device_setter
+            import slim_ext.contrib.learn
+            import slim_ext.contrib.training
+
+            config = run_config.RunConfig(model_dir=d)
+            old = slim_ext.contrib.learn.RunConfig(save_checkpoints_steps=10)
+            uid = rc._DEFAULT_UID_WHITE_LIST
+            setter = tf.train.replica_device_setter(ps_strategy=(
+                slim_ext.contrib.training.GreedyLoadBalancingStrategy(
+                    2, slim_ext.contrib.training.byte_size_load_fn)))
+            greedy = device_setter.GreedyLoadBalancingStrategy
+            est = tf.compat.v1.estimator.tpu.TPUEstimator(model_fn=f, use_tpu=False, config=config)
+        """
+        self.assertCodemod(before, after)
+
+    def test_tpu_estimator_modules_object_detection_imports(self) -> None:
+        before = """
+            from tensorflow.contrib.tpu.python.tpu import tpu_config
+            from tensorflow.contrib.tpu.python.tpu import tpu_estimator
+            config = tpu_config.RunConfig(tpu_config=tpu_config.TPUConfig(10))
+        """
+        after = """
+            from tensorflow_estimator.python.estimator.tpu import tpu_config
+            from tensorflow_estimator.python.estimator.tpu import tpu_estimator
+            config = tpu_config.RunConfig(tpu_config=tpu_config.TPUConfig(10))
+        """
+        self.assertCodemod(before, after)
+
     def test_stand_in_keeps_the_local_name(self) -> None:
         before = """
             from tensorflow.contrib.quantize import create_eval_graph
@@ -429,6 +479,23 @@ def test_finding_lines_and_fixes() -> None:
     assert len(attention) == 5
     # HParams is re-implemented: an edit, not a finding.
     assert "slim_ext.contrib.training.HParams(lr=0.1)" in code
+
+
+def test_experiment_launching_is_reported_with_what_runs_it_now() -> None:
+    code, findings = run("""\
+        import tensorflow as tf
+        from tensorflow.contrib.learn.python.learn import learn_runner
+
+        def experiment_fn(run_config, hparams):
+            return tf.contrib.learn.Experiment(estimator=e, train_input_fn=f, eval_input_fn=g)
+
+        learn_runner.run(experiment_fn, run_config=config, hparams=hparams)
+    """)
+    assert [(f.line, f.kind) for f in findings] == [(5, "attention"), (7, "attention")]
+    for finding in findings:
+        assert "tf.estimator.train_and_evaluate(estimator, tf.estimator.TrainSpec(" in finding.fix
+        assert "gone" not in finding.fix
+    assert "slim_ext.contrib.Experiment(" in code and "slim_ext.contrib.learn_runner_run(" in code
 
 
 def test_names_a_moved_module_lacks_are_reported_at_their_use() -> None:

@@ -47,7 +47,8 @@ GONE_IN_MOVED = sorted(
 @pytest.fixture(scope="module")
 def ported_runtime() -> None:
     """What ported code imports with its homes: slim_ext routes tf.compat.v1.layers and
-    nn.rnn_cell to tf_keras where TensorFlow would send them to Keras 3."""
+    nn.rnn_cell to tf_keras where TensorFlow would send them to Keras 3, and revives
+    tensorflow-estimator 2.15 (tf.compat.v1.estimator.tpu, tensorflow_estimator's modules)."""
     importlib.import_module("slim_ext")
 
 
@@ -80,6 +81,18 @@ def _resolve(home: Home) -> object:
     ("rnn.LSTMCell", f"{COMPAT_V1}.nn.rnn_cell.LSTMCell"),
     # Inside a module slim_ext mirrors.
     ("image.python.ops.image_ops.rotate", "slim_ext.contrib.image.rotate"),
+    # Estimator-era trainers: contrib.learn's RunConfig, the ps placement strategy,
+    # TPUEstimator (tensorflow-estimator 2.15's).
+    ("learn.RunConfig", "slim_ext.contrib.learn.RunConfig"),
+    ("learn.python.learn.estimators.run_config.RunConfig",
+     "slim_ext.contrib.learn.run_config.RunConfig"),
+    ("training.GreedyLoadBalancingStrategy",
+     "slim_ext.contrib.training.GreedyLoadBalancingStrategy"),
+    ("training.python.training.device_setter.byte_size_load_fn",
+     "slim_ext.contrib.training.byte_size_load_fn"),
+    ("tpu.TPUEstimator", f"{COMPAT_V1}.estimator.tpu.TPUEstimator"),
+    ("tpu.python.tpu.tpu_estimator.TPUEstimatorSpec",
+     "tensorflow_estimator.python.estimator.tpu.tpu_estimator.TPUEstimatorSpec"),
 ])
 def test_symbol_homes(key: str, home: str) -> None:
     found = lookup(key)
@@ -94,6 +107,9 @@ def test_symbol_homes(key: str, home: str) -> None:
     ("metrics.python.ops.metric_ops", "tf_slim.metrics.metric_ops"),
     ("slim.python.slim.nets.vgg", "tf_slim.nets.vgg"),
     ("quantize.python.graph_matcher", "slim_ext.contrib.quantize.graph_matcher"),
+    ("learn.python.learn.run_config", "slim_ext.contrib.learn.run_config"),
+    ("training.python.training.device_setter", "slim_ext.contrib.training"),
+    ("tpu.python.tpu.tpu_config", "tensorflow_estimator.python.estimator.tpu.tpu_config"),
 ])
 def test_module_homes(key: str, module: str) -> None:
     found = lookup(key)
@@ -175,7 +191,7 @@ def test_every_hand_made_home_exists(key: str, ported_runtime: None) -> None:
 
 @pytest.mark.tf
 @pytest.mark.parametrize("key", sorted(MODULE_HOMES))
-def test_every_hand_made_module_home_imports(key: str) -> None:
+def test_every_hand_made_module_home_imports(key: str, ported_runtime: None) -> None:
     importlib.import_module(MODULE_HOMES[key])
 
 

@@ -148,6 +148,69 @@ class TestSlimExtImport(IdempotentCodemodTest):
         """
         self.assertCodemod(before, after)
 
+    def test_estimator_code_gets_the_estimator_runtime(self) -> None:
+        # The same shims, named for the Estimator: no TF1 evidence for codemods that
+        # port only TF1 code, in a TF2 file.
+        before = """
+            import numpy as np
+            import tensorflow as tf
+
+            def model_fn(features, labels, mode):
+                return tf.estimator.EstimatorSpec(mode, loss=loss)
+        """
+        after = """
+            import numpy as np
+            import tensorflow as tf
+            import slim_ext.estimator
+
+            def model_fn(features, labels, mode):
+                return tf.estimator.EstimatorSpec(mode, loss=loss)
+        """
+        self.assertCodemod(before, after)
+
+    def test_model_to_estimator_through_compat_v1(self) -> None:
+        before = """
+            import tensorflow.compat.v1 as tf
+            est = tf.keras.estimator.model_to_estimator(model)
+        """
+        after = """
+            import tensorflow.compat.v1 as tf
+            import slim_ext.estimator
+            est = tf.keras.estimator.model_to_estimator(model)
+        """
+        self.assertCodemod(before, after)
+
+    def test_before_tensorflow_estimator_imported_first(self) -> None:
+        # tensorflow_estimator 2.15 does not import on TF 2.16+ without the shims.
+        before = """
+            # Estimators.
+            from tensorflow_estimator.python.estimator.canned import dnn
+            import tensorflow as tf
+            from slim_ext.estimator import train_and_evaluate
+        """
+        after = """
+            # Estimators.
+            import slim_ext.estimator
+            from tensorflow_estimator.python.estimator.canned import dnn
+            import tensorflow as tf
+            from slim_ext.estimator import train_and_evaluate
+        """
+        self.assertCodemod(before, after)
+
+    def test_estimator_and_tf1_layers_get_slim_ext(self) -> None:
+        before = """
+            import tensorflow as tf
+            def model_fn(features, labels, mode):
+                return tf.estimator.EstimatorSpec(mode, loss=tf.layers.dense(features, 1))
+        """
+        after = """
+            import tensorflow as tf
+            import slim_ext
+            def model_fn(features, labels, mode):
+                return tf.estimator.EstimatorSpec(mode, loss=tf.layers.dense(features, 1))
+        """
+        self.assertCodemod(before, after)
+
 
 NOOP = [
     # Already imported, before tf_slim or anywhere at module level for functions.
@@ -165,6 +228,13 @@ NOOP = [
     "import tensorflow as tf\nlayers = [1, 2]\nprint(layers)\n",
     "import tensorflow as tf\ndef f(tf):\n    return tf.layers.dense(x, 3)\n",
     "import keras\nx = keras.layers.Dense(3)\n",
+    # Estimator code that has the shims already; a library's own lazy import (tf_keras'
+    # model_to_estimator module); an estimator that is not TensorFlow's.
+    "import slim_ext.legacy_keras\nimport tensorflow as tf\nest = tf.estimator.Estimator(f)\n",
+    "import tensorflow as tf\ndef f():\n    from tensorflow_estimator.python.estimator import "
+    "keras_lib\n    return keras_lib\n",
+    "import sklearn\nestimator = sklearn.base.clone(estimator)\n",
+    "import tensorflow as tf\ndef f(tf):\n    return tf.estimator.Estimator(fn)\n",
 ]
 
 

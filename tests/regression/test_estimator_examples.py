@@ -1,0 +1,199 @@
+"""The three Estimator examples, ported with zero hand edits, train alone and as platform clusters.
+
+Each example (examples/estimator_tf1: TF1 towers + replica_device_setter + contrib.learn
+RunConfig; examples/estimator_tf2: TF 2.0 Estimator with strategies by role;
+examples/keras_estimator_tf2: Keras ``model_to_estimator`` with a TF1 optimizer) is
+ported once with ``python -m slimport rewrite SRC --out PORTED`` (nothing needs
+attention), then started as a platform starts it, with its flags only
+(``--data_dir --output_dir``, ``--num_gpus``): once alone, and as a job from a platform
+TF_CONFIG (``master``, ``worker``, ``ps``, ``evaluator``) of real processes on
+127.0.0.1 (tests/_platform_job.py), every process exiting 0 within its bound, in the
+start orders that matter: the ps last, the chief first (the worker started only after
+the chief has exited), everything at once. Each run is judged by what it left: the
+checkpoint's global step, the accuracy it printed or the evaluator wrote.
+Runs in regression-tf221 and regression-tf215.
+"""
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Dict, Sequence, Tuple
+
+import pytest
+
+from tests._platform_job import PlatformJob
+from tests._procs import ProcessSet
+
+pytestmark = [pytest.mark.regression, pytest.mark.tf, pytest.mark.cluster]
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+TF1 = "estimator_tf1/cifar10_main.py"
+TF2 = "estimator_tf2/trainer.py"
+KERAS = "keras_estimator_tf2/mnist_keras.py"
+RUN_SECS = 300
+CLUSTER_SECS = 360
+# Ten classes: chance is 0.1. Training is not seeded (the examples are not), so the
+# bar is 2.5 times chance: a run that does not learn stays near 0.1.
+LEARNED = 0.25
+
+
+class Ported:
+    """The ported examples and their data."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.data = {"estimator_tf1": root / "data_tf1", "keras_estimator_tf2": root / "data_mnist"}
+
+    def script(self, name: str) -> str:
+        return str(self.root / "ported" / name)
+
+    def data_for(self, script: str) -> str:
+        return str(self.data["keras_estimator_tf2" if script == KERAS else "estimator_tf1"])
+
+
+def _run(args: Sequence[object]) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, *map(str, args)], capture_output=True, text=True,
+                          timeout=RUN_SECS)
+
+
+@pytest.fixture(scope="module")
+def ported(tmp_path_factory: pytest.TempPathFactory) -> Ported:
+    tree = Ported(tmp_path_factory.mktemp("estimator_examples"))
+    for example in ("estimator_tf1", "estimator_tf2", "keras_estimator_tf2"):
+        report = tree.root / f"{example}.json"
+        rewrite = _run(["-m", "slimport", "rewrite", EXAMPLES / example,
+                        "--out", tree.root / "ported" / example, "--report", report])
+        assert rewrite.returncode == 0, rewrite.stdout + rewrite.stderr
+        attention = [finding for entry in json.loads(report.read_text())["files"]
+                     for finding in entry["findings"] if finding["kind"] == "attention"]
+        assert not attention, attention
+    for example, data in tree.data.items():
+        made = _run([EXAMPLES / example / "make_data.py", "--data_dir", data])
+        assert made.returncode == 0, made.stderr
+    return tree
+
+
+def _checkpoint_step(model_dir: Path) -> int:
+    state = (model_dir / "checkpoint").read_text()
+    return int(re.match(r'model_checkpoint_path: ".*model\.ckpt-(\d+)"', state).group(1))
+
+
+def _last_evaluation(model_dir: Path) -> Tuple[int, float]:
+    """(global step, accuracy) of the last evaluation Estimator wrote to ``model_dir/eval``."""
+    import tensorflow as tf  # pylint: disable=import-outside-toplevel
+    evaluations = [(event.step, value.simple_value)
+                   for events in sorted((model_dir / "eval").glob("events.out.tfevents.*"))
+                   for event in tf.compat.v1.train.summary_iterator(str(events))
+                   for value in event.summary.value if value.tag == "accuracy"]
+    assert evaluations, sorted(path.name for path in model_dir.rglob("*"))
+    return max(evaluations)
+
+
+def _accuracy(output: str, pattern: str) -> float:
+    found = re.findall(pattern, output)
+    assert found, output[-4000:]
+    return float(found[-1])
+
+
+# -- alone, from the platform flags --------------------------------------------------
+
+
+@pytest.mark.parametrize("script, flags, steps, printed", [
+    # Two towers (TF1 code splits each batch over --num_gpus towers; on a CPU-only
+    # machine TensorFlow places them on the CPU).
+    (TF1, ["--num_gpus", "2", "--train_epochs", "2", "--steps_per_epoch", "40"], 80,
+     r"epoch 2: accuracy ([\d.]+)"),
+    (TF2, ["--max_steps", "120"], 120, r"^accuracy ([\d.]+)"),
+    (KERAS, ["--max_steps", "60"], 60, r"'accuracy': (?:np\.float32\()?([\d.]+)"),
+], ids=["tf1-towers", "tf2-strategy", "keras-model_to_estimator"])
+def test_trains_evaluates_and_checkpoints_alone(ported, tmp_path, script, flags, steps,
+                                                printed):
+    model_dir = tmp_path / "model"
+    result = _run([ported.script(script), "--data_dir", ported.data_for(script),
+                   "--output_dir", model_dir, *flags])
+    output = result.stdout + result.stderr
+    assert result.returncode == 0, output[-6000:]
+    assert _checkpoint_step(model_dir) == steps
+    assert _accuracy(output, re.compile(printed, re.MULTILINE)) > LEARNED
+
+
+# -- clusters from a platform TF_CONFIG ------------------------------------------------
+
+
+def _job(procs: ProcessSet, ported: Ported, tmp_path: Path, script: str,
+         jobs: Dict[str, int], flags: Sequence[str]) -> PlatformJob:
+    command = [ported.script(script), "--data_dir", ported.data_for(script),
+               "--output_dir", str(tmp_path / "model"), *flags]
+    return PlatformJob(procs, command, jobs, tmp_path, timeout_secs=CLUSTER_SECS)
+
+
+def _chief_first(job: PlatformJob) -> None:
+    """The ps, then the chief; the worker only after the chief has finished and exited."""
+    job.start("ps")
+    job.start("master")
+    assert job.wait("master") == 0, job.logs()
+    job.start("worker")
+
+
+TF1_CLUSTER = ["--train_epochs", "2", "--steps_per_epoch", "40"]
+
+
+@pytest.mark.parametrize("start", [
+    lambda job: job.start_all(order=("master", "worker", "ps")),
+    _chief_first,
+], ids=["ps-last", "chief-first"])
+def test_tf1_between_graph_cluster(ported, tmp_path, start):
+    with ProcessSet() as procs:
+        job = _job(procs, ported, tmp_path, TF1, {"master": 1, "worker": 1, "ps": 1},
+                   TF1_CLUSTER)
+        start(job)
+        job.finish()
+        master = job.log("master")
+    # Asynchronous between-graph training: the chief saved at the last epoch's end.
+    assert _checkpoint_step(tmp_path / "model") >= 80
+    assert _accuracy(master, r"epoch 2: accuracy ([\d.]+)") > LEARNED
+
+
+TF2_CLUSTER = ["--max_steps", "90"]
+
+
+def test_tf2_parameter_server_strategy_with_an_evaluator(ported, tmp_path):
+    with ProcessSet() as procs:
+        job = _job(procs, ported, tmp_path, TF2,
+                   {"master": 1, "worker": 1, "ps": 1, "evaluator": 1}, TF2_CLUSTER)
+        job.start_all(order=("evaluator", "worker", "master", "ps"))
+        job.finish()
+    # Asynchronous: the workers' last steps may overshoot the target by one or two.
+    final = _checkpoint_step(tmp_path / "model")
+    assert final >= 90
+    # The evaluator task evaluated the final checkpoint (and then exited by itself).
+    step, accuracy = _last_evaluation(tmp_path / "model")
+    assert step == final and accuracy > LEARNED
+
+
+def test_tf2_parameter_server_strategy_chief_first(ported, tmp_path):
+    with ProcessSet() as procs:
+        job = _job(procs, ported, tmp_path, TF2, {"master": 1, "worker": 1, "ps": 1},
+                   TF2_CLUSTER)
+        _chief_first(job)
+        job.finish()
+    assert _checkpoint_step(tmp_path / "model") >= 90
+
+
+@pytest.mark.parametrize("script, order, steps", [
+    (TF2, ("worker", "master"), 90),
+    (KERAS, ("master", "worker"), 50),
+], ids=["tf2", "keras"])
+def test_multi_worker_mirrored_strategy(ported, tmp_path, script, order, steps):
+    with ProcessSet() as procs:
+        job = _job(procs, ported, tmp_path, script, {"master": 1, "worker": 1},
+                   ["--max_steps", str(steps)])
+        job.start_all(order=order)
+        job.finish()
+        master = job.log("master")
+    assert _checkpoint_step(tmp_path / "model") == steps
+    if script == KERAS:
+        assert _accuracy(master, r"'accuracy': (?:np\.float32\()?([\d.]+)") > LEARNED
