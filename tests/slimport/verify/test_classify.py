@@ -169,7 +169,7 @@ def _row(tree, error, check="import"):
      "from tmp import gone", {"name": "tmp"}, "fails", None, None),
     ("ModuleNotFoundError", "No module named 'tensorflow.contrib'",
      "from tensorflow.contrib import learn", {"name": "tensorflow.contrib"}, "fails",
-     "removed with tf.contrib: use the compat.v1 training loop", None),
+     "tf.contrib.learn was removed with tf.contrib: use tf.estimator", None),
 ])
 def test_classification(tree, kind, message, source, extra, expected, fix, install):
     row = _row(tree, _error(tree, kind, message, source=source, **extra))
