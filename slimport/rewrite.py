@@ -12,7 +12,7 @@ import sys
 from typing import Dict, List, Sequence
 
 from slimport import codemods as registry
-from slimport import engine, exit_codes, flag_mapping, report
+from slimport import engine, exit_codes, flag_mapping, protos, report
 from slimport.diffs import colored_diff, use_color
 from slimport.progress import Progress
 from slimport.summary import QUIET, summary_text
@@ -61,6 +61,8 @@ def run(args: argparse.Namespace) -> int:
                              on_done=lambda result: progress.advance(result.path))
     finally:
         progress.close()
+    if not args.only:  # --only runs just the codemods named
+        protos.regenerate_in_run(the_plan, outcome.results, settings)
     return _report(args, the_plan, outcome, warnings)
 
 

@@ -107,7 +107,7 @@ CAUSES = (
           semantics=True),
     Cause("stale-pb2", PORT, r"Descriptors cannot be created directly",
           "*_pb2.py from protoc < 3.19: regenerate them at rewrite time "
-          "(tools/slimport_protos.py; item 3)", semantics=True),
+          "(slimport rewrite does: slimport/protos.py; item 3)", semantics=True),
     Cause("keras-3", PORT,
           r"got an unexpected keyword argument 'layers'"
           r"|Unrecognized keyword arguments passed to \w+"
