@@ -270,11 +270,63 @@ def _locally_bound(definition: Union[ast.FunctionDef, ast.AsyncFunctionDef, ast.
     return frozenset(names)
 
 
+def relies_on_tf1_semantics(tree: ast.Module) -> bool:
+    """Whether a module relies on TF1's run-time behaviour through names TF2 has too.
+
+    Graph mode: ``self.test_session()`` (TF2's yields None under eager execution, so
+    ``sess.run`` fails). V1 shapes: ``x.get_shape()[i].value`` / ``x.shape[i].value``
+    (a TF1 ``Dimension``; TF2's ``TensorShape`` holds ints, and an int has no
+    ``value``, so the code worked only on TF1 shapes). Either makes a module that
+    uses only names both APIs have TF1 code.
+
+    Args:
+      tree: the whole file's stdlib ``ast``.
+
+    Returns:
+      True when one of them is there.
+    """
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                and node.func.attr == "test_session":
+            return True
+        if isinstance(node, ast.Attribute) and node.attr == "value" \
+                and isinstance(node.value, ast.Subscript) and _is_shape(node.value.value):
+            return True
+    return False
+
+
+def _is_shape(node: ast.expr) -> bool:
+    """``x.get_shape()`` or ``x.shape``."""
+    if isinstance(node, ast.Call):
+        return isinstance(node.func, ast.Attribute) and node.func.attr == "get_shape" \
+            and not node.args
+    return isinstance(node, ast.Attribute) and node.attr == "shape"
+
+
+def defines_test_case(tree: ast.Module) -> bool:
+    """Whether a module defines, at module level, a class of a ``...TestCase`` base.
+
+    Such a module is test code: a test runner (pytest, unittest, ``python X_test.py``)
+    imports it before any of its tests runs, and no program imports it as a library.
+
+    Args:
+      tree: the file's stdlib ``ast``.
+
+    Returns:
+      True for a test module or a test base module.
+    """
+    return any(isinstance(statement, ast.ClassDef)
+               and any((dotted_parts(base) or [""])[-1].endswith("TestCase")
+                       for base in statement.bases)
+               for statement in tree.body)
+
+
 def tf1_evidence(tree: ast.Module, bindings: Bindings) -> Tuple[bool, Set[int]]:
     """Whether ``tree`` is TF1 code, and the statements a skeleton must keep to say so.
 
-    TF1 code: any TF1 signal, or an import of tf_slim, tf.contrib, MoXing or slim_ext
-    (imports are statements every skeleton keeps).
+    TF1 code: any TF1 signal, an import of tf_slim, tf.contrib, MoXing or slim_ext
+    (imports are statements every skeleton keeps), or TF1 semantics
+    (``relies_on_tf1_semantics``, read off the whole file: nothing to keep).
 
     Args:
       tree: the file's stdlib ``ast``.
@@ -287,7 +339,9 @@ def tf1_evidence(tree: ast.Module, bindings: Bindings) -> Tuple[bool, Set[int]]:
         return True, set()
     scan = SignalScan(tree, bindings)
     witness = scan.first_clean.get(TF1)
-    return bool(scan.signal_statements[TF1]), {witness} if witness is not None else set()
+    if not scan.signal_statements[TF1]:
+        return relies_on_tf1_semantics(tree), set()
+    return True, {witness} if witness is not None else set()
 
 
 def tf1_before_porting(scratch: Mapping[str, Any]) -> bool:

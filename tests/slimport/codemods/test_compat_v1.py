@@ -267,6 +267,86 @@ class TestCompatV1(IdempotentCodemodTest):
         """
         self.assertCodemod(before, after)
 
+    def test_a_test_module_gets_graph_mode_when_imported(self) -> None:
+        # pytest imports the module and never runs its __main__ block: TF1's graph mode
+        # must be on before its tests run, however it is started.
+        before = """
+            import tensorflow as tf
+
+
+            class BoxTest(tf.test.TestCase):
+
+                def test_area(self):
+                    with self.test_session() as sess:
+                        sess.run(tf.constant(1.0))
+
+
+            if __name__ == '__main__':
+                tf.test.main()
+        """
+        after = """
+            import tensorflow.compat.v1 as tf
+            tf.disable_v2_behavior()
+
+
+            class BoxTest(tf.test.TestCase):
+
+                def test_area(self):
+                    with self.test_session() as sess:
+                        sess.run(tf.constant(1.0))
+
+
+            if __name__ == '__main__':
+                tf.test.main()
+        """
+        self.assertCodemod(before, after)
+
+    def test_a_test_base_module_on_a_tf1_name_gets_graph_mode(self) -> None:
+        before = """
+            import tensorflow as tf
+            from object_detection.utils import test_case
+
+
+            class ExtractorTest(test_case.TestCase):
+
+                def graph(self):
+                    return tf.placeholder(tf.float32, [None, 2])
+        """
+        after = """
+            import tensorflow.compat.v1 as tf
+            tf.disable_v2_behavior()
+            from object_detection.utils import test_case
+
+
+            class ExtractorTest(test_case.TestCase):
+
+                def graph(self):
+                    return tf.placeholder(tf.float32, [None, 2])
+        """
+        self.assertCodemod(before, after)
+
+    def test_v1_shapes_make_a_tf1_library_with_no_mode_switch(self) -> None:
+        # ``Dimension.value``: TF2's shapes hold ints. The library moves to compat.v1;
+        # the mode stays its importers' (their entry point or test module sets it).
+        before = """
+            import tensorflow as tf
+
+            def width(images):
+                return images.get_shape()[2].value or tf.shape(images)[2]
+        """
+        after = """
+            import tensorflow.compat.v1 as tf
+
+            def width(images):
+                return images.get_shape()[2].value or tf.shape(images)[2]
+        """
+        self.assertCodemod(before, after)
+
+    def test_shape_attribute_value(self) -> None:
+        before = "import tensorflow as tf\nrows = tf.zeros([2, 3]).shape[0].value\n"
+        after = "import tensorflow.compat.v1 as tf\nrows = tf.zeros([2, 3]).shape[0].value\n"
+        self.assertCodemod(before, after)
+
     def test_crlf_and_nested_import(self) -> None:
         before = "def f():\r\n    import tensorflow as tf\r\n    return tf.train.Saver\r\n"
         after = "def f():\r\n    import tensorflow.compat.v1 as tf\r\n    return tf.train.Saver\r\n"
@@ -318,6 +398,19 @@ NOOP = [
     "import test\n\nif __name__ == '__main__':\n    test.main()\n",
     "import tensorflow as tf\n\ndef f(i):\n    if isinstance(i, tf.experimental.Optional):\n"
     "        return tf.distribute.DistributedIterator\n",
+    # TF2 tests: eager tests of a TestCase, cached_session (TF2's own idiom), a
+    # TestCase in a module without TensorFlow, ``.value`` that is no shape entry.
+    "import tensorflow as tf\n\n\nclass T(tf.test.TestCase):\n\n    def test(self):\n"
+    "        self.assertAllEqual(self.evaluate(tf.constant(1)), 1)\n",
+    "import tensorflow as tf\n\n\nclass T(tf.test.TestCase):\n\n    def test(self):\n"
+    "        with self.cached_session():\n            self.evaluate(tf.ones([1]))\n",
+    "import unittest\n\n\nclass T(unittest.TestCase):\n\n    def test(self):\n"
+    "        with self.test_session() as sess:\n            sess.run(1)\n",
+    "import tensorflow as tf\nx = tf.constant(1)\nv = counts[0].value\ny = x.shape.rank\n",
+    "import tensorflow as tf\nx = tf.Variable(1)\nv = x.value()\n",
+    # A TF1 test module already on compat.v1 keeps its own mode.
+    "import tensorflow.compat.v1 as tf\n\n\nclass T(tf.test.TestCase):\n\n    def test(self):\n"
+    "        with self.test_session() as sess:\n            sess.run(tf.constant(1))\n",
     # TF1 eager code sets its own mode: it gets no graph mode on top.
     "import tensorflow.compat.v1 as tf\ntf.enable_eager_execution()\n"
     "if __name__ == '__main__':\n    print(tf.constant(1))\n",
