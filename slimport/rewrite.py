@@ -13,6 +13,7 @@ from typing import Dict, List, Sequence
 
 from slimport import codemods as registry
 from slimport import engine, exit_codes, flag_mapping, protos, report
+from slimport.codemods.py2_leftovers import Py2LeftoversCommand, iter_methods_defined
 from slimport.diffs import colored_diff, use_color
 from slimport.progress import Progress
 from slimport.summary import QUIET, summary_text
@@ -49,8 +50,10 @@ def run(args: argparse.Namespace) -> int:
             engine.check_report_path(args.report, the_plan, args.out)
     except engine.UsageError as error:
         args.usage_error(str(error))
-    if options and not warnings:
+    if "mapping" in options and not warnings:
         warnings += flag_mapping.undefined_targets(options["mapping"], _texts(the_plan))
+    if Py2LeftoversCommand in selected:  # what the whole tree defines, for its receivers
+        options["tree_iter_methods"] = iter_methods_defined(_texts(the_plan))
     settings = engine.Settings(tuple(selected), options, write=not dry_run, diff=args.diff,
                                max_file_bytes=args.max_size)
 
