@@ -27,6 +27,7 @@ from slimport.codemods.moved_modules import MovedModulesCommand
 from slimport.codemods.moxing import MoxingCommand
 from slimport.codemods.numpy_aliases import NumpyAliasesCommand
 from slimport.codemods.py2_leftovers import Py2LeftoversCommand
+from slimport.codemods.py2_lists import Py2ListsCommand
 from slimport.codemods.replica_device import ReplicaDeviceCommand
 from slimport.codemods.slim_ext_import import SlimExtImportCommand
 from slimport.codemods.tf0_names import Tf0NamesCommand
@@ -43,6 +44,7 @@ CODEMODS: List[Type[SlimportCodemod]] = [
     ClusterBootstrapCommand,
     ReplicaDeviceCommand,
     Py2LeftoversCommand,
+    Py2ListsCommand,
     NumpyAliasesCommand,
     SlimExtImportCommand,
     CompatV1Command,
