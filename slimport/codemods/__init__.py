@@ -28,6 +28,7 @@ from slimport.codemods.moxing import MoxingCommand
 from slimport.codemods.numpy_aliases import NumpyAliasesCommand
 from slimport.codemods.py2_leftovers import Py2LeftoversCommand
 from slimport.codemods.py2_lists import Py2ListsCommand
+from slimport.codemods.removed_stdlib import RemovedStdlibCommand
 from slimport.codemods.replica_device import ReplicaDeviceCommand
 from slimport.codemods.slim_ext_import import SlimExtImportCommand
 from slimport.codemods.tf0_names import Tf0NamesCommand
@@ -45,6 +46,7 @@ CODEMODS: List[Type[SlimportCodemod]] = [
     ReplicaDeviceCommand,
     Py2LeftoversCommand,
     Py2ListsCommand,
+    RemovedStdlibCommand,
     NumpyAliasesCommand,
     SlimExtImportCommand,
     CompatV1Command,
