@@ -26,6 +26,7 @@ from slimport.codemods.flags_to_absl import FlagsToAbslCommand
 from slimport.codemods.moved_modules import MovedModulesCommand
 from slimport.codemods.moxing import MoxingCommand
 from slimport.codemods.numpy_aliases import NumpyAliasesCommand
+from slimport.codemods.pandas_as_matrix import PandasAsMatrixCommand
 from slimport.codemods.py2_leftovers import Py2LeftoversCommand
 from slimport.codemods.py2_lists import Py2ListsCommand
 from slimport.codemods.removed_stdlib import RemovedStdlibCommand
@@ -48,6 +49,7 @@ CODEMODS: List[Type[SlimportCodemod]] = [
     Py2ListsCommand,
     RemovedStdlibCommand,
     NumpyAliasesCommand,
+    PandasAsMatrixCommand,
     SlimExtImportCommand,
     CompatV1Command,
 ]
