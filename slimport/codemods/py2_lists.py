@@ -11,8 +11,10 @@ and ``fix_zip`` rule, limited to the places a list is certainly needed):
 - an argument of a TensorFlow or NumPy function: ``tf.stack(d.values())``,
   ``np.mean(d.values())`` (TensorFlow cannot convert a view; NumPy makes a 0-d object
   array of it);
-- a ``zip`` / ``map`` / ``filter`` stored by an assignment: Python 2 code measured and
-  re-read such lists (``len``, a second loop) where an iterator is empty after one pass.
+- a view, ``zip``, ``map`` or ``filter`` stored by an assignment or returned: Python 2
+  code measured and re-read such lists (``len``, a second loop, ``sess.run`` of a
+  function's ``feature_maps.values()``) where an iterator is empty after one pass and a
+  view follows later changes of its dict.
 
 The builtins count only where they are Python's (not rebound, no ``*`` import), and
 ``list`` must be the builtin too. Only TF1-era code and plain Python are ported
@@ -33,7 +35,8 @@ from slimport.codemods._tf_code import tf1_before_porting, tf1_era_file
 
 VIEW_METHODS = frozenset({"keys", "values", "items"})
 LIST_BUILTINS = frozenset({"range", "zip", "map", "filter"})
-# Results an assignment stores: iterators, which a second pass finds empty.
+# Results an assignment stores or a function returns: iterators (empty after one pass)
+# and views (live), not ranges (which index, measure and re-iterate like a list).
 ITERATORS = frozenset({"zip", "map", "filter"})
 ARRAY_LIBRARIES = ("tensorflow", "numpy")
 _TRIGGER = re.compile(r"\.(?:keys|values|items)\(\s*\)|\b(?:range|zip|map|filter)\(")
@@ -59,10 +62,15 @@ def _needs_list(statement: ast.stmt) -> bool:
             return True
         if isinstance(node, ast.Call) and any(_candidate(arg) for arg in node.args):
             return True
-        if isinstance(node, ast.Assign) and _candidate(node.value) \
-                and isinstance(node.value.func, ast.Name) and node.value.func.id in ITERATORS:
+        if isinstance(node, (ast.Assign, ast.Return)) and node.value is not None \
+                and _candidate(node.value) and _stored_as_list(node.value):
             return True
     return False
+
+
+def _stored_as_list(call: ast.Call) -> bool:
+    """A view or an iterator (not a range): what a stored or returned result must copy."""
+    return not (isinstance(call.func, ast.Name) and call.func.id == "range")
 
 
 class Py2ListsCommand(SlimportCodemod):
@@ -136,10 +144,19 @@ class Py2ListsCommand(SlimportCodemod):
                 self._mark(arg.value, f"{library} needs a list, not a view or iterator")
 
     def visit_Assign(self, node: cst.Assign) -> None:
-        value = node.value
-        if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) \
-                and value.func.value in ITERATORS:
-            self._mark(value, "it is stored, and an iterator is empty after one pass")
+        self._mark_stored(node.value, "stored")
+
+    def visit_Return(self, node: cst.Return) -> None:
+        if node.value is not None:
+            self._mark_stored(node.value, "returned")
+
+    def _mark_stored(self, value: cst.BaseExpression, how: str) -> None:
+        if not isinstance(value, cst.Call):
+            return
+        if isinstance(value.func, cst.Name) and value.func.value in ITERATORS:
+            self._mark(value, f"it is {how}, and an iterator is empty after one pass")
+        elif isinstance(value.func, cst.Attribute):
+            self._mark(value, f"it is {how}, and a view follows later changes of its dict")
 
     def _array_library(self, func: cst.BaseExpression) -> Optional[str]:
         if dotted_parts(func) is None:

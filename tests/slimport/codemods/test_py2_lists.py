@@ -63,18 +63,26 @@ class TestPy2Lists(IdempotentCodemodTest):
         """
         self.assertCodemod(before, after)
 
-    def test_stored_iterators(self) -> None:
+    def test_stored_and_returned_iterators_and_views(self) -> None:
         before = """
             def strides(heights, widths):
                 anchor_strides = zip(heights, widths)
                 sizes = map(int, widths)
                 return anchor_strides, sizes
+
+            def extract_features(feature_maps):
+                names = feature_maps.keys()
+                return feature_maps.values()
         """
         after = """
             def strides(heights, widths):
                 anchor_strides = list(zip(heights, widths))
                 sizes = list(map(int, widths))
                 return anchor_strides, sizes
+
+            def extract_features(feature_maps):
+                names = list(feature_maps.keys())
+                return list(feature_maps.values())
         """
         self.assertCodemod(before, after)
 
@@ -91,8 +99,10 @@ NOOP = [
     "from helpers import *\nhead = zip(a, b)[0]\n",
     # A star argument is iterated; a method call with arguments is no view.
     "import tensorflow as tf\ngroup = tf.group(*updates.values())\nv = cfg.values('a')[0]\n",
-    # Calls of other libraries, and range stored (a range indexes and measures like a list).
+    # Calls of other libraries, and range stored or returned (a range indexes and
+    # measures like a list); a view stored inside another expression.
     "import json\ntext = json.dumps(d.keys)\nr = range(5)\nlabel = r[0]\n",
+    "def steps(n):\n    return range(n)\n\npairs = sorted(d.items())\nn = len(d.keys())\n",
     # TF2 code's leftovers are its authors' business.
     "import tensorflow as tf\nx = tf.image.resize(y, (2, 2), antialias=True)\n"
     "first = d.keys()[0]\n",
