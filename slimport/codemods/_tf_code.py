@@ -14,7 +14,9 @@ on libcst nodes, scope by scope, with ``api_use``, ``name_signal`` and ``call_si
 from __future__ import annotations
 
 import ast
-from typing import Any, Dict, FrozenSet, List, Mapping, Optional, Sequence, Set, Tuple, Union
+from pathlib import Path
+from typing import (Any, Dict, FrozenSet, Iterator, List, Mapping, Optional, Sequence, Set,
+                    Tuple, Union)
 
 from slimport.codemods.tf_api import COMPAT_V1, TF, TF1, TF2, Api, tf_api
 from slimport.codemods._scratch import ORIGINAL_AST_KEY
@@ -319,6 +321,89 @@ def defines_test_case(tree: ast.Module) -> bool:
                and any((dotted_parts(base) or [""])[-1].endswith("TestCase")
                        for base in statement.bases)
                for statement in tree.body)
+
+
+# path of a module of the user's tree -> whether it is TF1 code (read once per process).
+_NEIGHBOURS: Dict[str, bool] = {}
+
+
+def imports_tf1_neighbour(tree: ast.Module, filename: Optional[str]) -> bool:
+    """Whether a module imports a module of its own package tree that is TF1 code.
+
+    A module that names no API only one TensorFlow has is still built on its
+    neighbours: in object detection, ``post_processing_builder.py`` hands
+    ``tf.nn.softmax`` to ``core/post_processing.py`` (TF1 code) and its test compares
+    the name. Its own package tree is the top package above it (or, for a script
+    outside any package, its directory); imports of anything else (TensorFlow, other
+    libraries) are not looked at. Measured: no TF2 package (keras, tf_keras) and no
+    TF2-valid module of tf_slim imports a TF1 module of its own tree.
+
+    Args:
+      tree: the module's stdlib ``ast``.
+      filename: its path (None: not known, nothing is looked up).
+
+    Returns:
+      True when one imported module of its tree shows TF1 evidence.
+    """
+    if not filename:
+        return False
+    path = Path(filename).resolve()
+    package = path.parent
+    while (package.parent / "__init__.py").is_file():
+        package = package.parent
+    in_package = (package / "__init__.py").is_file()
+    for name in _imported_modules(tree):
+        if name.startswith("."):
+            found = _module_file(path.parent, name)
+        elif in_package:  # its own top package: ``object_detection.core.x``
+            found = _module_file(package.parent, name) \
+                if name.split(".")[0] == package.name else None
+        else:  # a script outside packages: the modules beside it
+            found = _module_file(path.parent, name)
+        if found is not None and found != path and _is_tf1_file(found):
+            return True
+    return False
+
+
+def _imported_modules(tree: ast.Module) -> Iterator[str]:
+    """Dotted names (and, for ``from A import b``, ``A.b``) the module imports; relative
+    ones as paths from its directory (``./../core/x``)."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            yield from (alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:  # relative: the file's package, as a dotted path from its dir
+                yield from (f"./{'../' * (node.level - 1)}{base.replace('.', '/')}/{alias.name}"
+                            for alias in node.names)
+                yield f"./{'../' * (node.level - 1)}{base.replace('.', '/')}"
+                continue
+            yield base
+            yield from (f"{base}.{alias.name}" for alias in node.names)
+
+
+def _module_file(root: Path, name: str) -> Optional[Path]:
+    """The file of module ``name`` under ``root`` (``a.b`` or ``./b`` relative), if any."""
+    relative = name if name.startswith(".") else name.replace(".", "/")
+    base = (root / relative).resolve() if relative.strip("./") else None
+    if base is None:
+        return None
+    for candidate in (base.with_suffix(".py"), base / "__init__.py"):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _is_tf1_file(path: Path) -> bool:
+    key = str(path)
+    if key not in _NEIGHBOURS:
+        try:
+            tree = ast.parse(path.read_bytes())
+        except (OSError, SyntaxError, ValueError):
+            _NEIGHBOURS[key] = False
+        else:
+            _NEIGHBOURS[key] = tf1_evidence(tree, collect_bindings(tree))[0]
+    return _NEIGHBOURS[key]
 
 
 def tf1_evidence(tree: ast.Module, bindings: Bindings) -> Tuple[bool, Set[int]]:

@@ -54,6 +54,7 @@ from slimport.codemods._tf_code import (
     api_use,
     call_signal,
     defines_test_case,
+    imports_tf1_neighbour,
     last_name,
     name_signal,
     relies_on_tf1_semantics,
@@ -249,8 +250,9 @@ class CompatV1Command(SlimportCodemod):
         tree.visit(self)
         usage = self.usage
         whole = self.context.scratch.get(ORIGINAL_AST_KEY) or self.file_ast(tree)
-        if relies_on_tf1_semantics(whole) or (
-                not usage.signals and tf1_before_porting(self.context.scratch)):
+        if relies_on_tf1_semantics(whole) or (not usage.signals and (
+                tf1_before_porting(self.context.scratch)
+                or imports_tf1_neighbour(whole, self.context.filename))):
             usage.signals.add(TF1)
         self._test_module = defines_test_case(whole)
         if TF1 not in usage.signals:

@@ -559,3 +559,61 @@ def test_after_contrib_symbols(source: str, expected: str) -> None:
     for command in (ContribSymbolsCommand, CompatV1Command):
         tree = command(CodemodContext()).transform_module(tree)
     assert tree.code == expected
+
+
+# -- modules built on TF1 neighbours ------------------------------------------------
+
+NEIGHBOURS = {
+    "pkg/__init__.py": "",
+    "pkg/core.py": "import tensorflow as tf\n\ndef scores(x):\n"
+                   "    return tf.placeholder_with_default(x, [None])\n",
+    "pkg/plain.py": "import tensorflow as tf\n\ndef relu(x):\n    return tf.nn.relu(x)\n",
+    "other/__init__.py": "",
+    "other/legacy.py": "import tensorflow as tf\nSESSION = tf.Session\n",
+}
+
+
+def _port_file(tmp_path, relative: str, source: str) -> str:
+    from slimport import engine  # pylint: disable=import-outside-toplevel
+    from slimport.codemods import CODEMODS  # pylint: disable=import-outside-toplevel
+    for name, text in {**NEIGHBOURS, relative: source}.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    ported = engine.port_source(source.encode(), str(tmp_path / relative), CODEMODS, {})
+    assert ported.error is None
+    return ported.data.decode()
+
+
+@pytest.mark.parametrize("relative, source, expected", [
+    # A library that hands TF objects to a TF1 module of its package: TF1 code (no switch).
+    ("pkg/builder.py",
+     "import tensorflow as tf\nfrom pkg import core\n\ndef build():\n"
+     "    return core.scores, tf.nn.softmax\n",
+     "import tensorflow.compat.v1 as tf\nfrom pkg import core\n\ndef build():\n"
+     "    return core.scores, tf.nn.softmax\n"),
+    # Relative imports count too; a test module of such a package is switched when imported.
+    ("pkg/builder_test.py",
+     "import tensorflow as tf\nfrom . import core\n\n\nclass T(tf.test.TestCase):\n"
+     "    def test(self):\n        self.assertEqual(tf.image.ResizeMethod.BICUBIC, 2)\n",
+     "import tensorflow.compat.v1 as tf\ntf.disable_v2_behavior()\nfrom . import core\n\n\n"
+     "class T(tf.test.TestCase):\n"
+     "    def test(self):\n        self.assertEqual(tf.image.ResizeMethod.BICUBIC, 2)\n"),
+    # A script outside any package, beside the TF1 package it imports.
+    ("run.py", "import tensorflow as tf\nimport pkg.core\nprint(tf.nn.relu)\n",
+     "import tensorflow.compat.v1 as tf\nimport pkg.core\nprint(tf.nn.relu)\n"),
+])
+def test_a_module_built_on_tf1_neighbours_is_tf1_code(tmp_path, relative, source,
+                                                     expected) -> None:
+    assert _port_file(tmp_path, relative, source) == expected
+
+
+@pytest.mark.parametrize("relative, source", [
+    # Its neighbour is TF2-valid too; another package's TF1 module is not its tree.
+    ("pkg/builder.py", "import tensorflow as tf\nfrom pkg import plain\nx = tf.nn.softmax\n"),
+    ("pkg/builder.py", "import tensorflow as tf\nfrom other import legacy\nx = tf.nn.softmax\n"),
+    # A TF2 name decides for itself; a module without TensorFlow stays plain Python.
+    ("pkg/builder.py", "import tensorflow as tf\nfrom pkg import core\n"
+                       "y = tf.image.resize(x, (2, 2), antialias=True)\n"),
+])
+def test_neighbours_of_other_kinds_decide_nothing(tmp_path, relative, source) -> None:
+    assert _port_file(tmp_path, relative, source) == source
