@@ -106,8 +106,8 @@ CAUSES = (
           "TF1's parse-on-first-access, defaults for flags a foreign argv lacks (item 2)",
           semantics=True),
     Cause("stale-pb2", PORT, r"Descriptors cannot be created directly",
-          "*_pb2.py from protoc < 3.19: regenerate them at rewrite time "
-          "(slimport rewrite does: slimport/protos.py; item 3)", semantics=True),
+          "*_pb2.py from protoc < 3.20: slimport rewrite regenerates them with grpcio-tools' "
+          "protoc (slimport/protos.py); without grpcio-tools it reports them", semantics=True),
     Cause("keras-3", PORT,
           r"got an unexpected keyword argument 'layers'"
           r"|Unrecognized keyword arguments passed to \w+"
@@ -124,8 +124,8 @@ CAUSES = (
           "preprocessor_builder_test.py)"),
     # Python 2 leftovers with one certain Python 3 spelling: the py2 codemod's.
     Cause("py2-getargspec", PORT, r"module 'inspect' has no attribute 'getargspec'",
-          "`inspect.getargspec(f)` -> `inspect.getfullargspec(f)` (args, varargs, defaults "
-          "keep their positions; `keywords` is `varkw`)"),
+          "`inspect.getargspec(f).args` -> `inspect.getfullargspec(f).args` (removed_stdlib; "
+          "args, varargs, defaults keep their positions; `keywords` is `varkw`)"),
     Cause("py2-float-repr", PORT, r"module 'json\.encoder' has no attribute 'FLOAT_REPR'",
           "`json.encoder.FLOAT_REPR` is gone in Python 3 (the C encoder never read it): "
           "read and set it guarded, e.g. `getattr(json.encoder, 'FLOAT_REPR', repr)`"),
@@ -148,14 +148,14 @@ CAUSES = (
     Cause("py2-lazy-zip", PORT, r"anchor_(strides|offsets) must be a list",
           "`zip(a, b)` stored and later measured with len() -> `list(zip(a, b))` "
           "(object_detection/builders/anchor_generator_builder.py:60,64; 2to3's fix_zip)"),
-    Cause("py2-stringio", PORT, r"No module named '(c?StringIO|cPickle|urllib2)'",
-          "`import StringIO` / `StringIO.StringIO()` -> `import io` / `io.StringIO()` "
-          "(`io.BytesIO` where bytes are written)"),
+    Cause("py2-stringio", PROJECT, r"No module named '(c?StringIO|cPickle|urllib2)'",
+          "Python 2's StringIO held str, which was bytes: io.StringIO (2to3's choice) or "
+          "io.BytesIO is the data's to decide (here PIL writes PNG bytes into it); the "
+          "rewrite reports the import with that fix (removed_stdlib), it cannot choose"),
     # Names the port leaves or cannot give.
     Cause("contrib-left", PORT, r"has no attribute 'contrib'",
-          "tf.contrib names left in place as 'no home': `tf.contrib.lookup.HashTable` -> "
-          "`tf.compat.v1.lookup.StaticHashTable` (TF 1.15 re-exported core's HashTable = "
-          "StaticHashTableV1 + `.init`); `tf.contrib.opt.MovingAverageOptimizer` needs a "
+          "tf.contrib names left in place as 'no home' (tf.contrib.lookup.HashTable now goes "
+          "to slim_ext.contrib.lookup); `tf.contrib.opt.MovingAverageOptimizer` needs a "
           "slim_ext re-implementation"),
     Cause("estimator-missing", PORT, r"has no attribute 'estimator'",
           "tf.estimator is gone from TF >= 2.16: tensorflow-estimator 2.15 revived by "
@@ -185,6 +185,9 @@ CAUSES = (
     Cause("pillow-fromarray", THIRD_PARTY, r"KeyError: \(\(\d+, \d+, 3\), '<f8'\)",
           "Pillow >= 10 refuses Image.fromarray(float64 array, 'RGB') (9.5 took the raw "
           "buffer): the test's data, not the port"),
+    Cause("pillow-getsize", THIRD_PARTY, r"'FreeTypeFont' object has no attribute 'getsize'",
+          "Pillow 10 removed ImageFont.getsize (getbbox / getlength replace it): the "
+          "project's drawing code against a newer Pillow, nothing the TF port touches"),
     Cause("matplotlib-api", THIRD_PARTY,
           r"Bbox\.from_bounds\(\) missing 1 required positional argument",
           "matplotlib's API changed under the project's figure code (fails the same with "
