@@ -472,3 +472,18 @@ def tf1_era_file(tree: ast.Module, bindings: Bindings) -> Tuple[bool, Set[int]]:
                for target in bindings.names.values()):
         return True, set()
     return tf1_evidence(tree, bindings)
+
+
+def leftovers_are_ours(tree: ast.Module, scratch: Mapping[str, Any]) -> bool:
+    """Whether the leftover codemods (Python 2, NumPy, pandas, removed stdlib names)
+    port ``tree``: TF1-era code or plain Python now (``tf1_era_file``), or TF1 code
+    before the earlier codemods ran (``tf1_before_porting``).
+
+    Args:
+      tree: the file's stdlib ``ast`` (a skeleton's, the codemod sees).
+      scratch: the codemod context's scratch.
+
+    Returns:
+      True when the file's leftovers are for slimport to port.
+    """
+    return tf1_era_file(tree, collect_bindings(tree))[0] or tf1_before_porting(scratch)

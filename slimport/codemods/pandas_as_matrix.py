@@ -18,8 +18,8 @@ from typing import ClassVar, Dict, Optional, Tuple, Union
 import libcst as cst
 
 from slimport.codemods._base import SlimportCodemod, StatementFilter, code_of
-from slimport.codemods._names import Bindings, bound_names, collect_bindings
-from slimport.codemods._tf_code import tf1_before_porting, tf1_era_file
+from slimport.codemods._names import Bindings, bound_names
+from slimport.codemods._tf_code import leftovers_are_ours, tf1_era_file
 
 PANDAS = "pandas"
 # pandas functions that return a DataFrame or a Series.
@@ -53,8 +53,7 @@ class PandasAsMatrixCommand(SlimportCodemod):
 
     def start_file(self, tree: cst.Module) -> bool:
         parsed = self.file_ast(tree)
-        if not (tf1_era_file(parsed, collect_bindings(parsed))[0]
-                or tf1_before_porting(self.context.scratch)):
+        if not leftovers_are_ours(parsed, self.context.scratch):
             return False
         self._replacements: Dict[int, cst.BaseExpression] = {}
         # name -> whether every assignment of it seen in its scope made a frame.

@@ -34,11 +34,10 @@ from typing import AbstractSet, Any, ClassVar, Dict, Iterator, List, Optional, S
 import libcst as cst
 
 from slimport.codemods._base import SlimportCodemod, StatementFilter, code_of
-from slimport.codemods._tf_code import tf1_before_porting, tf1_era_file
+from slimport.codemods._tf_code import leftovers_are_ours, tf1_era_file
 from slimport.codemods._names import (
     Bindings,
     bound_names,
-    collect_bindings,
     dotted_parts,
     statement_blocks,
 )
@@ -166,8 +165,7 @@ class Py2LeftoversCommand(SlimportCodemod):
 
     def start_file(self, tree: cst.Module) -> bool:
         parsed = self.file_ast(tree)
-        if not (tf1_era_file(parsed, collect_bindings(parsed))[0]
-                or tf1_before_porting(self.context.scratch)):
+        if not leftovers_are_ours(parsed, self.context.scratch):
             return False
         self._module = tree
         self._module_bound = module_bound_names(tree, parsed)

@@ -30,8 +30,8 @@ import libcst as cst
 
 from slimport.codemods._base import SlimportCodemod, StatementFilter, code_of
 from slimport.codemods._builtin_names import bound_here, has_star_import, module_bound_names
-from slimport.codemods._names import Bindings, bound_names, collect_bindings, dotted_parts
-from slimport.codemods._tf_code import tf1_before_porting, tf1_era_file
+from slimport.codemods._names import Bindings, bound_names, dotted_parts
+from slimport.codemods._tf_code import leftovers_are_ours, tf1_era_file
 
 VIEW_METHODS = frozenset({"keys", "values", "items"})
 LIST_BUILTINS = frozenset({"range", "zip", "map", "filter"})
@@ -98,8 +98,7 @@ class Py2ListsCommand(SlimportCodemod):
 
     def start_file(self, tree: cst.Module) -> bool:
         parsed = self.file_ast(tree)
-        if has_star_import(parsed) or not (tf1_era_file(parsed, collect_bindings(parsed))[0]
-                                           or tf1_before_porting(self.context.scratch)):
+        if has_star_import(parsed) or not leftovers_are_ours(parsed, self.context.scratch):
             return False
         self._module_bound = module_bound_names(tree, parsed)
         self._wrap: Set[int] = set()

@@ -25,8 +25,8 @@ import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
 from slimport.codemods._base import SlimportCodemod, StatementFilter, code_of
-from slimport.codemods._names import Bindings, collect_bindings, dotted_parts
-from slimport.codemods._tf_code import tf1_before_porting, tf1_era_file
+from slimport.codemods._names import Bindings, dotted_parts
+from slimport.codemods._tf_code import leftovers_are_ours, tf1_era_file
 
 GETARGSPEC = "inspect.getargspec"
 FLOAT_REPR = "json.encoder.FLOAT_REPR"
@@ -60,8 +60,7 @@ class RemovedStdlibCommand(SlimportCodemod):
 
     def start_file(self, tree: cst.Module) -> bool:
         parsed = self.file_ast(tree)
-        if not (tf1_era_file(parsed, collect_bindings(parsed))[0]
-                or tf1_before_porting(self.context.scratch)):
+        if not leftovers_are_ours(parsed, self.context.scratch):
             return False
         self._replacements: Dict[int, cst.BaseExpression] = {}
         self._written: Set[int] = set()
