@@ -182,3 +182,15 @@ def test_a_module_that_died_keeps_the_outcomes_its_progress_file_recorded(tmp_pa
     timed_out = od_suite._read_run("m_test.py", tmp_path / "m.xml", "", True, 600.0, source, -9)
     assert [(f.test, f.error, f.tests) for f in timed_out.failures] == [
         ("", "timed out: no report after 600 s", 3)]
+
+
+@pytest.mark.parametrize("error, cause, owner", [
+    ("ModuleNotFoundError: No module named 'StringIO'", "py2-stringio", od_suite.PROJECT),
+    ("AttributeError: 'FreeTypeFont' object has no attribute 'getsize'", "pillow-getsize",
+     od_suite.THIRD_PARTY),
+    ("AttributeError: module 'inspect' has no attribute 'getargspec'", "py2-getargspec",
+     od_suite.PORT),
+])
+def test_causes_and_their_owners(error, cause, owner):
+    found = od_suite.match_cause(error)
+    assert (found.name, found.owner) == (cause, owner)
