@@ -474,16 +474,21 @@ def tf1_era_file(tree: ast.Module, bindings: Bindings) -> Tuple[bool, Set[int]]:
     return tf1_evidence(tree, bindings)
 
 
-def leftovers_are_ours(tree: ast.Module, scratch: Mapping[str, Any]) -> bool:
+def leftovers_are_ours(tree: ast.Module, scratch: Mapping[str, Any],
+                       filename: Optional[str] = None) -> bool:
     """Whether the leftover codemods (Python 2, NumPy, pandas, removed stdlib names)
-    port ``tree``: TF1-era code or plain Python now (``tf1_era_file``), or TF1 code
-    before the earlier codemods ran (``tf1_before_porting``).
+    port ``tree``: TF1-era code or plain Python now (``tf1_era_file``), TF1 code before
+    the earlier codemods ran (``tf1_before_porting``), or a module built on TF1 modules
+    of its own tree (``imports_tf1_neighbour``), as compat_v1 decides.
 
     Args:
       tree: the file's stdlib ``ast`` (a skeleton's, the codemod sees).
       scratch: the codemod context's scratch.
+      filename: the file's path, for its neighbours (None: not looked at).
 
     Returns:
       True when the file's leftovers are for slimport to port.
     """
-    return tf1_era_file(tree, collect_bindings(tree))[0] or tf1_before_porting(scratch)
+    if tf1_era_file(tree, collect_bindings(tree))[0] or tf1_before_porting(scratch):
+        return True
+    return imports_tf1_neighbour(scratch.get(ORIGINAL_AST_KEY) or tree, filename)

@@ -84,7 +84,8 @@ class NumpyAliasesCommand(SlimportCodemod):
         self._replacements: Dict[cst.Attribute, cst.BaseExpression] = {}
         # Attributes written, not read: ``np.object = object`` (a compat shim) stays.
         self._written: Set[int] = set()
-        return leftovers_are_ours(parsed, self.context.scratch)
+        return leftovers_are_ours(parsed, self.context.scratch,
+                                  self.context.filename)
 
     def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
         self._written.add(id(node.target))

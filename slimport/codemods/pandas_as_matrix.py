@@ -53,7 +53,8 @@ class PandasAsMatrixCommand(SlimportCodemod):
 
     def start_file(self, tree: cst.Module) -> bool:
         parsed = self.file_ast(tree)
-        if not leftovers_are_ours(parsed, self.context.scratch):
+        if not leftovers_are_ours(parsed, self.context.scratch,
+                                  self.context.filename):
             return False
         self._replacements: Dict[int, cst.BaseExpression] = {}
         # name -> whether every assignment of it seen in its scope made a frame.

@@ -165,7 +165,8 @@ class Py2LeftoversCommand(SlimportCodemod):
 
     def start_file(self, tree: cst.Module) -> bool:
         parsed = self.file_ast(tree)
-        if not leftovers_are_ours(parsed, self.context.scratch):
+        if not leftovers_are_ours(parsed, self.context.scratch,
+                                  self.context.filename):
             return False
         self._module = tree
         self._module_bound = module_bound_names(tree, parsed)

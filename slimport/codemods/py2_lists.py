@@ -98,7 +98,8 @@ class Py2ListsCommand(SlimportCodemod):
 
     def start_file(self, tree: cst.Module) -> bool:
         parsed = self.file_ast(tree)
-        if has_star_import(parsed) or not leftovers_are_ours(parsed, self.context.scratch):
+        if has_star_import(parsed) or not leftovers_are_ours(
+                parsed, self.context.scratch, self.context.filename):
             return False
         self._module_bound = module_bound_names(tree, parsed)
         self._wrap: Set[int] = set()

@@ -60,7 +60,8 @@ class RemovedStdlibCommand(SlimportCodemod):
 
     def start_file(self, tree: cst.Module) -> bool:
         parsed = self.file_ast(tree)
-        if not leftovers_are_ours(parsed, self.context.scratch):
+        if not leftovers_are_ours(parsed, self.context.scratch,
+                                  self.context.filename):
             return False
         self._replacements: Dict[int, cst.BaseExpression] = {}
         self._written: Set[int] = set()

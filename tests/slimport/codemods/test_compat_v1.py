@@ -601,6 +601,12 @@ def _port_file(tmp_path, relative: str, source: str) -> str:
     # A script outside any package, beside the TF1 package it imports.
     ("run.py", "import tensorflow as tf\nimport pkg.core\nprint(tf.nn.relu)\n",
      "import tensorflow.compat.v1 as tf\nimport pkg.core\nprint(tf.nn.relu)\n"),
+    # Its Python 2 leftovers are ported too (a Keras extractor returning a dict's values).
+    ("pkg/extractor.py",
+     "import tensorflow as tf\nfrom pkg import core\n\ndef extract(maps):\n"
+     "    return maps.values()\n",
+     "import tensorflow.compat.v1 as tf\nfrom pkg import core\n\ndef extract(maps):\n"
+     "    return list(maps.values())\n"),
 ])
 def test_a_module_built_on_tf1_neighbours_is_tf1_code(tmp_path, relative, source,
                                                      expected) -> None:
