@@ -166,10 +166,16 @@ CAUSES = (
           r"has type <class 'str'>, but expected one of: \(<class 'bytes'>"
           r"|has type str, but expected one of: bytes|a bytes-like object is required, not 'str'"
           r"|expected bytes, str found|AssertionError: b'[^']*' != '|AssertionError: '[^']*' != b'"
-          r"|Lists differ: \[b'|not found in array\(\[b'|codec can't decode byte",
+          r"|Lists differ: \[b'|not found in array\(\[b'|codec can't decode byte"
+          r"|Object of type bytes is not JSON serializable",
           "Python 2 code that uses str as bytes (proto bytes fields, binary files opened in "
           "text mode, byte strings compared with str): the project's on Python 3; no port "
           "can tell bytes from text, it can only report"),
+    Cause("py2-mixed-comparison", PROJECT,
+          r"'[<>]=?' not supported between instances of '\w+' and '\w+'",
+          "Python 2 ordered values of any two types (`kernel_size > 1` with a (3, 3) "
+          "tuple from the Keras application was True): the code's meaning for such values "
+          "is undefined on Python 3, so only its authors can say what it should compare"),
     Cause("py2-int-division", PROJECT,
           r"Value passed to parameter 'shape' has DataType float32 not in list of allowed",
           "`a / b` meant integer division (Python 2, no `from __future__ import division`; "
@@ -218,6 +224,12 @@ KNOWN_TESTS = (
      Cause("tf-shape-inference", THIRD_PARTY, "",
            "expects a dimension TF 1.x could not infer (None); TF 2's shape inference reads "
            "the tf.constant(6) (passes on TF 1.15)")),
+    (r"json_utils_test\.py::|coco_tools_test\.py::CocoToolsTest::testExportDetectionsToCOCO$",
+     r"^AssertionError",
+     Cause("py3-json-float-repr", PROJECT, "",
+           "asserts floats written with json.encoder.FLOAT_REPR's rounding; Python 3's json "
+           "has no such hook (the rewrite guards the reads and reports the writes: "
+           "removed_stdlib), so rounding needs the project's own code")),
     (r"object_detection_evaluation_test\.py::\w+::test_returns_correct_metric_values",
      r"^KeyError: '\w+_PerformanceByCategory/",
      Cause("py2-unicode-encode", PROJECT, "",

@@ -194,3 +194,16 @@ def test_a_module_that_died_keeps_the_outcomes_its_progress_file_recorded(tmp_pa
 def test_causes_and_their_owners(error, cause, owner):
     found = od_suite.match_cause(error)
     assert (found.name, found.owner) == (cause, owner)
+
+
+def test_python_2_code_with_no_python_3_spelling_is_the_projects():
+    mixed = od_suite.match_cause(
+        "TypeError: '>' not supported between instances of 'tuple' and 'int'")
+    rounding = od_suite.match_cause(
+        "AssertionError: - 1.0 + 1.00", "object_detection/utils/json_utils_test.py::"
+        "JsonUtilsTest::testDumpZeroPrecision")
+    assert (mixed.name, mixed.owner) == ("py2-mixed-comparison", od_suite.PROJECT)
+    assert (rounding.name, rounding.owner) == ("py3-json-float-repr", od_suite.PROJECT)
+    # The same assertion elsewhere says nothing.
+    assert od_suite.match_cause("AssertionError: - 1.0 + 1.00", "x_test.py::T::t").owner \
+        == od_suite.UNCLASSIFIED
