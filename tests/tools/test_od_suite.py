@@ -207,3 +207,14 @@ def test_python_2_code_with_no_python_3_spelling_is_the_projects():
     # The same assertion elsewhere says nothing.
     assert od_suite.match_cause("AssertionError: - 1.0 + 1.00", "x_test.py::T::t").owner \
         == od_suite.UNCLASSIFIED
+
+
+@pytest.mark.parametrize("module, builds_networks", [
+    ("object_detection/models/faster_rcnn_nas_feature_extractor_test.py", True),
+    ("object_detection/models/ssd_mobilenet_v1_feature_extractor_test.py", True),
+    ("object_detection/models/ssd_feature_extractor_test.py", True),  # their shared checks
+    ("object_detection/models/feature_map_generators_test.py", False),
+    ("object_detection/meta_architectures/ssd_meta_arch_test.py", False),
+])
+def test_quick_leaves_out_only_the_network_building_modules(module, builds_networks):
+    assert bool(od_suite.NETWORK_BUILDERS.match(module)) == builds_networks
