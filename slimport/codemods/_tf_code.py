@@ -277,9 +277,10 @@ def relies_on_tf1_semantics(tree: ast.Module) -> bool:
 
     Graph mode: ``self.test_session()`` (TF2's yields None under eager execution, so
     ``sess.run`` fails). V1 shapes: ``x.get_shape()[i].value`` / ``x.shape[i].value``
-    (a TF1 ``Dimension``; TF2's ``TensorShape`` holds ints, and an int has no
-    ``value``, so the code worked only on TF1 shapes). Either makes a module that
-    uses only names both APIs have TF1 code.
+    / ``tensor_shape[i].value`` (a name that says it is a shape: a TF1 ``Dimension``;
+    TF2's ``TensorShape`` holds ints, and an int has no ``value``, so the code worked
+    only on TF1 shapes). Either makes a module that uses only names both APIs have
+    TF1 code.
 
     Args:
       tree: the whole file's stdlib ``ast``.
@@ -298,10 +299,12 @@ def relies_on_tf1_semantics(tree: ast.Module) -> bool:
 
 
 def _is_shape(node: ast.expr) -> bool:
-    """``x.get_shape()`` or ``x.shape``."""
+    """``x.get_shape()``, ``x.shape``, or a name that ends in ``shape``."""
     if isinstance(node, ast.Call):
         return isinstance(node.func, ast.Attribute) and node.func.attr == "get_shape" \
             and not node.args
+    if isinstance(node, ast.Name):
+        return node.id.lower().endswith("shape")
     return isinstance(node, ast.Attribute) and node.attr == "shape"
 
 

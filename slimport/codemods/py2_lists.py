@@ -14,7 +14,8 @@ and ``fix_zip`` rule, limited to the places a list is certainly needed):
 - a view, ``zip``, ``map`` or ``filter`` stored by an assignment or returned: Python 2
   code measured and re-read such lists (``len``, a second loop, ``sess.run`` of a
   function's ``feature_maps.values()``) where an iterator is empty after one pass and a
-  view follows later changes of its dict.
+  view follows later changes of its dict; a ``range`` stored under a name the file
+  also adds or multiplies (``steps = range(n)`` ... ``steps + boundaries``).
 
 The builtins count only where they are Python's (not rebound, no ``*`` import), and
 ``list`` must be the builtin too. Only TF1-era code and plain Python are ported
@@ -31,6 +32,7 @@ import libcst as cst
 from slimport.codemods._base import SlimportCodemod, StatementFilter, code_of
 from slimport.codemods._builtin_names import bound_here, has_star_import, module_bound_names
 from slimport.codemods._names import Bindings, bound_names, dotted_parts
+from slimport.codemods._scratch import ORIGINAL_AST_KEY
 from slimport.codemods._tf_code import leftovers_are_ours, tf1_era_file
 
 VIEW_METHODS = frozenset({"keys", "values", "items"})
@@ -63,14 +65,16 @@ def _needs_list(statement: ast.stmt) -> bool:
         if isinstance(node, ast.Call) and any(_candidate(arg) for arg in node.args):
             return True
         if isinstance(node, (ast.Assign, ast.Return)) and node.value is not None \
-                and _candidate(node.value) and _stored_as_list(node.value):
+                and _candidate(node.value):
             return True
     return False
 
 
-def _stored_as_list(call: ast.Call) -> bool:
-    """A view or an iterator (not a range): what a stored or returned result must copy."""
-    return not (isinstance(call.func, ast.Name) and call.func.id == "range")
+def _combined_names(tree: ast.Module) -> Set[str]:
+    """Names the file uses as an operand of ``+`` or ``*``."""
+    return {operand.id for node in ast.walk(tree)
+            if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Mult))
+            for operand in (node.left, node.right) if isinstance(operand, ast.Name)}
 
 
 class Py2ListsCommand(SlimportCodemod):
@@ -102,6 +106,7 @@ class Py2ListsCommand(SlimportCodemod):
                 parsed, self.context.scratch, self.context.filename):
             return False
         self._module_bound = module_bound_names(tree, parsed)
+        self._combined = _combined_names(self.context.scratch.get(ORIGINAL_AST_KEY) or parsed)
         self._wrap: Set[int] = set()
         return True
 
@@ -145,6 +150,12 @@ class Py2ListsCommand(SlimportCodemod):
 
     def visit_Assign(self, node: cst.Assign) -> None:
         self._mark_stored(node.value, "stored")
+        value = node.value
+        if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) \
+                and value.func.value == "range" and any(
+                    isinstance(target.target, cst.Name) and target.target.value in self._combined
+                    for target in node.targets):
+            self._mark(value, "it is stored under a name the file adds or multiplies")
 
     def visit_Return(self, node: cst.Return) -> None:
         if node.value is not None:

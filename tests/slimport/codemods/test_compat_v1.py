@@ -342,6 +342,12 @@ class TestCompatV1(IdempotentCodemodTest):
         """
         self.assertCodemod(before, after)
 
+    def test_a_dimension_of_a_shape_named_so(self) -> None:
+        before = ("import tensorflow as tf\n\ndef get_batch_size(tensor_shape):\n"
+                  "    tensor_shape.assert_has_rank(rank=4)\n    return tensor_shape[0].value\n")
+        after = before.replace("import tensorflow as tf", "import tensorflow.compat.v1 as tf")
+        self.assertCodemod(before, after)
+
     def test_shape_attribute_value(self) -> None:
         before = "import tensorflow as tf\nrows = tf.zeros([2, 3]).shape[0].value\n"
         after = "import tensorflow.compat.v1 as tf\nrows = tf.zeros([2, 3]).shape[0].value\n"

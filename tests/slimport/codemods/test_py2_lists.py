@@ -63,6 +63,21 @@ class TestPy2Lists(IdempotentCodemodTest):
         """
         self.assertCodemod(before, after)
 
+    def test_a_range_stored_under_a_name_the_file_concatenates(self) -> None:
+        before = """
+            def manual_stepping(boundaries, rates):
+                warmup_steps = range(boundaries[0])
+                boundaries = warmup_steps + boundaries
+                return boundaries, rates
+        """
+        after = """
+            def manual_stepping(boundaries, rates):
+                warmup_steps = list(range(boundaries[0]))
+                boundaries = warmup_steps + boundaries
+                return boundaries, rates
+        """
+        self.assertCodemod(before, after)
+
     def test_stored_and_returned_iterators_and_views(self) -> None:
         before = """
             def strides(heights, widths):
