@@ -277,10 +277,10 @@ def relies_on_tf1_semantics(tree: ast.Module) -> bool:
 
     Graph mode: ``self.test_session()`` (TF2's yields None under eager execution, so
     ``sess.run`` fails). V1 shapes: ``x.get_shape()[i].value`` / ``x.shape[i].value``
-    / ``tensor_shape[i].value`` (a name that says it is a shape: a TF1 ``Dimension``;
-    TF2's ``TensorShape`` holds ints, and an int has no ``value``, so the code worked
-    only on TF1 shapes). Either makes a module that uses only names both APIs have
-    TF1 code.
+    (a TF1 ``Dimension``; TF2's ``TensorShape`` holds ints, and an int has no ``value``,
+    so the code worked only on TF1 shapes). Either makes a module that uses only names
+    both APIs have TF1 code. (``tensor_shape[i].value`` on a name is not read as one:
+    tf_keras has that spelling in its v1-only branches.)
 
     Args:
       tree: the whole file's stdlib ``ast``.
@@ -299,12 +299,10 @@ def relies_on_tf1_semantics(tree: ast.Module) -> bool:
 
 
 def _is_shape(node: ast.expr) -> bool:
-    """``x.get_shape()``, ``x.shape``, or a name that ends in ``shape``."""
+    """``x.get_shape()`` or ``x.shape``."""
     if isinstance(node, ast.Call):
         return isinstance(node.func, ast.Attribute) and node.func.attr == "get_shape" \
             and not node.args
-    if isinstance(node, ast.Name):
-        return node.id.lower().endswith("shape")
     return isinstance(node, ast.Attribute) and node.attr == "shape"
 
 
@@ -477,12 +475,29 @@ def tf1_era_file(tree: ast.Module, bindings: Bindings) -> Tuple[bool, Set[int]]:
     return tf1_evidence(tree, bindings)
 
 
+def is_tf1_code(tree: ast.Module, scratch: Mapping[str, Any],
+                filename: Optional[str] = None) -> bool:
+    """Whether a file is TF1 code, by any evidence: its own (``tf1_evidence``), its
+    original's before the earlier codemods (``tf1_before_porting``), or its neighbours'
+    (``imports_tf1_neighbour``), as compat_v1 decides.
+
+    Args:
+      tree: the file's stdlib ``ast`` (a skeleton's, the codemod sees).
+      scratch: the codemod context's scratch.
+      filename: the file's path, for its neighbours (None: not looked at).
+
+    Returns:
+      True for TF1 code; False for TF2 code and for plain Python.
+    """
+    if tf1_evidence(tree, collect_bindings(tree))[0] or tf1_before_porting(scratch):
+        return True
+    return imports_tf1_neighbour(scratch.get(ORIGINAL_AST_KEY) or tree, filename)
+
+
 def leftovers_are_ours(tree: ast.Module, scratch: Mapping[str, Any],
                        filename: Optional[str] = None) -> bool:
     """Whether the leftover codemods (Python 2, NumPy, pandas, removed stdlib names)
-    port ``tree``: TF1-era code or plain Python now (``tf1_era_file``), TF1 code before
-    the earlier codemods ran (``tf1_before_porting``), or a module built on TF1 modules
-    of its own tree (``imports_tf1_neighbour``), as compat_v1 decides.
+    port ``tree``: TF1 code (``is_tf1_code``) or plain Python (``tf1_era_file``).
 
     Args:
       tree: the file's stdlib ``ast`` (a skeleton's, the codemod sees).
@@ -492,6 +507,4 @@ def leftovers_are_ours(tree: ast.Module, scratch: Mapping[str, Any],
     Returns:
       True when the file's leftovers are for slimport to port.
     """
-    if tf1_era_file(tree, collect_bindings(tree))[0] or tf1_before_porting(scratch):
-        return True
-    return imports_tf1_neighbour(scratch.get(ORIGINAL_AST_KEY) or tree, filename)
+    return tf1_era_file(tree, collect_bindings(tree))[0] or is_tf1_code(tree, scratch, filename)

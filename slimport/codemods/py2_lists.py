@@ -11,7 +11,8 @@ and ``fix_zip`` rule, limited to the places a list is certainly needed):
 - an argument of a TensorFlow or NumPy function: ``tf.stack(d.values())``,
   ``np.mean(d.values())`` (TensorFlow cannot convert a view; NumPy makes a 0-d object
   array of it);
-- a view, ``zip``, ``map`` or ``filter`` stored by an assignment or returned: Python 2
+- in TF1 code only (``is_tf1_code``; in plain Python a stored view may be meant as one):
+  a view, ``zip``, ``map`` or ``filter`` stored by an assignment or returned: Python 2
   code measured and re-read such lists (``len``, a second loop, ``sess.run`` of a
   function's ``feature_maps.values()``) where an iterator is empty after one pass and a
   view follows later changes of its dict; a ``range`` stored under a name the file
@@ -33,7 +34,7 @@ from slimport.codemods._base import SlimportCodemod, StatementFilter, code_of
 from slimport.codemods._builtin_names import bound_here, has_star_import, module_bound_names
 from slimport.codemods._names import Bindings, bound_names, dotted_parts
 from slimport.codemods._scratch import ORIGINAL_AST_KEY
-from slimport.codemods._tf_code import leftovers_are_ours, tf1_era_file
+from slimport.codemods._tf_code import is_tf1_code, leftovers_are_ours, tf1_era_file
 
 VIEW_METHODS = frozenset({"keys", "values", "items"})
 LIST_BUILTINS = frozenset({"range", "zip", "map", "filter"})
@@ -106,6 +107,8 @@ class Py2ListsCommand(SlimportCodemod):
                 parsed, self.context.scratch, self.context.filename):
             return False
         self._module_bound = module_bound_names(tree, parsed)
+        # Stored and returned results: only where Python 2 lists are what the code meant.
+        self._stores = is_tf1_code(parsed, self.context.scratch, self.context.filename)
         self._combined = _combined_names(self.context.scratch.get(ORIGINAL_AST_KEY) or parsed)
         self._wrap: Set[int] = set()
         return True
@@ -149,6 +152,8 @@ class Py2ListsCommand(SlimportCodemod):
                 self._mark(arg.value, f"{library} needs a list, not a view or iterator")
 
     def visit_Assign(self, node: cst.Assign) -> None:
+        if not self._stores:
+            return
         self._mark_stored(node.value, "stored")
         value = node.value
         if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) \
@@ -158,7 +163,7 @@ class Py2ListsCommand(SlimportCodemod):
             self._mark(value, "it is stored under a name the file adds or multiplies")
 
     def visit_Return(self, node: cst.Return) -> None:
-        if node.value is not None:
+        if node.value is not None and self._stores:
             self._mark_stored(node.value, "returned")
 
     def _mark_stored(self, value: cst.BaseExpression, how: str) -> None:

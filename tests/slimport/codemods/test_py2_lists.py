@@ -65,21 +65,27 @@ class TestPy2Lists(IdempotentCodemodTest):
 
     def test_a_range_stored_under_a_name_the_file_concatenates(self) -> None:
         before = """
+            import tensorflow as tf
+
             def manual_stepping(boundaries, rates):
                 warmup_steps = range(boundaries[0])
                 boundaries = warmup_steps + boundaries
-                return boundaries, rates
+                return tf.train.piecewise_constant(tf.train.get_global_step(), boundaries, rates)
         """
         after = """
+            import tensorflow as tf
+
             def manual_stepping(boundaries, rates):
                 warmup_steps = list(range(boundaries[0]))
                 boundaries = warmup_steps + boundaries
-                return boundaries, rates
+                return tf.train.piecewise_constant(tf.train.get_global_step(), boundaries, rates)
         """
         self.assertCodemod(before, after)
 
     def test_stored_and_returned_iterators_and_views(self) -> None:
         before = """
+            import tf_slim
+
             def strides(heights, widths):
                 anchor_strides = zip(heights, widths)
                 sizes = map(int, widths)
@@ -90,6 +96,8 @@ class TestPy2Lists(IdempotentCodemodTest):
                 return feature_maps.values()
         """
         after = """
+            import tf_slim
+
             def strides(heights, widths):
                 anchor_strides = list(zip(heights, widths))
                 sizes = list(map(int, widths))
@@ -118,6 +126,8 @@ NOOP = [
     # measures like a list); a view stored inside another expression.
     "import json\ntext = json.dumps(d.keys)\nr = range(5)\nlabel = r[0]\n",
     "def steps(n):\n    return range(n)\n\npairs = sorted(d.items())\nn = len(d.keys())\n",
+    # Plain Python (tf_keras' object_identity.py): a stored or returned view may be meant.
+    "def keys(self):\n    keys = self._storage.keys()\n    return self._storage.values()\n",
     # TF2 code's leftovers are its authors' business.
     "import tensorflow as tf\nx = tf.image.resize(y, (2, 2), antialias=True)\n"
     "first = d.keys()[0]\n",
