@@ -12,8 +12,9 @@ import sys
 from typing import Dict, List, Sequence
 
 from slimport import codemods as registry
-from slimport import engine, exit_codes, flag_mapping, report
+from slimport import engine, exit_codes, flag_mapping, protos, report
 from slimport.codemods.legacy_keras import LegacyKerasCommand, tree_needs_keras_2
+from slimport.codemods.py2_leftovers import Py2LeftoversCommand, iter_methods_defined
 from slimport.diffs import colored_diff, use_color
 from slimport.progress import Progress
 from slimport.summary import QUIET, summary_text
@@ -50,10 +51,14 @@ def run(args: argparse.Namespace) -> int:
             engine.check_report_path(args.report, the_plan, args.out)
     except engine.UsageError as error:
         args.usage_error(str(error))
+    texts = _texts(the_plan) if ("mapping" in options or LegacyKerasCommand in selected
+                                 or Py2LeftoversCommand in selected) else []
     if "mapping" in options and not warnings:
-        warnings += flag_mapping.undefined_targets(options["mapping"], _texts(the_plan))
+        warnings += flag_mapping.undefined_targets(options["mapping"], texts)
     if LegacyKerasCommand in selected:  # one process runs the tree: one Keras for all of it
-        options["tree_keras_2"] = tree_needs_keras_2(_texts(the_plan))
+        options["tree_keras_2"] = tree_needs_keras_2(texts)
+    if Py2LeftoversCommand in selected:  # what the whole tree defines, for its receivers
+        options["tree_iter_methods"] = iter_methods_defined(texts)
     settings = engine.Settings(tuple(selected), options, write=not dry_run, diff=args.diff,
                                max_file_bytes=args.max_size, tree=the_plan.source_tree)
 
@@ -64,6 +69,8 @@ def run(args: argparse.Namespace) -> int:
                              on_done=lambda result: progress.advance(result.path))
     finally:
         progress.close()
+    if not args.only:  # --only runs just the codemods named
+        protos.regenerate_in_run(the_plan, outcome.results, settings)
     return _report(args, the_plan, outcome, warnings)
 
 

@@ -11,14 +11,22 @@ exported them under (``tf_export``), when TensorFlow 2.21's compat.v1 still has 
 Everything else is gone; ``contrib_table.py`` adds the hand-made homes on top
 (slim_ext re-implementations and stand-ins, renamed summaries).
 
-TensorFlow 1.15 does not install on Python 3.11, so its tree is read from the wheel
-without running it (the stdlib ``ast``: imports, ``__all__``, ``remove_undocumented``,
-``tf_export``); tf_slim and TensorFlow 2.21 are imported to check every home. Run it
-in the env the tests use:
+TensorFlow 1.15 does not install on Python 3.11, so its tree is read from the wheel, or
+from the site-packages of a Python 3.7 environment that has it, without running it (the
+stdlib ``ast``: imports, ``__all__``, ``remove_undocumented``, ``tf_export``); tf_slim,
+slim_ext and TensorFlow 2.21 are imported to check every home. Run it in the env the
+tests use:
 
     pip download --no-deps --only-binary :all: --python-version 37 \\
         --platform manylinux2010_x86_64 tensorflow-cpu==1.15.0 -d /tmp/tf115
     .tox/unit/bin/python tools/gen_contrib_table.py /tmp/tf115/tensorflow_cpu-1.15.0-*.whl
+    .tox/unit/bin/python tools/gen_contrib_table.py VENV/lib/python3.7/site-packages
+
+A contrib module that has a hand-made mirror (``contrib_table.MODULE_HOMES``:
+``tfprof`` -> ``slim_ext.contrib.tfprof``) is listed with every name it had, each
+with its home in the mirror, or gone where the mirror lacks it, so that the rewrite
+never writes a name the mirror does not have (``tfprof.ProfileContext``, which TF 1.15's
+contrib.tfprof re-exported from core, included).
 
 Each line is ``name<TAB>kind<TAB>home<TAB>import module``: ``name`` is dotted relative to
 ``tensorflow.contrib`` (``layers.python.layers.utils.collect_named_outputs``);
@@ -89,10 +97,26 @@ def _via(module: str, name: str, origin: Optional[Origin]) -> Origin:
     return Origin(origin.module, origin.name, ((module, name), *origin.via))
 
 
+class InstalledTree:
+    """An installed ``tensorflow_core`` read like its wheel: ``namelist`` and ``read``."""
+
+    def __init__(self, site_packages: Path) -> None:
+        self.root = site_packages
+        self.paths = [str(path.relative_to(site_packages))
+                      for path in sorted((site_packages / WHEEL_ROOT).rglob("*.py"))]
+        self.filename = str(site_packages)
+
+    def namelist(self) -> List[str]:
+        return self.paths
+
+    def read(self, name: str) -> bytes:
+        return (self.root / name).read_bytes()
+
+
 class Tf1Tree:
     """TensorFlow 1.15's Python sources, read from its wheel, never executed."""
 
-    def __init__(self, wheel: zipfile.ZipFile) -> None:
+    def __init__(self, wheel: "zipfile.ZipFile | InstalledTree") -> None:
         self.files: Dict[str, str] = {}
         for path in wheel.namelist():
             if path.startswith(WHEEL_ROOT) and path.endswith(".py"):
@@ -535,11 +559,33 @@ def package_homes(tree: Tf1Tree, slim: TfSlim, file_homes: Dict[str, str],
     return homes
 
 
+def mirrored_rows(tree: Tf1Tree) -> Dict[str, Tuple[str, str, str]]:
+    """The names of each contrib module with a hand-made mirror (MODULE_HOMES), each
+    with its home in the mirror, or gone where the mirror does not have it."""
+    from slimport.codemods.contrib_table import MODULE_HOMES
+
+    table: Dict[str, Tuple[str, str, str]] = {}
+    for key, mirror in sorted(MODULE_HOMES.items()):
+        module = f"{CONTRIB}.{key}"
+        if not tree.is_module(module):
+            continue
+        provided = importlib.import_module(mirror)
+        for name in tree.api(module):
+            if f"{key}.{name}" in MODULE_HOMES:
+                continue  # a mirrored submodule: its own entry
+            kind = "module" if tree.origin_of(module, name).name is None else "symbol"
+            home = f"{mirror}:{name}" if kind == "symbol" and hasattr(provided, name) \
+                else GONE
+            table[f"{key}.{name}"] = (kind, home, "")
+    return table
+
+
 def rows(tree: Tf1Tree, slim: TfSlim) -> List[Tuple[str, str, str, str]]:
     """Every line of the table, sorted by name.
 
     A module that is gone with every name in it and below it is one line: the
-    codemod looks a name up by its longest listed prefix.
+    codemod looks a name up by its longest listed prefix; a mirrored module lists
+    every name it had (``mirrored_rows``).
     """
     homes = module_homes(tree, slim)
     table: Dict[str, Tuple[str, str, str]] = {}
@@ -569,7 +615,9 @@ def rows(tree: Tf1Tree, slim: TfSlim) -> List[Tuple[str, str, str, str]]:
                     and _module_key(origin.module) != key else ""
                 table.setdefault(key, (_module_kind(tree, origin.module),
                                        homes.get(origin.module, GONE), same))
-    alive = {prefix for key, (_, home, _) in table.items() if home != GONE
+    mirrored = mirrored_rows(tree)
+    table.update(mirrored)
+    alive = {prefix for key, (_, home, _) in table.items() if home != GONE or key in mirrored
              for prefix in _prefixes(key)}
     return [(key, kind, home, import_module)
             for key, (kind, home, import_module) in sorted(table.items())
@@ -588,20 +636,30 @@ def _prefixes(key: str) -> Iterator[str]:
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("wheel", help="tensorflow(-cpu) 1.15 wheel (read, not installed)")
+    parser.add_argument("wheel", help="tensorflow(-cpu) 1.15 wheel, or the site-packages "
+                        "directory of an environment that has it (read, never run)")
     parser.add_argument("--output", type=Path, default=OUTPUT)
     args = parser.parse_args(argv)
     import tensorflow as tf
 
-    tree = Tf1Tree(zipfile.ZipFile(args.wheel))
+    source = Path(args.wheel)
+    tree = Tf1Tree(InstalledTree(source) if source.is_dir() else zipfile.ZipFile(source))
     slim = TfSlim()
-    lines = [f"# tf.contrib names of {Path(args.wheel).name.split('-cp')[0]} and their homes on "
+    lines = [f"# tf.contrib names of {_tf1_name(source)} and their homes on "
              f"TensorFlow {tf.__version__} with tf_slim {_tf_slim_version()}; "
              "generated by tools/gen_contrib_table.py"]
     lines += ["\t".join(row).rstrip("\t") for row in rows(tree, slim)]
     args.output.write_text("\n".join(lines) + "\n", encoding="utf-8")
     print(f"wrote {len(lines) - 1} names to {args.output}", file=sys.stderr)
     return 0
+
+
+def _tf1_name(source: Path) -> str:
+    """``tensorflow_cpu-1.15.0`` of a wheel, the distribution of an installed tree."""
+    if not source.is_dir():
+        return source.name.split("-cp")[0]
+    found = sorted(source.glob("tensorflow*-1.*.dist-info"))
+    return found[0].name.removesuffix(".dist-info") if found else "tensorflow 1.15"
 
 
 def _tf_slim_version() -> str:

@@ -13,6 +13,7 @@ maps each contrib module onto its mirror):
   tensorflow.contrib.training (HParams)        -> slim_ext.contrib.training
   tensorflow.contrib.tfprof                    -> slim_ext.contrib.tfprof
   tensorflow.contrib.framework (deprecated)    -> slim_ext.contrib.framework
+  tensorflow.contrib.lookup (HashTable)        -> slim_ext.contrib.lookup
 
 The rest are stand-ins: they import fine and raise RemovedInTF2Error, naming what
 is gone and what to use, only when called. This module itself does not import
@@ -29,7 +30,7 @@ from __future__ import annotations
 import importlib
 from typing import Any, Callable, NoReturn, Type
 
-_SUBMODULES = ("framework", "image", "learn", "quantize", "tfprof", "training")
+_SUBMODULES = ("framework", "image", "learn", "lookup", "quantize", "tfprof", "training")
 
 
 class RemovedInTF2Error(NotImplementedError):

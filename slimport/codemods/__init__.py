@@ -34,7 +34,10 @@ from slimport.codemods.moved_modules import MovedModulesCommand
 from slimport.codemods.moxing import MoxingCommand
 from slimport.codemods.numpy_aliases import NumpyAliasesCommand
 from slimport.codemods.own_server import OwnServerCommand
+from slimport.codemods.pandas_as_matrix import PandasAsMatrixCommand
 from slimport.codemods.py2_leftovers import Py2LeftoversCommand
+from slimport.codemods.py2_lists import Py2ListsCommand
+from slimport.codemods.removed_stdlib import RemovedStdlibCommand
 from slimport.codemods.replica_device import ReplicaDeviceCommand
 from slimport.codemods.sdk_imports import SdkImportsCommand
 from slimport.codemods.slim_ext_import import SlimExtImportCommand
@@ -55,7 +58,10 @@ CODEMODS: List[Type[SlimportCodemod]] = [
     OwnServerCommand,
     ReplicaDeviceCommand,
     Py2LeftoversCommand,
+    Py2ListsCommand,
+    RemovedStdlibCommand,
     NumpyAliasesCommand,
+    PandasAsMatrixCommand,
     LegacyKerasCommand,
     EstimatorPsStrategyCommand,
     TrainAndEvaluateCommand,

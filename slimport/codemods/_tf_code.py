@@ -14,7 +14,9 @@ on libcst nodes, scope by scope, with ``api_use``, ``name_signal`` and ``call_si
 from __future__ import annotations
 
 import ast
-from typing import Any, Dict, FrozenSet, List, Mapping, Optional, Sequence, Set, Tuple, Union
+from pathlib import Path
+from typing import (Any, Dict, FrozenSet, Iterator, List, Mapping, Optional, Sequence, Set,
+                    Tuple, Union)
 
 from slimport.codemods.tf_api import COMPAT_V1, TF, TF1, TF2, Api, tf_api
 from slimport.codemods._scratch import ORIGINAL_AST_KEY
@@ -286,11 +288,147 @@ def _tf2_era_runtime(target: str, tree: ast.Module) -> bool:
     return all(any(is_under(name, module) for module in TF2_ERA_RUNTIME) for name in imported)
 
 
+def relies_on_tf1_semantics(tree: ast.Module) -> bool:
+    """Whether a module relies on TF1's run-time behaviour through names TF2 has too.
+
+    Graph mode: ``self.test_session()`` (TF2's yields None under eager execution, so
+    ``sess.run`` fails). V1 shapes: ``x.get_shape()[i].value`` / ``x.shape[i].value``
+    (a TF1 ``Dimension``; TF2's ``TensorShape`` holds ints, and an int has no ``value``,
+    so the code worked only on TF1 shapes). Either makes a module that uses only names
+    both APIs have TF1 code. (``tensor_shape[i].value`` on a name is not read as one:
+    tf_keras has that spelling in its v1-only branches.)
+
+    Args:
+      tree: the whole file's stdlib ``ast``.
+
+    Returns:
+      True when one of them is there.
+    """
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                and node.func.attr == "test_session":
+            return True
+        if isinstance(node, ast.Attribute) and node.attr == "value" \
+                and isinstance(node.value, ast.Subscript) and _is_shape(node.value.value):
+            return True
+    return False
+
+
+def _is_shape(node: ast.expr) -> bool:
+    """``x.get_shape()`` or ``x.shape``."""
+    if isinstance(node, ast.Call):
+        return isinstance(node.func, ast.Attribute) and node.func.attr == "get_shape" \
+            and not node.args
+    return isinstance(node, ast.Attribute) and node.attr == "shape"
+
+
+def defines_test_case(tree: ast.Module) -> bool:
+    """Whether a module defines, at module level, a class of a ``...TestCase`` base.
+
+    Such a module is test code: a test runner (pytest, unittest, ``python X_test.py``)
+    imports it before any of its tests runs, and no program imports it as a library.
+
+    Args:
+      tree: the file's stdlib ``ast``.
+
+    Returns:
+      True for a test module or a test base module.
+    """
+    return any(isinstance(statement, ast.ClassDef)
+               and any((dotted_parts(base) or [""])[-1].endswith("TestCase")
+                       for base in statement.bases)
+               for statement in tree.body)
+
+
+# path of a module of the user's tree -> whether it is TF1 code (read once per process).
+_NEIGHBOURS: Dict[str, bool] = {}
+
+
+def imports_tf1_neighbour(tree: ast.Module, filename: Optional[str]) -> bool:
+    """Whether a module imports a module of its own package tree that is TF1 code.
+
+    A module that names no API only one TensorFlow has is still built on its
+    neighbours: in object detection, ``post_processing_builder.py`` hands
+    ``tf.nn.softmax`` to ``core/post_processing.py`` (TF1 code) and its test compares
+    the name. Its own package tree is the top package above it (or, for a script
+    outside any package, its directory); imports of anything else (TensorFlow, other
+    libraries) are not looked at. Measured: no TF2 package (keras, tf_keras) and no
+    TF2-valid module of tf_slim imports a TF1 module of its own tree.
+
+    Args:
+      tree: the module's stdlib ``ast``.
+      filename: its path (None: not known, nothing is looked up).
+
+    Returns:
+      True when one imported module of its tree shows TF1 evidence.
+    """
+    if not filename:
+        return False
+    path = Path(filename).resolve()
+    package = path.parent
+    while (package.parent / "__init__.py").is_file():
+        package = package.parent
+    in_package = (package / "__init__.py").is_file()
+    for name in _imported_modules(tree):
+        if name.startswith("."):
+            found = _module_file(path.parent, name)
+        elif in_package:  # its own top package: ``object_detection.core.x``
+            found = _module_file(package.parent, name) \
+                if name.split(".")[0] == package.name else None
+        else:  # a script outside packages: the modules beside it
+            found = _module_file(path.parent, name)
+        if found is not None and found != path and _is_tf1_file(found):
+            return True
+    return False
+
+
+def _imported_modules(tree: ast.Module) -> Iterator[str]:
+    """Dotted names (and, for ``from A import b``, ``A.b``) the module imports; relative
+    ones as paths from its directory (``./../core/x``)."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            yield from (alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:  # relative: the file's package, as a dotted path from its dir
+                yield from (f"./{'../' * (node.level - 1)}{base.replace('.', '/')}/{alias.name}"
+                            for alias in node.names)
+                yield f"./{'../' * (node.level - 1)}{base.replace('.', '/')}"
+                continue
+            yield base
+            yield from (f"{base}.{alias.name}" for alias in node.names)
+
+
+def _module_file(root: Path, name: str) -> Optional[Path]:
+    """The file of module ``name`` under ``root`` (``a.b`` or ``./b`` relative), if any."""
+    relative = name if name.startswith(".") else name.replace(".", "/")
+    base = (root / relative).resolve() if relative.strip("./") else None
+    if base is None:
+        return None
+    for candidate in (base.with_suffix(".py"), base / "__init__.py"):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _is_tf1_file(path: Path) -> bool:
+    key = str(path)
+    if key not in _NEIGHBOURS:
+        try:
+            tree = ast.parse(path.read_bytes())
+        except (OSError, SyntaxError, ValueError):
+            _NEIGHBOURS[key] = False
+        else:
+            _NEIGHBOURS[key] = tf1_evidence(tree, collect_bindings(tree))[0]
+    return _NEIGHBOURS[key]
+
+
 def tf1_evidence(tree: ast.Module, bindings: Bindings) -> Tuple[bool, Set[int]]:
     """Whether ``tree`` is TF1 code, and the statements a skeleton must keep to say so.
 
-    TF1 code: any TF1 signal, or an import of tf_slim, tf.contrib, MoXing or slim_ext
-    other than TF2_ERA_RUNTIME (imports are statements every skeleton keeps).
+    TF1 code: any TF1 signal, an import of tf_slim, tf.contrib, MoXing or slim_ext other
+    than TF2_ERA_RUNTIME (imports are statements every skeleton keeps), or TF1 semantics
+    (``relies_on_tf1_semantics``, read off the whole file: nothing to keep).
 
     Args:
       tree: the file's stdlib ``ast``.
@@ -304,7 +442,9 @@ def tf1_evidence(tree: ast.Module, bindings: Bindings) -> Tuple[bool, Set[int]]:
         return True, set()
     scan = SignalScan(tree, bindings)
     witness = scan.first_clean.get(TF1)
-    return bool(scan.signal_statements[TF1]), {witness} if witness is not None else set()
+    if not scan.signal_statements[TF1]:
+        return relies_on_tf1_semantics(tree), set()
+    return True, {witness} if witness is not None else set()
 
 
 def tf1_before_porting(scratch: Mapping[str, Any]) -> bool:
@@ -350,3 +490,38 @@ def tf1_era_file(tree: ast.Module, bindings: Bindings) -> Tuple[bool, Set[int]]:
                for target in bindings.names.values()):
         return True, set()
     return tf1_evidence(tree, bindings)
+
+
+def is_tf1_code(tree: ast.Module, scratch: Mapping[str, Any],
+                filename: Optional[str] = None) -> bool:
+    """Whether a file is TF1 code, by any evidence: its own (``tf1_evidence``), its
+    original's before the earlier codemods (``tf1_before_porting``), or its neighbours'
+    (``imports_tf1_neighbour``), as compat_v1 decides.
+
+    Args:
+      tree: the file's stdlib ``ast`` (a skeleton's, the codemod sees).
+      scratch: the codemod context's scratch.
+      filename: the file's path, for its neighbours (None: not looked at).
+
+    Returns:
+      True for TF1 code; False for TF2 code and for plain Python.
+    """
+    if tf1_evidence(tree, collect_bindings(tree))[0] or tf1_before_porting(scratch):
+        return True
+    return imports_tf1_neighbour(scratch.get(ORIGINAL_AST_KEY) or tree, filename)
+
+
+def leftovers_are_ours(tree: ast.Module, scratch: Mapping[str, Any],
+                       filename: Optional[str] = None) -> bool:
+    """Whether the leftover codemods (Python 2, NumPy, pandas, removed stdlib names)
+    port ``tree``: TF1 code (``is_tf1_code``) or plain Python (``tf1_era_file``).
+
+    Args:
+      tree: the file's stdlib ``ast`` (a skeleton's, the codemod sees).
+      scratch: the codemod context's scratch.
+      filename: the file's path, for its neighbours (None: not looked at).
+
+    Returns:
+      True when the file's leftovers are for slimport to port.
+    """
+    return tf1_era_file(tree, collect_bindings(tree))[0] or is_tf1_code(tree, scratch, filename)

@@ -54,10 +54,14 @@ from slimport.codemods._tf_code import (
     SignalScan,
     api_use,
     call_signal,
+    defines_test_case,
+    imports_tf1_neighbour,
     last_name,
     name_signal,
+    relies_on_tf1_semantics,
     tf1_before_porting,
 )
+from slimport.codemods._scratch import ORIGINAL_AST_KEY
 from slim_facts.tf1_modules import ABSL_APP
 
 # Module-level calls of these make a file a script whose graph is built on import.
@@ -247,8 +251,12 @@ class CompatV1Command(SlimportCodemod):
         # findings' lines are found in.
         tree.visit(self)
         usage = self.usage
-        if not usage.signals and tf1_before_porting(self.context.scratch):
+        whole = self.context.scratch.get(ORIGINAL_AST_KEY) or self.file_ast(tree)
+        if relies_on_tf1_semantics(whole) or (not usage.signals and (
+                tf1_before_porting(self.context.scratch)
+                or imports_tf1_neighbour(whole, self.context.filename))):
             usage.signals.add(TF1)
+        self._test_module = defines_test_case(whole)
         if TF1 not in usage.signals:
             return tree
         for node, spelled, missing in usage.missing:
@@ -334,7 +342,7 @@ class CompatV1Command(SlimportCodemod):
     def _graph_mode(self, tree: cst.Module) -> cst.Module:
         usage = self.usage
         main = main_block(tree)
-        if usage.script_call is None and main is None:
+        if usage.script_call is None and main is None and not self._test_module:
             return tree
         name = _v1_module_name(tree)
         if name is None:
@@ -346,15 +354,19 @@ class CompatV1Command(SlimportCodemod):
         call_text, imported = name
         disable = cst.parse_statement(f"{call_text}.disable_v2_behavior()\n")
         assert isinstance(disable, cst.SimpleStatementLine)
-        if usage.script_call is not None:
+        # A test module is started by a test runner that imports it first (pytest never
+        # runs its __main__ block): its mode is set when it is imported, as a script's.
+        if usage.script_call is not None or self._test_module:
             body = list(tree.body)
             position = _after_v1_import(body)
             lines: List[cst.BaseStatement] = [disable]
             if imported is not None:
                 lines.insert(0, imported)
             body[position:position] = lines
-            self.record_edit(usage.script_call, f"script: {call_text}.disable_v2_behavior() "
-                                                "after TensorFlow is imported")
+            kind = "script" if usage.script_call is not None else "test module"
+            self.record_edit(usage.script_call or tree.body[max(position - 1, 0)],
+                             f"{kind}: {call_text}.disable_v2_behavior() after TensorFlow "
+                             "is imported")
             return tree.with_changes(body=body)
         assert main is not None
         new_main = _first_in_block(main, disable.body[0],

@@ -210,6 +210,9 @@ HOMES: Dict[str, Home] = {
         "summary.initialize": "summary.initialize",
     }),
     **_renamed(COMPAT_V1, {"tfprof.tfprof_logger.write_op_log": "profiler.write_op_log"}),
+    # contrib's own HashTable (shared_name third, an ``init`` op) over StaticHashTable.
+    "lookup.HashTable": Home(f"{STAND_INS}.lookup", "HashTable"),
+    "lookup.lookup_ops.HashTable": Home(f"{STAND_INS}.lookup", "HashTable"),
 }
 
 # Whole contrib modules with a slim_ext mirror (``from tensorflow.contrib.quantize.python
@@ -333,6 +336,10 @@ def lookup(key: str) -> Optional[Found]:
     while parent:
         rest = key[len(parent) + 1:]
         if parent in MODULE_HOMES:
+            # A mirror has the names the table lists for its module (with their homes
+            # there); another name may not be in it: reported, never written.
+            if parent in _listed_modules():
+                return Found(SYMBOL, key)
             return Found(SYMBOL, key, home=Home(MODULE_HOMES[parent], rest))
         kind, home, alias = generated.get(parent, ("", "", ""))
         if alias:

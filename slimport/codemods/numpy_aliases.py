@@ -20,11 +20,10 @@ import libcst as cst
 
 from slimport.codemods._base import SlimportCodemod, StatementFilter, chain_filter, code_of
 from slimport.codemods._builtin_names import bound_here, module_bound_names
-from slimport.codemods._tf_code import tf1_before_porting, tf1_era_file
+from slimport.codemods._tf_code import leftovers_are_ours, tf1_era_file
 from slimport.codemods._names import (
     Bindings,
     bound_names,
-    collect_bindings,
     dotted_expression,
     dotted_parts,
 )
@@ -85,8 +84,8 @@ class NumpyAliasesCommand(SlimportCodemod):
         self._replacements: Dict[cst.Attribute, cst.BaseExpression] = {}
         # Attributes written, not read: ``np.object = object`` (a compat shim) stays.
         self._written: Set[int] = set()
-        return (tf1_era_file(parsed, collect_bindings(parsed))[0]
-                or tf1_before_porting(self.context.scratch))
+        return leftovers_are_ours(parsed, self.context.scratch,
+                                  self.context.filename)
 
     def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
         self._written.add(id(node.target))

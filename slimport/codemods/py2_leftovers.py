@@ -12,27 +12,32 @@ is certain:
   a module with ``from x import *`` could bind any of them, so there they are reported;
 - ``sys.maxint`` -> ``sys.maxsize`` (the same number on 64-bit CPython) where ``sys``
   is the ``sys`` module;
+- ``itertools.izip`` / ``imap`` / ``ifilter`` -> the builtins ``zip`` / ``map`` /
+  ``filter`` (lazy in Python 3, as the itertools ones were), where ``itertools`` is the
+  module and the builtin is not rebound; ``izip_longest`` / ``ifilterfalse`` -> their
+  Python 3 names in itertools;
 - ``.iteritems()`` / ``.itervalues()`` / ``.iterkeys()`` -> ``.items()`` / ``.values()``
   / ``.keys()`` where the receiver is certainly a dict: a dict display or
   comprehension, ``dict(...)``, ``os.environ``, a ``**kwargs`` parameter, or a name
   every binding of which in its scope is one of those. Python 3's dict has no
-  ``iteritems``, but a class of the tree may define one: other receivers are reported,
-  unless the file defines such a method.
+  ``iteritems``, but a class of the tree may define one: other receivers are ported
+  when ``slimport rewrite`` found no such method defined anywhere in the tree (option
+  ``tree_iter_methods``, the names the tree defines), and reported otherwise (and when
+  run alone, without the tree).
 """
 from __future__ import annotations
 
 import ast
 import re
-from typing import ClassVar, Dict, Iterator, List, Set, Tuple
+from typing import AbstractSet, Any, ClassVar, Dict, Iterator, List, Optional, Set, Tuple
 
 import libcst as cst
 
 from slimport.codemods._base import SlimportCodemod, StatementFilter, code_of
-from slimport.codemods._tf_code import tf1_before_porting, tf1_era_file
+from slimport.codemods._tf_code import leftovers_are_ours, tf1_era_file
 from slimport.codemods._names import (
     Bindings,
     bound_names,
-    collect_bindings,
     dotted_parts,
     statement_blocks,
 )
@@ -51,8 +56,26 @@ BUILTINS: Dict[str, str] = {
 MOVED = {"reduce": "functools"}
 ITER_METHODS: Dict[str, str] = {"iteritems": "items", "itervalues": "values",
                                 "iterkeys": "keys"}
+# itertools' Python 2 names -> a builtin (a bare name) or their Python 3 itertools name.
+ITERTOOLS: Dict[str, str] = {"izip": "zip", "imap": "map", "ifilter": "filter",
+                             "izip_longest": "itertools.zip_longest",
+                             "ifilterfalse": "itertools.filterfalse"}
 _TRIGGER = re.compile(r"\b(?:xrange|unicode|basestring|long|raw_input|reduce|maxint"
-                      r"|iteritems|itervalues|iterkeys)\b")
+                      r"|iteritems|itervalues|iterkeys|izip|imap|ifilter)")
+_ITER_METHOD_DEFINITION = re.compile(r"\bdef\s+(iteritems|itervalues|iterkeys)\b")
+
+
+def iter_methods_defined(texts: List[str]) -> AbstractSet[str]:
+    """The dict-like iteration methods (``iteritems``, ...) a tree's files define.
+
+    Args:
+      texts: the text of every Python file of the tree.
+
+    Returns:
+      The method names some ``def`` in them has.
+    """
+    return frozenset(match[1] for text in texts
+                     for match in _ITER_METHOD_DEFINITION.finditer(text))
 _DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 
 
@@ -97,7 +120,21 @@ class Py2LeftoversCommand(SlimportCodemod):
         "Python 2 leftovers that fail on Python 3 (xrange, unicode, long, "
         "sys.maxint, d.iteritems(), ...) -> their Python 3 spelling"
     )
-    TRIGGERS: ClassVar[Tuple[str, ...]] = tuple([*BUILTINS, *MOVED, "maxint", *ITER_METHODS])
+    TRIGGERS: ClassVar[Tuple[str, ...]] = tuple([*BUILTINS, *MOVED, "maxint", *ITER_METHODS,
+                                                 *ITERTOOLS])
+    OPTIONS: ClassVar[Tuple[str, ...]] = ("tree_iter_methods",)
+
+    def __init__(self, context: Any, tree_iter_methods: Optional[AbstractSet[str]] = None,
+                 **kwargs: Any) -> None:
+        """
+        Args:
+          context: libcst's codemod context.
+          tree_iter_methods: ``iter_methods_defined`` of the whole tree being ported, or
+            None when the tree is not known (uncertain receivers are then reported).
+          **kwargs: for the base class.
+        """
+        super().__init__(context, **kwargs)
+        self.tree_iter_methods = tree_iter_methods
 
     @classmethod
     def applies_to(cls, source: str) -> bool:
@@ -118,7 +155,8 @@ class Py2LeftoversCommand(SlimportCodemod):
             return any(
                 (isinstance(node, ast.Name) and node.id in names)
                 or (isinstance(node, ast.Attribute) and (
-                    node.attr in ITER_METHODS or node.attr == "maxint"))
+                    node.attr in ITER_METHODS or node.attr in ITERTOOLS
+                    or node.attr == "maxint"))
                 or (isinstance(node, ast.Global) and names & set(node.names))
                 # (A compound statement's nested statements count too: that keeps only
                 # its header more, the nested ones are asked on their own.)
@@ -127,8 +165,8 @@ class Py2LeftoversCommand(SlimportCodemod):
 
     def start_file(self, tree: cst.Module) -> bool:
         parsed = self.file_ast(tree)
-        if not (tf1_era_file(parsed, collect_bindings(parsed))[0]
-                or tf1_before_porting(self.context.scratch)):
+        if not leftovers_are_ours(parsed, self.context.scratch,
+                                  self.context.filename):
             return False
         self._module = tree
         self._module_bound = module_bound_names(tree, parsed)
@@ -138,6 +176,7 @@ class Py2LeftoversCommand(SlimportCodemod):
             and node.name in ITER_METHODS for node in ast.walk(parsed))
         self._needs_moved: Set[str] = set()
         self._renamed: Dict[cst.CSTNode, cst.CSTNode] = {}
+        self._replaced: Dict[cst.CSTNode, cst.BaseExpression] = {}
         # Names that are attribute names, keywords or parameters, not variables.
         self._not_variables: Set[int] = set()
         return True
@@ -153,6 +192,9 @@ class Py2LeftoversCommand(SlimportCodemod):
 
     def leave_Attribute(self, original_node: cst.Attribute, updated_node: cst.Attribute
                         ) -> cst.BaseExpression:
+        whole = self._replaced.pop(original_node, None)
+        if whole is not None:
+            return whole.with_changes(lpar=updated_node.lpar, rpar=updated_node.rpar)
         replacement = self._renamed.pop(original_node, None)
         if replacement is None:
             return updated_node
@@ -197,6 +239,9 @@ class Py2LeftoversCommand(SlimportCodemod):
             return False
         if attr in ITER_METHODS:
             self._port_iter_method(node, attr)
+        if attr in ITERTOOLS and self.resolve_name(node) == f"itertools.{attr}":
+            self._port_itertools(node, attr)
+            return False
         return True
 
     # -- helpers --------------------------------------------------------------------
@@ -218,11 +263,30 @@ class Py2LeftoversCommand(SlimportCodemod):
         elif self.resolve_name(receiver) is not None:
             # Something an import binds (``six.iteritems(d)``): a function of its own.
             return
+        elif self.tree_iter_methods is not None and attr not in self.tree_iter_methods \
+                and not self._defines_iter_method:
+            # No class of the tree defines it: Python 3's dicts (and pandas') have .items().
+            self._renamed[node] = cst.Name(ITER_METHODS[attr])
+            self.record_edit(node, f"{code_of(node)}() -> {code_of(receiver)}."
+                             f"{ITER_METHODS[attr]}() (no class of the tree defines {attr})")
         elif not self._defines_iter_method:
             self.needs_attention(
                 node, f"{code_of(node)}(): Python 3's dict has no `{attr}`; left unchanged "
                 "because the receiver may be an object that defines it",
                 f"if it is a dict, use .{ITER_METHODS[attr]}()")
+
+    def _port_itertools(self, node: cst.Attribute, attr: str) -> None:
+        new = ITERTOOLS[attr]
+        if "." not in new and self._bound_here(new):
+            self.needs_attention(node, f"itertools.{attr} is gone in Python 3 and `{new}`, "
+                                 "its builtin replacement, is rebound here", f"use builtins.{new}")
+            return
+        if "." in new:
+            self._renamed[node] = cst.Name(new.split(".")[1])
+        else:
+            self._replaced[node] = cst.Name(new)
+        shown = f"{code_of(node.value)}.{new.split('.')[1]}" if "." in new else new
+        self.record_edit(node, f"{code_of(node)} -> {shown}")
 
     def _certainly_dict(self, receiver: cst.BaseExpression) -> bool:
         if isinstance(receiver, (cst.Dict, cst.DictComp)):

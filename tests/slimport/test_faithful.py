@@ -121,6 +121,43 @@ BEFORE_AFTER = {
             return [tf.python_io.TFRecordWriter(n) for n in names]
         """,
     ),
+    # A test module that needs graph mode through names TF2 has too (object detection's
+    # 56 such modules): TF1 code, switched when imported, Python 2 leftovers ported.
+    "test_module_relying_on_graph_mode": (
+        """\
+        import tensorflow as tf
+
+
+        class ScoreTest(tf.test.TestCase):
+
+            def test_scores(self):
+                scores = {'a': tf.constant(1.0)}
+                with self.test_session() as sess:
+                    for name, score in scores.iteritems():
+                        self.assertEqual(sess.run(score), 1.0)
+
+
+        if __name__ == '__main__':
+            tf.test.main()
+        """,
+        """\
+        import tensorflow.compat.v1 as tf
+        tf.disable_v2_behavior()
+
+
+        class ScoreTest(tf.test.TestCase):
+
+            def test_scores(self):
+                scores = {'a': tf.constant(1.0)}
+                with self.test_session() as sess:
+                    for name, score in scores.items():
+                        self.assertEqual(sess.run(score), 1.0)
+
+
+        if __name__ == '__main__':
+            tf.test.main()
+        """,
+    ),
 }
 
 
@@ -158,6 +195,12 @@ NOOP = {
     "tf2_absl_flags_and_dataset": (
         "import tensorflow as tf\nfrom absl import flags\n\nflags.DEFINE_integer('n', 1, 'N.')"
         "\n\n\ndef data():\n    return iter(tf.data.Dataset.range(flags.FLAGS.n))\n"
+    ),
+    # A TF2 test module: eager tests stay eager.
+    "tf2_test_module": (
+        "import tensorflow as tf\n\n\nclass T(tf.test.TestCase):\n\n    def test(self):\n"
+        "        self.assertAllEqual(self.evaluate(tf.ones([2])), [1, 1])\n\n\n"
+        "if __name__ == '__main__':\n    tf.test.main()\n"
     ),
     "dunders_and_protos": (
         "import tensorflow as tf\nfrom tensorflow.core.protobuf import saver_pb2\n\n"

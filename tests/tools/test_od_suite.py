@@ -182,3 +182,39 @@ def test_a_module_that_died_keeps_the_outcomes_its_progress_file_recorded(tmp_pa
     timed_out = od_suite._read_run("m_test.py", tmp_path / "m.xml", "", True, 600.0, source, -9)
     assert [(f.test, f.error, f.tests) for f in timed_out.failures] == [
         ("", "timed out: no report after 600 s", 3)]
+
+
+@pytest.mark.parametrize("error, cause, owner", [
+    ("ModuleNotFoundError: No module named 'StringIO'", "py2-stringio", od_suite.PROJECT),
+    ("AttributeError: 'FreeTypeFont' object has no attribute 'getsize'", "pillow-getsize",
+     od_suite.THIRD_PARTY),
+    ("AttributeError: module 'inspect' has no attribute 'getargspec'", "py2-getargspec",
+     od_suite.PORT),
+])
+def test_causes_and_their_owners(error, cause, owner):
+    found = od_suite.match_cause(error)
+    assert (found.name, found.owner) == (cause, owner)
+
+
+def test_python_2_code_with_no_python_3_spelling_is_the_projects():
+    mixed = od_suite.match_cause(
+        "TypeError: '>' not supported between instances of 'tuple' and 'int'")
+    rounding = od_suite.match_cause(
+        "AssertionError: - 1.0 + 1.00", "object_detection/utils/json_utils_test.py::"
+        "JsonUtilsTest::testDumpZeroPrecision")
+    assert (mixed.name, mixed.owner) == ("py2-mixed-comparison", od_suite.PROJECT)
+    assert (rounding.name, rounding.owner) == ("py3-json-float-repr", od_suite.PROJECT)
+    # The same assertion elsewhere says nothing.
+    assert od_suite.match_cause("AssertionError: - 1.0 + 1.00", "x_test.py::T::t").owner \
+        == od_suite.UNCLASSIFIED
+
+
+@pytest.mark.parametrize("module, builds_networks", [
+    ("object_detection/models/faster_rcnn_nas_feature_extractor_test.py", True),
+    ("object_detection/models/ssd_mobilenet_v1_feature_extractor_test.py", True),
+    ("object_detection/models/ssd_feature_extractor_test.py", True),  # their shared checks
+    ("object_detection/models/feature_map_generators_test.py", False),
+    ("object_detection/meta_architectures/ssd_meta_arch_test.py", False),
+])
+def test_quick_leaves_out_only_the_network_building_modules(module, builds_networks):
+    assert bool(od_suite.NETWORK_BUILDERS.match(module)) == builds_networks

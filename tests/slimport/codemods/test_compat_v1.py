@@ -267,6 +267,86 @@ class TestCompatV1(IdempotentCodemodTest):
         """
         self.assertCodemod(before, after)
 
+    def test_a_test_module_gets_graph_mode_when_imported(self) -> None:
+        # pytest imports the module and never runs its __main__ block: TF1's graph mode
+        # must be on before its tests run, however it is started.
+        before = """
+            import tensorflow as tf
+
+
+            class BoxTest(tf.test.TestCase):
+
+                def test_area(self):
+                    with self.test_session() as sess:
+                        sess.run(tf.constant(1.0))
+
+
+            if __name__ == '__main__':
+                tf.test.main()
+        """
+        after = """
+            import tensorflow.compat.v1 as tf
+            tf.disable_v2_behavior()
+
+
+            class BoxTest(tf.test.TestCase):
+
+                def test_area(self):
+                    with self.test_session() as sess:
+                        sess.run(tf.constant(1.0))
+
+
+            if __name__ == '__main__':
+                tf.test.main()
+        """
+        self.assertCodemod(before, after)
+
+    def test_a_test_base_module_on_a_tf1_name_gets_graph_mode(self) -> None:
+        before = """
+            import tensorflow as tf
+            from object_detection.utils import test_case
+
+
+            class ExtractorTest(test_case.TestCase):
+
+                def graph(self):
+                    return tf.placeholder(tf.float32, [None, 2])
+        """
+        after = """
+            import tensorflow.compat.v1 as tf
+            tf.disable_v2_behavior()
+            from object_detection.utils import test_case
+
+
+            class ExtractorTest(test_case.TestCase):
+
+                def graph(self):
+                    return tf.placeholder(tf.float32, [None, 2])
+        """
+        self.assertCodemod(before, after)
+
+    def test_v1_shapes_make_a_tf1_library_with_no_mode_switch(self) -> None:
+        # ``Dimension.value``: TF2's shapes hold ints. The library moves to compat.v1;
+        # the mode stays its importers' (their entry point or test module sets it).
+        before = """
+            import tensorflow as tf
+
+            def width(images):
+                return images.get_shape()[2].value or tf.shape(images)[2]
+        """
+        after = """
+            import tensorflow.compat.v1 as tf
+
+            def width(images):
+                return images.get_shape()[2].value or tf.shape(images)[2]
+        """
+        self.assertCodemod(before, after)
+
+    def test_shape_attribute_value(self) -> None:
+        before = "import tensorflow as tf\nrows = tf.zeros([2, 3]).shape[0].value\n"
+        after = "import tensorflow.compat.v1 as tf\nrows = tf.zeros([2, 3]).shape[0].value\n"
+        self.assertCodemod(before, after)
+
     def test_crlf_and_nested_import(self) -> None:
         before = "def f():\r\n    import tensorflow as tf\r\n    return tf.train.Saver\r\n"
         after = "def f():\r\n    import tensorflow.compat.v1 as tf\r\n    return tf.train.Saver\r\n"
@@ -318,6 +398,22 @@ NOOP = [
     "import test\n\nif __name__ == '__main__':\n    test.main()\n",
     "import tensorflow as tf\n\ndef f(i):\n    if isinstance(i, tf.experimental.Optional):\n"
     "        return tf.distribute.DistributedIterator\n",
+    # TF2 tests: eager tests of a TestCase, cached_session (TF2's own idiom), a
+    # TestCase in a module without TensorFlow, ``.value`` that is no shape entry.
+    "import tensorflow as tf\n\n\nclass T(tf.test.TestCase):\n\n    def test(self):\n"
+    "        self.assertAllEqual(self.evaluate(tf.constant(1)), 1)\n",
+    "import tensorflow as tf\n\n\nclass T(tf.test.TestCase):\n\n    def test(self):\n"
+    "        with self.cached_session():\n            self.evaluate(tf.ones([1]))\n",
+    "import unittest\n\n\nclass T(unittest.TestCase):\n\n    def test(self):\n"
+    "        with self.test_session() as sess:\n            sess.run(1)\n",
+    "import tensorflow as tf\nx = tf.constant(1)\nv = counts[0].value\ny = x.shape.rank\n",
+    # A name's dimension: tf_keras spells its v1-only branches so (TF2 code).
+    "import tensorflow as tf\n\ndef build(self, input_shape):\n"
+    "    return tf.zeros([input_shape[-1].value])\n",
+    "import tensorflow as tf\nx = tf.Variable(1)\nv = x.value()\n",
+    # A TF1 test module already on compat.v1 keeps its own mode.
+    "import tensorflow.compat.v1 as tf\n\n\nclass T(tf.test.TestCase):\n\n    def test(self):\n"
+    "        with self.test_session() as sess:\n            sess.run(tf.constant(1))\n",
     # TF1 eager code sets its own mode: it gets no graph mode on top.
     "import tensorflow.compat.v1 as tf\ntf.enable_eager_execution()\n"
     "if __name__ == '__main__':\n    print(tf.constant(1))\n",
@@ -484,3 +580,67 @@ def test_after_contrib_symbols(source: str, expected: str) -> None:
     for command in (ContribSymbolsCommand, CompatV1Command):
         tree = command(CodemodContext()).transform_module(tree)
     assert tree.code == expected
+
+
+# -- modules built on TF1 neighbours ------------------------------------------------
+
+NEIGHBOURS = {
+    "pkg/__init__.py": "",
+    "pkg/core.py": "import tensorflow as tf\n\ndef scores(x):\n"
+                   "    return tf.placeholder_with_default(x, [None])\n",
+    "pkg/plain.py": "import tensorflow as tf\n\ndef relu(x):\n    return tf.nn.relu(x)\n",
+    "other/__init__.py": "",
+    "other/legacy.py": "import tensorflow as tf\nSESSION = tf.Session\n",
+}
+
+
+def _port_file(tmp_path, relative: str, source: str) -> str:
+    from slimport import engine  # pylint: disable=import-outside-toplevel
+    from slimport.codemods import CODEMODS  # pylint: disable=import-outside-toplevel
+    for name, text in {**NEIGHBOURS, relative: source}.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    ported = engine.port_source(source.encode(), str(tmp_path / relative), CODEMODS, {})
+    assert ported.error is None
+    return ported.data.decode()
+
+
+@pytest.mark.parametrize("relative, source, expected", [
+    # A library that hands TF objects to a TF1 module of its package: TF1 code (no switch).
+    ("pkg/builder.py",
+     "import tensorflow as tf\nfrom pkg import core\n\ndef build():\n"
+     "    return core.scores, tf.nn.softmax\n",
+     "import tensorflow.compat.v1 as tf\nfrom pkg import core\n\ndef build():\n"
+     "    return core.scores, tf.nn.softmax\n"),
+    # Relative imports count too; a test module of such a package is switched when imported.
+    ("pkg/builder_test.py",
+     "import tensorflow as tf\nfrom . import core\n\n\nclass T(tf.test.TestCase):\n"
+     "    def test(self):\n        self.assertEqual(tf.image.ResizeMethod.BICUBIC, 2)\n",
+     "import tensorflow.compat.v1 as tf\ntf.disable_v2_behavior()\nfrom . import core\n\n\n"
+     "class T(tf.test.TestCase):\n"
+     "    def test(self):\n        self.assertEqual(tf.image.ResizeMethod.BICUBIC, 2)\n"),
+    # A script outside any package, beside the TF1 package it imports.
+    ("run.py", "import tensorflow as tf\nimport pkg.core\nprint(tf.nn.relu)\n",
+     "import tensorflow.compat.v1 as tf\nimport pkg.core\nprint(tf.nn.relu)\n"),
+    # Its Python 2 leftovers are ported too (a Keras extractor returning a dict's values).
+    ("pkg/extractor.py",
+     "import tensorflow as tf\nfrom pkg import core\n\ndef extract(maps):\n"
+     "    return maps.values()\n",
+     "import tensorflow.compat.v1 as tf\nfrom pkg import core\n\ndef extract(maps):\n"
+     "    return list(maps.values())\n"),
+])
+def test_a_module_built_on_tf1_neighbours_is_tf1_code(tmp_path, relative, source,
+                                                     expected) -> None:
+    assert _port_file(tmp_path, relative, source) == expected
+
+
+@pytest.mark.parametrize("relative, source", [
+    # Its neighbour is TF2-valid too; another package's TF1 module is not its tree.
+    ("pkg/builder.py", "import tensorflow as tf\nfrom pkg import plain\nx = tf.nn.softmax\n"),
+    ("pkg/builder.py", "import tensorflow as tf\nfrom other import legacy\nx = tf.nn.softmax\n"),
+    # A TF2 name decides for itself; a module without TensorFlow stays plain Python.
+    ("pkg/builder.py", "import tensorflow as tf\nfrom pkg import core\n"
+                       "y = tf.image.resize(x, (2, 2), antialias=True)\n"),
+])
+def test_neighbours_of_other_kinds_decide_nothing(tmp_path, relative, source) -> None:
+    assert _port_file(tmp_path, relative, source) == source

@@ -5,7 +5,7 @@ import functools
 
 import pytest
 
-from slimport.codemods.py2_leftovers import Py2LeftoversCommand
+from slimport.codemods.py2_leftovers import Py2LeftoversCommand, iter_methods_defined
 from tests.slimport.codemods._helpers import IdempotentCodemodTest, run_codemod
 
 run = functools.partial(run_codemod, Py2LeftoversCommand)
@@ -91,6 +91,47 @@ class TestPy2Leftovers(IdempotentCodemodTest):
         """
         self.assertCodemod(before, after)
 
+    def test_itertools_python2_names(self) -> None:
+        before = """
+            import itertools
+            import itertools as it
+
+            for a, b in itertools.izip(xs, ys):
+                pass
+            squares = it.imap(square, xs)
+            kept = list(itertools.ifilter(None, xs))
+            pairs = itertools.izip_longest(xs, ys, fillvalue=0)
+        """
+        after = """
+            import itertools
+            import itertools as it
+
+            for a, b in zip(xs, ys):
+                pass
+            squares = map(square, xs)
+            kept = list(filter(None, xs))
+            pairs = itertools.zip_longest(xs, ys, fillvalue=0)
+        """
+        self.assertCodemod(before, after)
+
+    def test_dict_methods_when_no_class_of_the_tree_defines_them(self) -> None:
+        # The result of a call (eval_metric_ops, a config's map): ported only when the
+        # rewrite saw the whole tree and no ``def iteritems`` in it.
+        before = """
+            metric_ops = evaluator.get_estimator_eval_metric_ops(eval_dict)
+            for key, (value_op, _) in metric_ops.iteritems():
+                pass
+            names = [n for n in load().iterkeys()]
+        """
+        after = """
+            metric_ops = evaluator.get_estimator_eval_metric_ops(eval_dict)
+            for key, (value_op, _) in metric_ops.items():
+                pass
+            names = [n for n in load().keys()]
+        """
+        self.assertCodemod(before, after, tree_iter_methods=frozenset())
+
+
 
 NOOP = [
     # Python 3 code.
@@ -114,6 +155,9 @@ NOOP = [
     # An iteritems the tree defines itself.
     ("class Table:\n    def iteritems(self):\n        return iter(())\n"
      "for k in Table().iteritems():\n    pass\n"),
+    # izip of a module that is not itertools, or with zip rebound.
+    "import myitertools as itertools\nz = itertools.izip(a, b)\n",
+    "from itertools import izip\nz = izip(a, b)\n",
     # A dict reassigned to something else is not certainly a dict.
     "d = {}\nd = load()\ndef iteritems(x):\n    pass\nfor k in d.iteritems():\n    pass\n",
 ]
@@ -128,9 +172,39 @@ def test_noop_sources_stay_byte_identical(source: str) -> None:
     ("for k, v in config.iteritems():\n    pass\n", "config.iteritems"),
     ("d = {}\nd = load()\nfor k in d.iterkeys():\n    pass\n", "d.iterkeys"),
     ("from helpers import *\nfor i in xrange(3):\n    pass\n", "`xrange`"),
+    ("import itertools\nzip = 3\nz = itertools.izip(a, b)\n", "itertools.izip"),
 ])
 def test_uncertain_uses_are_reported_and_left(source: str, word: str) -> None:
     code, findings = run(source)
     assert code == source
     [finding] = findings
     assert finding.kind == "attention" and word in finding.message and finding.fix
+
+
+@pytest.mark.parametrize("defined", [frozenset({"iteritems"}), None])
+def test_an_iteritems_some_class_of_the_tree_defines_is_reported(defined) -> None:
+    source = "for k, v in config.iteritems():\n    pass\n"
+    code, findings = run(source, tree_iter_methods=defined)
+    assert code == source
+    assert [f.kind for f in findings] == ["attention"]
+
+
+def test_iter_methods_defined_reads_every_file() -> None:
+    texts = ["class A:\n    def iteritems(self):\n        pass\n", "def iterkeys (d): pass\n",
+             "x.itervalues()\n# def items\n"]
+    assert iter_methods_defined(texts) == {"iteritems", "iterkeys"}
+
+
+@pytest.mark.parametrize("table, ported", [
+    ("TABLE = {}\n", True),
+    ("class Table:\n    def iteritems(self):\n        return iter(())\n", False),
+])
+def test_slimport_rewrite_reads_the_whole_tree_for_iteritems(tmp_path, slimport_cli, table,
+                                                             ported) -> None:
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "table.py").write_text(table)
+    use = "def show(t):\n    for k, v in t.config.iteritems():\n        print(k)\n"
+    (tmp_path / "src" / "use.py").write_text(use)
+    ran = slimport_cli("rewrite", str(tmp_path / "src"))
+    assert ran.returncode == 0, ran.stderr
+    assert ("t.config.items()" in (tmp_path / "src" / "use.py").read_text()) == ported

@@ -1,0 +1,189 @@
+"""Python 2 lists that Python 3 made views and iterators, where the code needs the list.
+
+On Python 2, ``d.keys()`` / ``d.values()`` / ``d.items()``, ``range(...)``, ``zip(...)``,
+``map(...)`` and ``filter(...)`` returned lists. Python 3's views, ranges and iterators
+iterate the same, so most uses need nothing; these fail or change meaning, and get
+``list(...)`` around the call, which gives back what Python 2 gave (2to3's ``fix_dict``
+and ``fix_zip`` rule, limited to the places a list is certainly needed):
+
+- indexed or sliced: ``d.keys()[0]``, ``scope.values()[0]``, ``zip(a, b)[1:]``;
+- an operand of ``+`` or ``*``: ``range(1, 7) * 6``, ``d.keys() + extra``;
+- an argument of a TensorFlow or NumPy function: ``tf.stack(d.values())``,
+  ``np.mean(d.values())`` (TensorFlow cannot convert a view; NumPy makes a 0-d object
+  array of it);
+- in TF1 code only (``is_tf1_code``; in plain Python a stored view may be meant as one):
+  a view, ``zip``, ``map`` or ``filter`` stored by an assignment or returned: Python 2
+  code measured and re-read such lists (``len``, a second loop, ``sess.run`` of a
+  function's ``feature_maps.values()``) where an iterator is empty after one pass and a
+  view follows later changes of its dict; a ``range`` stored under a name the file
+  also adds or multiplies (``steps = range(n)`` ... ``steps + boundaries``).
+
+The builtins count only where they are Python's (not rebound, no ``*`` import), and
+``list`` must be the builtin too. Only TF1-era code and plain Python are ported
+(``tf1_era_file``); TF2 code is its authors'.
+"""
+from __future__ import annotations
+
+import ast
+import re
+from typing import ClassVar, Optional, Set, Tuple
+
+import libcst as cst
+
+from slimport.codemods._base import SlimportCodemod, StatementFilter, code_of
+from slimport.codemods._builtin_names import bound_here, has_star_import, module_bound_names
+from slimport.codemods._names import Bindings, bound_names, dotted_parts
+from slimport.codemods._scratch import ORIGINAL_AST_KEY
+from slimport.codemods._tf_code import is_tf1_code, leftovers_are_ours, tf1_era_file
+
+VIEW_METHODS = frozenset({"keys", "values", "items"})
+LIST_BUILTINS = frozenset({"range", "zip", "map", "filter"})
+# Results an assignment stores or a function returns: iterators (empty after one pass)
+# and views (live), not ranges (which index, measure and re-iterate like a list).
+ITERATORS = frozenset({"zip", "map", "filter"})
+ARRAY_LIBRARIES = ("tensorflow", "numpy")
+_TRIGGER = re.compile(r"\.(?:keys|values|items)\(\s*\)|\b(?:range|zip|map|filter)\(")
+
+
+def _candidate(node: ast.expr) -> bool:
+    """``x.keys()`` (and kin) or a call of a list builtin, on the stdlib ast."""
+    if not isinstance(node, ast.Call):
+        return False
+    func = node.func
+    if isinstance(func, ast.Attribute):
+        return func.attr in VIEW_METHODS and not node.args and not node.keywords
+    return isinstance(func, ast.Name) and func.id in LIST_BUILTINS
+
+
+def _needs_list(statement: ast.stmt) -> bool:
+    """Whether ``statement`` has a candidate where a list is needed (the skeleton keeps it)."""
+    for node in ast.walk(statement):
+        if isinstance(node, ast.Subscript) and _candidate(node.value):
+            return True
+        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Mult)) \
+                and (_candidate(node.left) or _candidate(node.right)):
+            return True
+        if isinstance(node, ast.Call) and any(_candidate(arg) for arg in node.args):
+            return True
+        if isinstance(node, (ast.Assign, ast.Return)) and node.value is not None \
+                and _candidate(node.value):
+            return True
+    return False
+
+
+def _combined_names(tree: ast.Module) -> Set[str]:
+    """Names the file uses as an operand of ``+`` or ``*``."""
+    return {operand.id for node in ast.walk(tree)
+            if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Mult))
+            for operand in (node.left, node.right) if isinstance(operand, ast.Name)}
+
+
+class Py2ListsCommand(SlimportCodemod):
+    """Wraps Python 2 list results in list() where the code indexes, adds or converts them."""
+
+    NAME: ClassVar[str] = "py2_lists"
+    DESCRIPTION: ClassVar[str] = (
+        "Python 2 lists that are views/iterators now, where a list is needed "
+        "(d.keys()[0], range(n) * k, tf.stack(d.values()), x = zip(...)) -> list(...)"
+    )
+    TRIGGERS: ClassVar[Tuple[str, ...]] = ("keys()", "values()", "items()", "range(", "zip(",
+                                           "map(", "filter(")
+
+    @classmethod
+    def applies_to(cls, source: str) -> bool:
+        return _TRIGGER.search(source) is not None
+
+    @classmethod
+    def statement_filter(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:
+        # Also what binds a builtin's name, and what shows the file is TF1-era code.
+        witnesses = tf1_era_file(tree, bindings)[1]
+        names = LIST_BUILTINS | {"list"}
+        return lambda statement: (id(statement) in witnesses or _needs_list(statement)
+                                  or bool(names & set(bound_names(statement))))
+
+    def start_file(self, tree: cst.Module) -> bool:
+        parsed = self.file_ast(tree)
+        if has_star_import(parsed) or not leftovers_are_ours(
+                parsed, self.context.scratch, self.context.filename):
+            return False
+        self._module_bound = module_bound_names(tree, parsed)
+        # Stored and returned results: only where Python 2 lists are what the code meant.
+        self._stores = is_tf1_code(parsed, self.context.scratch, self.context.filename)
+        self._combined = _combined_names(self.context.scratch.get(ORIGINAL_AST_KEY) or parsed)
+        self._wrap: Set[int] = set()
+        return True
+
+    def _is_candidate(self, node: cst.BaseExpression) -> bool:
+        if not isinstance(node, cst.Call):
+            return False
+        func = node.func
+        if isinstance(func, cst.Attribute):
+            return func.attr.value in VIEW_METHODS and not node.args
+        return isinstance(func, cst.Name) and func.value in LIST_BUILTINS \
+            and not self._bound(func.value)
+
+    def _bound(self, name: str) -> bool:
+        return bound_here(self.scopes, self._module_bound, name)
+
+    def _mark(self, node: cst.BaseExpression, why: str) -> None:
+        if not self._is_candidate(node) or id(node) in self._wrap:
+            return
+        if self._bound("list"):
+            self.needs_attention(node, f"{code_of(node)} is a list on Python 2 and {why}; "
+                                 "`list` is rebound here", "wrap it in builtins.list(...)")
+            return
+        self._wrap.add(id(node))
+        self.record_edit(node, f"{code_of(node)} -> list({code_of(node)}) ({why})")
+
+    def visit_Subscript(self, node: cst.Subscript) -> None:
+        self._mark(node.value, "it is indexed")
+
+    def visit_BinaryOperation(self, node: cst.BinaryOperation) -> None:
+        if isinstance(node.operator, (cst.Add, cst.Multiply)):
+            self._mark(node.left, "it is an operand of + or *")
+            self._mark(node.right, "it is an operand of + or *")
+
+    def visit_Call(self, node: cst.Call) -> None:
+        library = self._array_library(node.func)
+        if library is None:
+            return
+        for arg in node.args:
+            if not arg.star:
+                self._mark(arg.value, f"{library} needs a list, not a view or iterator")
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        if not self._stores:
+            return
+        self._mark_stored(node.value, "stored")
+        value = node.value
+        if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) \
+                and value.func.value == "range" and any(
+                    isinstance(target.target, cst.Name) and target.target.value in self._combined
+                    for target in node.targets):
+            self._mark(value, "it is stored under a name the file adds or multiplies")
+
+    def visit_Return(self, node: cst.Return) -> None:
+        if node.value is not None and self._stores:
+            self._mark_stored(node.value, "returned")
+
+    def _mark_stored(self, value: cst.BaseExpression, how: str) -> None:
+        if not isinstance(value, cst.Call):
+            return
+        if isinstance(value.func, cst.Name) and value.func.value in ITERATORS:
+            self._mark(value, f"it is {how}, and an iterator is empty after one pass")
+        elif isinstance(value.func, cst.Attribute):
+            self._mark(value, f"it is {how}, and a view follows later changes of its dict")
+
+    def _array_library(self, func: cst.BaseExpression) -> Optional[str]:
+        if dotted_parts(func) is None:
+            return None
+        qualified = self.resolve_name(func) or ""
+        return next((library for library in ARRAY_LIBRARIES
+                     if qualified.startswith(library + ".")), None)
+
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
+        if id(original_node) not in self._wrap:
+            return updated_node
+        self._wrap.discard(id(original_node))
+        return cst.Call(func=cst.Name("list"), args=[cst.Arg(updated_node.with_changes(
+            lpar=[], rpar=[]))], lpar=updated_node.lpar, rpar=updated_node.rpar)

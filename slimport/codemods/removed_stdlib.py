@@ -1,0 +1,158 @@
+"""Standard-library names Python 3 removed that TF1-era code still reaches for.
+
+- ``inspect.getargspec(f)`` (removed in Python 3.11) -> ``inspect.getfullargspec(f)``
+  where only what both give is read: ``.args``, ``.varargs``, ``.defaults``, or an index
+  0-3 (the first four fields are the same, in the same order); ``.keywords`` is
+  ``.varkw`` there. Other uses (unpacking four names from a seven-field result,
+  ``len()``, storing it) are reported.
+- ``json.encoder.FLOAT_REPR``: Python 3's json formats floats with ``float.__repr__``
+  and has no such hook, so a read fails. A read becomes ``getattr(encoder,
+  'FLOAT_REPR', float.__repr__)`` (what Python 3 writes with); a write is kept (it has
+  no effect) and reported, since rounding through it no longer happens.
+- ``import StringIO`` / ``import cStringIO``: Python 2's buffer held ``str``, which was
+  bytes; Python 3 splits it into ``io.StringIO`` (text) and ``io.BytesIO`` (bytes), and
+  which one the code needs is its data's business: reported, never guessed.
+
+Only TF1-era code and plain Python are ported (``tf1_era_file``).
+"""
+from __future__ import annotations
+
+import ast
+import re
+from typing import ClassVar, Dict, Optional, Set, Tuple
+
+import libcst as cst
+from libcst.helpers import get_full_name_for_node
+
+from slimport.codemods._base import SlimportCodemod, StatementFilter, code_of
+from slimport.codemods._names import Bindings, dotted_parts
+from slimport.codemods._tf_code import leftovers_are_ours, tf1_era_file
+
+GETARGSPEC = "inspect.getargspec"
+FLOAT_REPR = "json.encoder.FLOAT_REPR"
+# getargspec's fields that getfullargspec has under the same or another name.
+SHARED_FIELDS: Dict[str, str] = {"args": "args", "varargs": "varargs",
+                                 "defaults": "defaults", "keywords": "varkw"}
+PY2_BUFFERS = ("StringIO", "cStringIO")
+_TRIGGER = re.compile(r"getargspec|FLOAT_REPR|\bc?StringIO\b")
+
+
+class RemovedStdlibCommand(SlimportCodemod):
+    """Ports inspect.getargspec and json.encoder.FLOAT_REPR; reports StringIO imports."""
+
+    NAME: ClassVar[str] = "removed_stdlib"
+    DESCRIPTION: ClassVar[str] = (
+        "standard-library names Python 3 removed: inspect.getargspec -> getfullargspec, "
+        "json.encoder.FLOAT_REPR reads guarded; StringIO imports reported"
+    )
+    TRIGGERS: ClassVar[Tuple[str, ...]] = ("getargspec", "FLOAT_REPR", "StringIO")
+
+    @classmethod
+    def applies_to(cls, source: str) -> bool:
+        return _TRIGGER.search(source) is not None
+
+    @classmethod
+    def statement_filter(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:
+        witnesses = tf1_era_file(tree, bindings)[1]
+        return lambda statement: id(statement) in witnesses or any(
+            isinstance(node, ast.Attribute) and node.attr in ("getargspec", "FLOAT_REPR")
+            for node in ast.walk(statement))
+
+    def start_file(self, tree: cst.Module) -> bool:
+        parsed = self.file_ast(tree)
+        if not leftovers_are_ours(parsed, self.context.scratch,
+                                  self.context.filename):
+            return False
+        self._replacements: Dict[int, cst.BaseExpression] = {}
+        self._written: Set[int] = set()
+        self._ported_calls: Set[int] = set()
+        return True
+
+    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+        self._written.add(id(node.target))
+
+    def visit_Import(self, node: cst.Import) -> bool:
+        for alias in node.names:
+            if get_full_name_for_node(alias.name) in PY2_BUFFERS:
+                self.needs_attention(
+                    node, f"`import {get_full_name_for_node(alias.name)}`: Python 3 has no "
+                    "such module; its buffer held Python 2's str, text or bytes",
+                    "use io.BytesIO where bytes are written (images, protos), io.StringIO "
+                    "for text")
+        return False
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
+        module = get_full_name_for_node(node.module) if node.module is not None else None
+        if not node.relative and module in PY2_BUFFERS:
+            self.needs_attention(node, f"`from {module} import ...`: Python 3 has no such "
+                                 "module", "use io.BytesIO for bytes, io.StringIO for text")
+        elif not node.relative and module == "inspect" and not isinstance(
+                node.names, cst.ImportStar) and any(
+                alias.evaluated_name == "getargspec" for alias in node.names):
+            self.needs_attention(node, "`from inspect import getargspec`: removed in Python "
+                                 "3.11", "use getfullargspec (its first four fields are "
+                                 "getargspec's; `keywords` is `varkw`)")
+        return False
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        field = node.attr.value
+        value = node.value
+        if field in SHARED_FIELDS and self._getargspec_call(value):
+            self._port_getargspec(value, field, node)
+        elif field == "FLOAT_REPR" and self.resolve_name(node) == FLOAT_REPR:
+            self._float_repr(node)
+
+    def visit_Subscript(self, node: cst.Subscript) -> None:
+        if not self._getargspec_call(node.value):
+            return
+        index = node.slice[0].slice if len(node.slice) == 1 else None
+        if isinstance(index, cst.Index) and isinstance(index.value, cst.Integer) \
+                and int(index.value.value) < 4:
+            self._port_getargspec(node.value)
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if self._getargspec_call(node) and id(node) not in self._ported_calls:
+            # Reached after the attribute or subscript around it had its chance.
+            self.needs_attention(node, f"{code_of(node.func)}: removed in Python 3.11; "
+                                 "getfullargspec's result has seven fields, not four",
+                                 "use inspect.getfullargspec and read .args / .varargs / "
+                                 ".varkw / .defaults by name")
+
+    def _getargspec_call(self, node: cst.BaseExpression) -> bool:
+        return isinstance(node, cst.Call) and dotted_parts(node.func) is not None \
+            and self.resolve_name(node.func) == GETARGSPEC
+
+    def _port_getargspec(self, call: cst.Call, field: Optional[str] = None,
+                         read: Optional[cst.Attribute] = None) -> None:
+        self._ported_calls.add(id(call))
+        func = call.func
+        assert isinstance(func, cst.Attribute)
+        self._replacements[id(func)] = func.with_changes(attr=cst.Name("getfullargspec"))
+        if read is not None and field is not None and SHARED_FIELDS[field] != field:
+            self._replacements[id(read)] = read.with_changes(attr=cst.Name(SHARED_FIELDS[field]))
+        self.record_edit(call, f"{code_of(func)} -> getfullargspec"
+                               + (f" (.{field} is .{SHARED_FIELDS[field]})"
+                                  if field and SHARED_FIELDS[field] != field else ""))
+
+    def _float_repr(self, node: cst.Attribute) -> None:
+        if id(node) in self._written:
+            self.needs_attention(node, f"{code_of(node)} = ...: Python 3's json has no "
+                                 "FLOAT_REPR hook; the assignment has no effect and floats "
+                                 "are written with repr()", "round the floats before "
+                                 "dumping them (e.g. float(format(x, '.2f')))")
+            return
+        getattr_call = cst.parse_expression(
+            f"getattr({code_of(node.value)}, 'FLOAT_REPR', float.__repr__)")
+        self._replacements[id(node)] = getattr_call.with_changes(lpar=node.lpar,
+                                                                 rpar=node.rpar)
+        self.record_edit(node, f"{code_of(node)} -> getattr(..., 'FLOAT_REPR', "
+                               "float.__repr__) (Python 3's json has no FLOAT_REPR)")
+
+    def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode
+                 ) -> cst.CSTNode:
+        replacement = self._replacements.pop(id(original_node), None)
+        if replacement is None:
+            return super().on_leave(original_node, updated_node)
+        if isinstance(replacement, cst.Attribute) and isinstance(updated_node, cst.Attribute):
+            return updated_node.with_changes(attr=replacement.attr)
+        return replacement
