@@ -120,10 +120,7 @@ def _port_file(job: Job, settings: Settings) -> FileResult:
     ported = porting.port_source(data, str(job.source), settings.codemods,
                                  settings.codemod_options, settings.max_file_bytes)
     if ported.error is not None or ported.skipped is not None:
-        if ported.error is not None:
-            result = _failed(job, ported.error, ported.error_line)
-        else:
-            result = FileResult(path=job.display, status=SKIPPED, error=ported.skipped)
+        result = _not_ported(job, ported, settings.write)
         if job.dest is not None and not job.in_place:
             # The ported tree must be runnable as a whole: carry the file over as is.
             result.output = _copy_or_none(job.source, job.dest)
@@ -162,6 +159,28 @@ def _port_file(job: Job, settings: Settings) -> FileResult:
     if changed or not job.in_place:
         result.output = str(job.dest)
     return result
+
+
+def _not_ported(job: Job, ported: porting.Ported, write: bool) -> FileResult:
+    """The result of a file left as it was: a failure (with its line) or a skip.
+
+    ``--check`` and ``--diff`` (``write`` False) answer "is the tree ported?": a file
+    left as it was fails them when some codemod's text pre-check matches it (it
+    probably needs porting, and nothing could check it), however it was left; one no
+    pre-check matches cannot need porting, and is listed as skipped.
+    """
+    reason = ported.error if ported.error is not None else ported.skipped
+    if write:
+        if ported.error is not None:
+            return _failed(job, reason, ported.error_line)
+        return FileResult(path=job.display, status=SKIPPED, error=reason)
+    if ported.would_apply:
+        return _failed(job, f"{reason}; it probably needs porting (the text checks of "
+                            f"{', '.join(ported.would_apply)} match it), so it fails the "
+                            f"check", ported.error_line)
+    return FileResult(path=job.display, status=SKIPPED, error_line=ported.error_line,
+                      error=f"{reason}; no codemod's text check matches it, so it cannot "
+                            f"need porting and does not fail the check")
 
 
 def _copy_or_none(source: Path, dest: Path) -> Optional[str]:

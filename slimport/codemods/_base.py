@@ -26,7 +26,7 @@ from libcst.matchers._decorators import (
 )
 from libcst.metadata import MetadataWrapper
 
-from slimport.codemods._lines import lines_of
+from slimport.codemods._lines import LineIndex, lines_of
 from slimport.codemods._findings import ATTENTION, Finding
 from slimport.codemods._scratch import AST_KEY, SOURCE_LINE_KEY
 from slimport.codemods._names import (
@@ -151,6 +151,8 @@ class SlimportCodemod(VisitorBasedCodemodCommand):
         self.findings: List[Finding] = []
         # Findings of the current pass with the node they are at, lines still unknown.
         self._unplaced: List[Tuple[Optional[cst.CSTNode], Finding]] = []
+        # The lines of the tree this pass was given, made on the first ``source_line_of``.
+        self._line_index: Optional[LineIndex] = None
         self.module_names = Bindings()
         self.scopes = ScopeStack(lambda: False)
         # So that every per-file attribute exists before the first file.
@@ -339,6 +341,7 @@ class SlimportCodemod(VisitorBasedCodemodCommand):
         # gets only the head of the module.
         original = tree
         tree = Codemod.transform_module(self, tree)
+        self._line_index = None
         self._resolve_findings(original)
         if AddImportsVisitor.CONTEXT_KEY in self.context.scratch:
             tree = _add_imports(self.context, tree)
@@ -390,7 +393,10 @@ class SlimportCodemod(VisitorBasedCodemodCommand):
         Returns:
           Its 1-based line in the user's file, or 0.
         """
-        line = lines_of(self.context.wrapper.module, [node]).get(id(node), 0)
+        module = self.context.wrapper.module
+        if self._line_index is None or self._line_index.module is not module:
+            self._line_index = LineIndex(module)
+        line = self._line_index.line_of(node)
         to_source = self.context.scratch.get(SOURCE_LINE_KEY)
         return to_source(line) if to_source is not None and line else line
 
