@@ -12,4 +12,5 @@ Modules:
                   MoXing-style cluster flags
   tf1_modules     the TF1 module paths scripts reached flags and ``app.run`` through
   moxing          what ``slim_ext.mox`` provides of MoXing's API
+  requirements    what ported code needs installed, and the pip line installing it
 """

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import List
 
 from slim_facts.platform_flags import PLATFORM_FLAGS
+from slim_facts.requirements import pip_install_line
 from slimport import __version__, exit_codes, flag_mapping, summary
 from slimport.verify import arguments as verify_arguments
 from slimport.writing import DEFAULT_MAX_FILE_BYTES
@@ -196,7 +197,8 @@ def build_parser() -> argparse.ArgumentParser:
         description=(
             "Run `python -m slim_ext` with this interpreter: it reports the TensorFlow,\n"
             "tf_keras and tf_slim versions and the slim_ext compatibility shims applied.\n"
-            "Needs TensorFlow (pip install 'slimport[tf]'); the rewrite itself does not."
+            "Needs TensorFlow and the rest of the runtime, which the rewrite does not:\n"
+            f"  {pip_install_line()}"
         ),
         epilog="example:\n  slimport doctor",
         formatter_class=argparse.RawDescriptionHelpFormatter,

@@ -15,7 +15,7 @@ import subprocess
 import sys
 from typing import Dict, List
 
-from slimport.exit_codes import EXIT_FAILED
+from slim_facts.requirements import pip_install_line
 
 # TensorFlow's native start-up logging (absl/C++), which ignores TF_CPP_MIN_LOG_LEVEL
 # before absl::InitializeLog() is called: "I0000 00:00:17... port.cc:153] oneDNN ...".
@@ -30,7 +30,7 @@ def _needs_tensorflow(command: str, why: str) -> bool:
     if importlib.util.find_spec("tensorflow") is not None:
         return False
     print(f"slimport {command}: TensorFlow is not installed for {sys.executable}.\n{why} "
-          "Install the runtime with:\n  pip install 'slimport[tf]'", file=sys.stderr)
+          f"Install the runtime with:\n  {pip_install_line()}", file=sys.stderr)
     return True
 
 
@@ -60,10 +60,10 @@ def _without_native_log(command: List[str]) -> int:
 
 
 def verify(args: argparse.Namespace) -> int:
-    """``slimport verify ARGS``: the same as ``python -m slimport.verify ARGS``."""
-    if _needs_tensorflow("verify", "Verifying a port imports and builds the ported code, "
-                                   "which needs it."):
-        return EXIT_FAILED
+    """``slimport verify ARGS``: the same as ``python -m slimport.verify ARGS``, but
+    once the arguments and paths are checked, it says how to install TensorFlow when
+    this Python lacks it."""
     from slimport.verify import cli as verify_cli
 
-    return verify_cli.run_command(args)
+    return verify_cli.run_command(args, can_start=lambda: not _needs_tensorflow(
+        "verify", "Verifying a port imports and builds the ported code, which needs it."))

@@ -11,7 +11,7 @@ import signal
 import sys
 import tempfile
 import time
-from typing import Dict, List, Optional, Sequence
+from typing import Callable, Dict, List, Optional, Sequence
 
 from slimport.verify import classify, report, runner, tree as tree_lib
 from slimport.verify.arguments import PROTOBUF_VARIABLE, build_parser
@@ -134,8 +134,12 @@ def _header(tree: tree_lib.Tree, ready: Dict[str, object], added_env: Dict[str, 
             "worker_pid": ready.get("worker_pid")}
 
 
-def run(args: argparse.Namespace) -> int:
-    """Runs verify with parsed arguments; returns the exit code."""
+def run(args: argparse.Namespace, can_start: Callable[[], bool] = lambda: True) -> int:
+    """Runs verify with parsed arguments; returns the exit code.
+
+    ``can_start`` is asked once every argument and path is checked, before anything
+    imports TensorFlow (``slimport verify`` says there how to install it).
+    """
     try:
         tree = tree_lib.discover(args.tree, args.path, args.exclude)
     except ValueError as error:
@@ -163,6 +167,8 @@ def run(args: argparse.Namespace) -> int:
         jobs = verify_run.jobs()
     except ValueError as error:
         print(f"slimport verify: {error}", file=sys.stderr)
+        return EXIT_ERROR
+    if not can_start():
         return EXIT_ERROR
     started = time.monotonic()
     env = runner.worker_environment([f"{k}={v}" for k, v in added_env.items()])
@@ -215,11 +221,11 @@ def _print(rows: List[classify.Row], tree: tree_lib.Tree, header: Dict[str, obje
     print("\n".join(lines))
 
 
-def run_command(args: argparse.Namespace) -> int:
+def run_command(args: argparse.Namespace, can_start: Callable[[], bool] = lambda: True) -> int:
     """``run``, with SIGTERM unwinding like Ctrl-C: the runner then stops the worker and
     its children by process group and the scratch directory is removed."""
     signal.signal(signal.SIGTERM, lambda number, frame: sys.exit(128 + number))
-    return run(args)
+    return run(args, can_start)
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:

@@ -33,7 +33,6 @@ DISTRIBUTIONS = {
     "absl": "absl-py",
     "tf_slim": "tf-slim",
     "tf_keras": "tf-keras",
-    "slim_ext": "slimport[tf]",
     "tensorflow_hub": "tensorflow-hub",
     "tensorflow_datasets": "tensorflow-datasets",
     "tensorflow_probability": "tensorflow-probability",
@@ -60,6 +59,9 @@ COMMON_PACKAGES = frozenset({
 _RESEARCH_SLIM = ("research/slim of github.com/tensorflow/models (not on PyPI): "
                   "check it out and give its directory with --path")
 ELSEWHERE = {
+    # slimport is not on PyPI either; slim_ext is part of it.
+    "slim_ext": "slim_ext is part of slimport (not on PyPI): in a clone of slimport, "
+                "pip install '.[tf]' with the Python that runs the checks",
     "nets": _RESEARCH_SLIM,
     "deployment": _RESEARCH_SLIM,
     "preprocessing": _RESEARCH_SLIM,

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from slim_facts.requirements import pip_install_line
 from slimport import codemods as registry
 from tests.slimport.conftest import REPO_ROOT
 
@@ -462,7 +463,7 @@ def test_doctor_without_tensorflow_says_how_to_install(monkeypatch, capsys) -> N
                         lambda name, *a: None if name == "tensorflow" else real_find_spec(name, *a))
     assert cli.main(["doctor"]) == 1
     message = capsys.readouterr().err
-    assert "TensorFlow is not installed" in message and "pip install 'slimport[tf]'" in message
+    assert "TensorFlow is not installed" in message and pip_install_line() in message
 
 
 def test_doctor_takes_no_arguments(slimport_cli) -> None:

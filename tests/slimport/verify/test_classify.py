@@ -199,7 +199,7 @@ def test_stack_dump_gives_where_a_hang_was(tree):
     ("cv2", "opencv-python-headless", None),
     ("google.protobuf.text_format", "protobuf", None),
     ("tf_slim", "tf-slim", None),
-    ("slim_ext", "slimport[tf]", None),
+    ("slim_ext", None, known.ELSEWHERE["slim_ext"]),
     ("deployment.model_deploy", None, known.ELSEWHERE["deployment"]),
     ("requests", "requests", None),
 ])
