@@ -59,9 +59,33 @@ def run(args: argparse.Namespace) -> int:
     try:
         outcome = engine.run(the_plan, settings, jobs=args.jobs or os.cpu_count() or 1,
                              on_done=lambda result: progress.advance(result.path))
+    except engine.Interrupted as interrupted:
+        progress.close()
+        return _interrupted(args, the_plan, interrupted)
     finally:
         progress.close()
     return _report(args, the_plan, outcome, warnings)
+
+
+def _interrupted(args: argparse.Namespace, the_plan: engine.Plan,
+                 interrupted: engine.Interrupted) -> int:
+    """After Ctrl-C: the summary of the files done, what was not done, exit 130."""
+    mode = "check" if args.check else "diff" if args.diff else "out" if args.out else "in-place"
+    done, total = interrupted.python_done, interrupted.python_total
+    sys.stderr.write(summary_text(interrupted.done.results, mode, interrupted.done.copied,
+                                  verbosity=args.verbosity))
+    left = total - done
+    if args.diff or args.check:
+        state = f"{done} of {total} Python files checked, {left} not; nothing was written"
+    elif args.out is not None:
+        state = (f"{args.out} has {done} of the {total} Python files, each complete; the "
+                 f"other {left} are not there: run the same command again with --force "
+                 f"to finish")
+    else:
+        state = (f"{done} of {total} Python files done, {left} left as they were (every "
+                 f"file is whole): run the same command again to finish")
+    print(f"slimport: interrupted: {state}", file=sys.stderr)
+    return exit_codes.EXIT_INTERRUPTED
 
 
 def _report(args: argparse.Namespace, the_plan: engine.Plan, outcome: engine.RunResult,

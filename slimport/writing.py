@@ -3,8 +3,9 @@ make or remove anything else. Every problem becomes a FileResult, never an excep
 
 Writes are atomic (``atomic_write``): a temp file in the same directory, renamed
 over the target, so a reader or a ``kill -9`` sees the old file or the new one,
-never half of one. A source is read only if it is a regular file: a FIFO named
-``x.py`` would block the read forever.
+never half of one; a write, or a copy into ``--out``, runs to its end even when
+Ctrl-C comes (``slimport.stopping``), and a port does not. A source is read only if
+it is a regular file: a FIFO named ``x.py`` would block the read forever.
 """
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Mapping, Optional, Tuple
 
-from slimport import hold_for_tests, porting
+from slimport import hold_for_tests, porting, stopping
 from slimport.planning import COPY, MKDIR, REMOVE, TEMP_SUFFIX, Job, file_kind
 from slimport.diffs import unified_diff
 from slimport.report import CHANGED, FAILED, SKIPPED, UNCHANGED, FileResult
@@ -117,13 +118,15 @@ def _port_file(job: Job, settings: Settings) -> FileResult:
         return FileResult(path=job.display, status=SKIPPED, error=f"{error}; not read")
     except OSError as error:
         return _failed(job, f"cannot read: {error.strerror or error}")
+    hold_for_tests.while_porting(job.source)
     ported = porting.port_source(data, str(job.source), settings.codemods,
                                  settings.codemod_options, settings.max_file_bytes)
     if ported.error is not None or ported.skipped is not None:
         result = _not_ported(job, ported, settings.write)
         if job.dest is not None and not job.in_place:
             # The ported tree must be runnable as a whole: carry the file over as is.
-            result.output = _copy_or_none(job.source, job.dest)
+            with stopping.writing():
+                result.output = _copy_or_none(job.source, job.dest)
         return result
 
     changed = ported.data != data
@@ -144,15 +147,15 @@ def _port_file(job: Job, settings: Settings) -> FileResult:
         result.diff = unified_diff(ported.before, ported.after, job.display)
     if job.dest is None:
         return result
+    if changed and job.in_place and not mode & stat.S_IWUSR:
+        return _failed(job, "file is read-only, not modified; make it writable "
+                            "(chmod u+w) or write a ported copy with --out DIR")
     try:
-        if changed:
-            if job.in_place and not mode & stat.S_IWUSR:
-                return _failed(job, "file is read-only, not modified; make it writable "
-                                    "(chmod u+w) or write a ported copy with --out DIR")
-            atomic_write(job.dest, ported.data, mode)
-            hold_for_tests.after_write()
-        elif not job.in_place:
-            shutil.copy2(job.source, job.dest)
+        with stopping.writing():
+            if changed:
+                atomic_write(job.dest, ported.data, mode)
+            elif not job.in_place:
+                shutil.copy2(job.source, job.dest)
     except OSError as error:
         return _failed(job, f"cannot write {error.filename or job.dest}: "
                             f"{error.strerror or error}")
@@ -193,6 +196,11 @@ def _copy_or_none(source: Path, dest: Path) -> Optional[str]:
 
 def place(job: Job) -> Optional[FileResult]:
     """Do a mkdir/remove/copy/symlink job; a FileResult only when it failed."""
+    with stopping.writing():
+        return _place(job)
+
+
+def _place(job: Job) -> Optional[FileResult]:
     assert job.dest is not None
     try:
         if job.kind == MKDIR:
