@@ -12,7 +12,7 @@ import sys
 from typing import Dict, List, Sequence
 
 from slimport import codemods as registry
-from slimport import engine, exit_codes, flag_mapping, report
+from slimport import engine, exit_codes, flag_mapping, report, rewrite_stdin
 from slimport.diffs import colored_diff, use_color
 from slimport.progress import Progress
 from slimport.summary import QUIET, summary_text
@@ -42,6 +42,12 @@ def run(args: argparse.Namespace) -> int:
     warnings: List[str] = []
     options = _codemod_options(args, selected, warnings)
     dry_run = args.diff or args.check
+    if rewrite_stdin.STDIN in map(str, args.paths):
+        settings = engine.Settings(tuple(selected), options, write=not dry_run,
+                                   diff=args.diff, max_file_bytes=args.max_size)
+        return rewrite_stdin.run(args, settings, warnings)
+    if args.stdin_filename is not None:
+        args.usage_error("--stdin-filename names the file read from -, standard input")
     try:
         the_plan = engine.plan(args.paths, out=args.out, write=not dry_run, force=args.force,
                                exclude=args.exclude)

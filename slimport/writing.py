@@ -95,8 +95,8 @@ def atomic_write(path: Path, data: bytes, mode: int) -> None:
         raise
 
 
-def _failed(job: Job, reason: str, line: Optional[int] = None) -> FileResult:
-    return FileResult(path=job.display, status=FAILED, error=reason, error_line=line)
+def _failed(path: str, reason: str, line: Optional[int] = None) -> FileResult:
+    return FileResult(path=path, status=FAILED, error=reason, error_line=line)
 
 
 def port_file(job: Job, settings: Settings) -> FileResult:
@@ -107,8 +107,45 @@ def port_file(job: Job, settings: Settings) -> FileResult:
     try:
         return _port_file(job, settings)
     except Exception as error:
-        return _failed(job, f"internal error: {type(error).__name__}: {error}; the file "
-                            f"is left as it was; please report this with the file")
+        return _failed(job.display, f"internal error: {type(error).__name__}: {error}; the "
+                                    f"file is left as it was; please report this with the file")
+
+
+def port_data(data: bytes, filename: str, display: str, settings: Settings,
+              written: bool) -> Tuple[FileResult, porting.Ported]:
+    """Port one file's bytes in memory, as ``port_file`` would.
+
+    Args:
+      data: the file's bytes.
+      filename: its path, for the codemods.
+      display: its name in the result.
+      settings: how to port.
+      written: whether the ported text is what the user goes on to edit (then the
+        findings name its lines; else the input's).
+
+    Returns:
+      The FileResult (with no ``output``), and the Ported (``data``: what to write).
+    """
+    ported = porting.port_source(data, filename, settings.codemods,
+                                 settings.codemod_options, settings.max_file_bytes)
+    if ported.error is not None or ported.skipped is not None:
+        return _not_ported(display, ported, settings.write), ported
+    changed = ported.data != data
+    findings = list(ported.findings)
+    if written:
+        # Name each finding's line in the file the user goes on to edit.
+        findings = [replace(finding, line=line)
+                    for finding, line in zip(ported.findings, ported.output_lines)]
+    result = FileResult(
+        path=display,
+        status=CHANGED if changed else UNCHANGED,
+        codemods=list(ported.codemods),
+        findings=findings,
+        source_lines=[finding.line for finding in ported.findings],
+    )
+    if settings.diff and changed:
+        result.diff = unified_diff(ported.before, ported.after, display)
+    return result, ported
 
 
 def _port_file(job: Job, settings: Settings) -> FileResult:
@@ -117,39 +154,22 @@ def _port_file(job: Job, settings: Settings) -> FileResult:
     except NotRegularFile as error:
         return FileResult(path=job.display, status=SKIPPED, error=f"{error}; not read")
     except OSError as error:
-        return _failed(job, f"cannot read: {error.strerror or error}")
+        return _failed(job.display, f"cannot read: {error.strerror or error}")
     hold_for_tests.while_porting(job.source)
-    ported = porting.port_source(data, str(job.source), settings.codemods,
-                                 settings.codemod_options, settings.max_file_bytes)
-    if ported.error is not None or ported.skipped is not None:
-        result = _not_ported(job, ported, settings.write)
+    result, ported = port_data(data, str(job.source), job.display, settings,
+                               written=job.dest is not None)
+    if result.status in (FAILED, SKIPPED):
         if job.dest is not None and not job.in_place:
             # The ported tree must be runnable as a whole: carry the file over as is.
             with stopping.writing():
                 result.output = _copy_or_none(job.source, job.dest)
         return result
-
-    changed = ported.data != data
-    source_lines = [finding.line for finding in ported.findings]
-    findings = list(ported.findings)
-    if job.dest is not None:
-        # Name each finding's line in the file the user goes on to edit.
-        findings = [replace(finding, line=line)
-                    for finding, line in zip(ported.findings, ported.output_lines)]
-    result = FileResult(
-        path=job.display,
-        status=CHANGED if changed else UNCHANGED,
-        codemods=list(ported.codemods),
-        findings=findings,
-        source_lines=source_lines,
-    )
-    if settings.diff and changed:
-        result.diff = unified_diff(ported.before, ported.after, job.display)
+    changed = result.status == CHANGED
     if job.dest is None:
         return result
     if changed and job.in_place and not mode & stat.S_IWUSR:
-        return _failed(job, "file is read-only, not modified; make it writable "
-                            "(chmod u+w) or write a ported copy with --out DIR")
+        return _failed(job.display, "file is read-only, not modified; make it writable "
+                                    "(chmod u+w) or write a ported copy with --out DIR")
     try:
         with stopping.writing():
             if changed:
@@ -157,14 +177,14 @@ def _port_file(job: Job, settings: Settings) -> FileResult:
             elif not job.in_place:
                 shutil.copy2(job.source, job.dest)
     except OSError as error:
-        return _failed(job, f"cannot write {error.filename or job.dest}: "
-                            f"{error.strerror or error}")
+        return _failed(job.display, f"cannot write {error.filename or job.dest}: "
+                                    f"{error.strerror or error}")
     if changed or not job.in_place:
         result.output = str(job.dest)
     return result
 
 
-def _not_ported(job: Job, ported: porting.Ported, write: bool) -> FileResult:
+def _not_ported(path: str, ported: porting.Ported, write: bool) -> FileResult:
     """The result of a file left as it was: a failure (with its line) or a skip.
 
     ``--check`` and ``--diff`` (``write`` False) answer "is the tree ported?": a file
@@ -175,13 +195,13 @@ def _not_ported(job: Job, ported: porting.Ported, write: bool) -> FileResult:
     reason = ported.error if ported.error is not None else ported.skipped
     if write:
         if ported.error is not None:
-            return _failed(job, reason, ported.error_line)
-        return FileResult(path=job.display, status=SKIPPED, error=reason)
+            return _failed(path, reason, ported.error_line)
+        return FileResult(path=path, status=SKIPPED, error=reason)
     if ported.would_apply:
-        return _failed(job, f"{reason}; it probably needs porting (the text checks of "
-                            f"{', '.join(ported.would_apply)} match it), so it fails the "
-                            f"check", ported.error_line)
-    return FileResult(path=job.display, status=SKIPPED, error_line=ported.error_line,
+        return _failed(path, f"{reason}; it probably needs porting (the text checks of "
+                             f"{', '.join(ported.would_apply)} match it), so it fails the "
+                             f"check", ported.error_line)
+    return FileResult(path=path, status=SKIPPED, error_line=ported.error_line,
                       error=f"{reason}; no codemod's text check matches it, so it cannot "
                             f"need porting and does not fail the check")
 
@@ -216,5 +236,5 @@ def _place(job: Job) -> Optional[FileResult]:
     except OSError as error:
         action = f"remove {job.dest} (left by an interrupted run)" if job.kind == REMOVE \
             else f"{job.kind} to {job.dest}"
-        return _failed(job, f"cannot {action}: {error.strerror or error}")
+        return _failed(job.display, f"cannot {action}: {error.strerror or error}")
     return None

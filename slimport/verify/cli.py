@@ -175,7 +175,8 @@ def run(args: argparse.Namespace, can_start: Callable[[], bool] = lambda: True) 
     with tempfile.TemporaryDirectory(prefix="slimport-verify-") as scratch:
         try:
             with runner.Runner(config, env, scratch,
-                               on_start=lambda job: progress.started(str(job["target"]))) as pool:
+                               on_start=lambda job: progress.started(str(job["target"])),
+                               native_log=args.verbose) as pool:
                 if pool.ready["event"] == "preload_failed":
                     print(f"slimport verify: {_preload_failure(pool.ready, tree)}", file=sys.stderr)
                     return EXIT_ERROR
