@@ -10,8 +10,8 @@ option's own values, checked by the option's own type::
     [tool.slimport]
     exclude = ["third_party/*", "*_pb2.py"]
     max-size = "4M"
-    skip = ["compat_v1"]                       # or "compat_v1,numpy_aliases", as on the command line
-    map = { data_dir = "dataset_dir" }         # or ["data_dir=dataset_dir"]
+    skip = ["compat_v1"]                 # or "compat_v1,numpy_aliases", as on the command line
+    map = { data_dir = "dataset_dir" }   # or ["data_dir=dataset_dir"]
     jobs = 2
     color = "never"
     verbose = true
