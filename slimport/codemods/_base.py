@@ -13,7 +13,7 @@ from __future__ import annotations
 import ast
 from contextlib import contextmanager
 from dataclasses import replace
-from typing import Callable, ClassVar, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import Callable, ClassVar, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
 import libcst as cst
 from libcst.codemod import Codemod, CodemodContext, VisitorBasedCodemodCommand
@@ -26,6 +26,7 @@ from libcst.matchers._decorators import (
 )
 from libcst.metadata import MetadataWrapper
 
+from slimport.codemods import _matcher_setup
 from slimport.codemods._lines import LineIndex, lines_of
 from slimport.codemods._findings import ATTENTION, Finding
 from slimport.codemods._scratch import AST_KEY, SOURCE_LINE_KEY
@@ -111,6 +112,24 @@ def _add_imports(context: CodemodContext, tree: cst.Module) -> cst.Module:
     return head.with_changes(body=[*new_body, *body[end + 1:]], footer=tree.footer)
 
 
+_matcher_setup.install()
+
+# (codemod class, node class) -> the codemod's visit_<Node> and leave_<Node>, or None.
+# CSTTransformer looks both up by name at every node (an f-string, and a getattr that
+# walks the whole class hierarchy when the codemod has none: at most nodes); that was
+# the largest single cost of a pass.
+_HANDLERS: Dict[Tuple[type, type], Tuple[Optional[Callable], Optional[Callable]]] = {}
+
+
+def _handlers(codemod: type, node: type) -> Tuple[Optional[Callable], Optional[Callable]]:
+    found = _HANDLERS.get((codemod, node))
+    if found is None:
+        name = node.__name__
+        found = _HANDLERS[codemod, node] = (getattr(codemod, f"visit_{name}", None),
+                                            getattr(codemod, f"leave_{name}", None))
+    return found
+
+
 class SlimportCodemod(VisitorBasedCodemodCommand):
     """Base for slimport codemods; subclasses set NAME, DESCRIPTION and TRIGGERS."""
 
@@ -159,14 +178,17 @@ class SlimportCodemod(VisitorBasedCodemodCommand):
         self.start_file(cst.Module(body=[]))
 
     # Every visit keeps track of the scopes it is in, so that ``resolve_name`` answers as
-    # Python would at that point.
+    # Python would at that point. The visit_<Node> / leave_<Node> methods are those
+    # CSTTransformer would call, found once per codemod class and node class.
     def on_visit(self, node: cst.CSTNode) -> bool:
         self.scopes.visit(node)
-        return cst.CSTTransformer.on_visit(self, node)
+        visit = _handlers(type(self), type(node))[0]
+        return visit is None or visit(self, node) is not False
 
     def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode
                  ) -> Union[cst.CSTNode, cst.RemovalSentinel, cst.FlattenSentinel]:
-        result = cst.CSTTransformer.on_leave(self, original_node, updated_node)
+        leave = _handlers(type(self), type(original_node))[1]
+        result = updated_node if leave is None else leave(self, original_node, updated_node)
         self.scopes.leave(original_node)
         return result
 

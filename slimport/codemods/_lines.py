@@ -17,9 +17,9 @@ every few lines is quadratic in its size.
 """
 from __future__ import annotations
 
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
-from typing import Dict, Iterable, Iterator, Optional, Set
+from typing import ContextManager, Dict, Iterable, Iterator, Optional, Set
 
 import libcst as cst
 from libcst._nodes.internal import CodegenState
@@ -31,6 +31,34 @@ def _newlines(token: str) -> int:
 
 class _AllFound(Exception):
     """Raised out of the codegen once every node asked about has its line."""
+
+
+# A context manager that does nothing, reused: libcst's CodegenState makes a new
+# generator-based one at every node that has a position, which is a fifth of a codegen.
+_NOTHING = nullcontext()
+
+
+class _Plain(CodegenState):
+    """libcst's codegen state, without the position bookkeeping nobody reads here."""
+
+    def record_syntactic_position(self, node: cst.CSTNode, *,
+                                  start_node: Optional[cst.CSTNode] = None,
+                                  end_node: Optional[cst.CSTNode] = None) -> nullcontext:
+        return _NOTHING
+
+
+def module_code(module: cst.Module) -> str:
+    """``module.code``, made faster (the same text).
+
+    Args:
+      module: a libcst module.
+
+    Returns:
+      Its source code.
+    """
+    state = _Plain(default_indent=module.default_indent, default_newline=module.default_newline)
+    module._codegen(state)
+    return "".join(state.tokens)
 
 
 @dataclass
@@ -62,13 +90,17 @@ class _LineFinder(CodegenState):
             if not self.pending:
                 raise _AllFound
 
-    @contextmanager
     def record_syntactic_position(self, node: cst.CSTNode, *,
                                   start_node: Optional[cst.CSTNode] = None,
-                                  end_node: Optional[cst.CSTNode] = None) -> Iterator[None]:
+                                  end_node: Optional[cst.CSTNode] = None
+                                  ) -> ContextManager[None]:
         if not self.every_node and id(node) not in self.targets:
-            yield
-            return
+            return _NOTHING
+        return self._recording(node, start_node)
+
+    @contextmanager
+    def _recording(self, node: cst.CSTNode, start_node: Optional[cst.CSTNode]
+                   ) -> Iterator[None]:
         if start_node is None:
             self.syntactic[id(node)] = self.current_line()
             yield
