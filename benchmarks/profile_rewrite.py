@@ -23,7 +23,7 @@ from typing import Callable, Dict, List
 import libcst as cst
 
 import _stats
-import corpus
+import synthetic_tree
 
 TIMES: Dict[str, float] = defaultdict(float)
 CALLS: Dict[str, int] = defaultdict(int)
@@ -70,7 +70,7 @@ def profile(files: int, seed: int, top: int) -> str:
     codemods = _instrument()
     with tempfile.TemporaryDirectory() as temp:
         source = Path(temp) / "corpus"
-        n_files, lines = corpus.build(source, files, seed)
+        n_files, lines = synthetic_tree.build(source, files, seed)
         paths = sorted(source.rglob("*.py"))
         sources = [(str(path), path.read_bytes()) for path in paths]
     profiler = cProfile.Profile()
@@ -104,7 +104,7 @@ def profile(files: int, seed: int, top: int) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--files", type=int, default=corpus.PACKAGE_FILES)
+    parser.add_argument("--files", type=int, default=synthetic_tree.PACKAGE_FILES)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--top", type=int, default=25)
     args = parser.parse_args()

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Callable, Dict, List, Sequence, Tuple
 
 import _stats
-import corpus
+import synthetic_tree
 
 HERE = Path(__file__).resolve().parent
 MEASURE = HERE / "_measure.py"
@@ -178,7 +178,7 @@ def scaling(sizes: Sequence[int], runs_for: Callable[[int], int], work: Path, se
             measured = known[size]
         else:
             source = work / f"corpus-{size}"
-            files, lines = corpus.build(source, size, seed)
+            files, lines = synthetic_tree.build(source, size, seed)
             runs = runs_for(size)
             progress(f"scaling: {files} files, {lines} lines, {runs} paired runs")
             measured = Measured(files, lines, paired_runs(source, work, runs, progress))

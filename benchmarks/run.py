@@ -1,13 +1,15 @@
 """Entry point of `tox -e bench`: every benchmark, one markdown table each.
 
-    python benchmarks/run.py [--quick] [--runs N] [--only rewrite,scaling,profile,train]
+    python benchmarks/run.py [--quick] [--runs N] [--only rewrite,scaling,bigfile,profile,train]
                              [--markdown FILE] [--work DIR]
 
 Full mode: the rewrite on examples/slim_tf1 and on the 90-file corpus (N paired
 runs, default 5), the scaling table (10 / 90 / 900 files; trees above 90 files
-are run once, they take minutes per tool), the profile, and the training benchmarks.
---quick: 2 runs, the 10-file corpus, no scaling or profile, short training runs;
-a smoke test of the whole harness in a few minutes.
+are run once, they take minutes per tool), one big file's time per line at 2,000
+and 20,000 lines (big_file.py), the profile, and the training benchmarks.
+--quick: 2 runs, the 10-file corpus, the big file at 1,000 and 5,000 lines, no
+scaling or profile, short training runs; a smoke test of the whole harness in a few
+minutes.
 
 Exits 0 when every benchmark ran, 1 when one failed to run (its error is
 printed); it never judges the figures.
@@ -24,12 +26,13 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 import _stats  # noqa: E402
-import corpus  # noqa: E402
+import big_file  # noqa: E402
+import synthetic_tree  # noqa: E402
 import profile_rewrite  # noqa: E402
 import rewrite_bench  # noqa: E402
 import train_bench  # noqa: E402
 
-BENCHMARKS = ("rewrite", "scaling", "profile", "train")
+BENCHMARKS = ("rewrite", "scaling", "bigfile", "profile", "train")
 SEED = 0
 
 
@@ -45,10 +48,10 @@ def run(args: argparse.Namespace, work: Path) -> list:
     if "rewrite" in args.only:
         trees = {}
         if not args.quick:
-            trees["examples/slim_tf1"] = corpus.EXAMPLE_TREE
-        size = 10 if args.quick else corpus.PACKAGE_FILES
+            trees["examples/slim_tf1"] = synthetic_tree.EXAMPLE_TREE
+        size = 10 if args.quick else synthetic_tree.PACKAGE_FILES
         generated = work / f"corpus-{size}"
-        corpus.build(generated, size, SEED)
+        synthetic_tree.build(generated, size, SEED)
         trees[f"generated corpus (seed {SEED})"] = generated
         for label, source in trees.items():
             section, measured = rewrite_bench.compare(label, source, work, runs, _progress)
@@ -58,12 +61,18 @@ def run(args: argparse.Namespace, work: Path) -> list:
         print(sections[-1] if args.quick else "\n\n".join(sections[-2:]), "\n", flush=True)
     if "scaling" in args.only and not args.quick:
         section = rewrite_bench.scaling(
-            args.scaling_sizes, lambda size: 1 if size > corpus.PACKAGE_FILES else runs, work, SEED,
+            args.scaling_sizes,
+            lambda size: 1 if size > synthetic_tree.PACKAGE_FILES else runs, work, SEED,
             _progress, known)
         sections.append(section)
         print(section, "\n", flush=True)
+    if "bigfile" in args.only:
+        section = big_file.scaling([1000, 5000] if args.quick else [2000, 20000],
+                                   1 if args.quick else 3, SEED, _progress)
+        sections.append(section)
+        print(section, "\n", flush=True)
     if "profile" in args.only and not args.quick:
-        section = profile_rewrite.profile(corpus.PACKAGE_FILES, SEED, 25)
+        section = profile_rewrite.profile(synthetic_tree.PACKAGE_FILES, SEED, 25)
         sections.append(section)
         print(section, "\n", flush=True)
     if "train" in args.only:
@@ -99,7 +108,7 @@ def main() -> int:
     parser.add_argument("--only", type=_names, default=list(BENCHMARKS),
                         help=f"comma-separated subset of {','.join(BENCHMARKS)}")
     parser.add_argument("--scaling-sizes", type=lambda t: [int(x) for x in t.split(",")],
-                        default=[10, corpus.PACKAGE_FILES, 900],
+                        default=[10, synthetic_tree.PACKAGE_FILES, 900],
                         help="corpus sizes in files for the scaling table (default 10,90,900)")
     parser.add_argument("--markdown", type=Path,
                         help="also write the machine description and every table to FILE")

@@ -18,7 +18,8 @@ from slim_ext.estimator import shims as estimator_shims
 # (label, distribution names to try, pip requirement to suggest when missing)
 _REQUIREMENTS = (
     ("TensorFlow", ("tensorflow", "tensorflow-cpu"), "tensorflow>=2.15,<2.22"),
-    ("tf_keras", ("tf-keras", "tf_keras"), "tf-keras (same minor as TF)"),
+    # Its minor version must be TensorFlow's: find_problems pins it when TF is there.
+    ("tf_keras", ("tf-keras", "tf_keras"), "tf-keras>=2.15,<2.22"),
     ("tf_slim", ("tf-slim", "tf_slim"), "tf-slim==1.1.0"),
     ("absl-py", ("absl-py",), "absl-py"),
     ("numpy", ("numpy",), "numpy"),
@@ -52,16 +53,21 @@ def find_problems(versions: Dict[str, Optional[str]]) -> List[str]:
     Human-readable problem lines; empty when everything is fine.
   """
   problems = []
+  tf_version = versions["TensorFlow"]
+  # tf-keras releases follow TensorFlow's from 2.15 on: pinned to a supported TF only.
+  tf_supported = bool(tf_version) and (
+      SUPPORTED_TF[0] <= _minor(tf_version) <= SUPPORTED_TF[1])
   for label, _, requirement in _REQUIREMENTS:
+    if label == "tf_keras" and tf_supported:
+      requirement = f"tf-keras=={'.'.join(map(str, _minor(tf_version)))}.*"
     if versions[label] is None:
       problems.append(f"MISSING {label}: pip install '{requirement}'")
-  tf_version = versions["TensorFlow"]
-  if tf_version and not SUPPORTED_TF[0] <= _minor(tf_version) <= SUPPORTED_TF[1]:
+  if tf_version and not tf_supported:
     problems.append(
         f"UNSUPPORTED TensorFlow {tf_version}: slim_ext's shims are checked "
         "on 2.15-2.21; pip install 'tensorflow>=2.15,<2.22'")
   keras_version = versions["tf_keras"]
-  if tf_version and keras_version and _minor(keras_version) != _minor(tf_version):
+  if tf_supported and keras_version and _minor(keras_version) != _minor(tf_version):
     problems.append(
         f"MISMATCH tf_keras {keras_version} with TensorFlow {tf_version}: "
         f"pip install 'tf-keras=={'.'.join(map(str, _minor(tf_version)))}.*'")

@@ -24,6 +24,7 @@ import sys
 import types
 from typing import List, Optional, Tuple
 
+from slim_facts import requirements
 # The table and its kinds are part of this module's API (compat.SHIMS, compat.Shim).
 from slim_facts.shims import ATTRIBUTE  # noqa: F401
 from slim_facts.shims import LEGACY_KERAS_ROUTE
@@ -235,8 +236,7 @@ def _check_requirements() -> None:
   if importlib.util.find_spec("tensorflow") is None:
     raise ImportError(
         "slim_ext: TensorFlow is not installed; slim_ext runs tf_slim on "
-        "TensorFlow 2.15-2.21. Fix: pip install 'tensorflow>=2.15,<2.22' "
-        "tf-keras tf-slim==1.1.0 (or: pip install 'slimport[tf]')")
+        f"TensorFlow 2.15-2.21. Fix: {requirements.pip_install_line()}")
   if importlib.util.find_spec("tf_keras") is not None:
     return
   import tensorflow as tf  # pylint: disable=g-import-not-at-top

@@ -14,4 +14,5 @@ Modules:
                   and where the port sends them
   moxing          what ``slim_ext.mox`` provides of MoXing's API
   platform_sdk    the platform SDK's modules scripts import, and slim_ext's stand-ins
+  requirements    what ported code needs installed, and the pip line installing it
 """

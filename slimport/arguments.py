@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import List
 
 from slim_facts.platform_flags import PLATFORM_FLAGS
+from slim_facts.requirements import pip_install_line
 from slimport import __version__, exit_codes, flag_mapping, summary
 from slimport.verify import arguments as verify_arguments
 from slimport.writing import DEFAULT_MAX_FILE_BYTES
@@ -24,6 +25,11 @@ examples:
   slimport rewrite slim --only contrib_slim,flags_to_absl --report port.json
   slimport rewrite slim --map data_dir=dataset_dir --map output_dir=train_dir
   slimport rewrite slim --exclude 'third_party/*' --exclude '*_pb2.py' -v
+  slimport rewrite - --stdin-filename train.py < train.py   port standard input to stdout
+
+settings: [tool.slimport] in the nearest pyproject.toml (or --config FILE) gives
+defaults for the long options, in kebab-case (exclude = ["*_pb2.py"], max-size = "4M",
+skip = ["compat_v1"], map = {data_dir = "dataset_dir"}, jobs = 2); the command line wins.
 """
 
 
@@ -97,7 +103,9 @@ def build_parser() -> argparse.ArgumentParser:
              "__pycache__, *.egg-info, and (reported as skipped) virtualenvs (a directory "
              "with pyvenv.cfg or conda-meta/), .tox, .nox, node_modules; symlinks are not "
              "followed (recreated under --out when they point inside the tree); only "
-             "regular files are read. e.g. `slimport rewrite train.py nets/`",
+             "regular files are read; - alone reads standard input and writes the ported "
+             "file to standard output (editors, pipelines). e.g. `slimport rewrite train.py "
+             "nets/`, `slimport rewrite - < train.py > train_tf2.py`",
     )
     rewrite.add_argument(
         "--out", metavar="DIR", type=Path,
@@ -107,6 +115,10 @@ def build_parser() -> argparse.ArgumentParser:
              "DIR/<its name>. DIR must be outside the sources and empty (see --force), "
              "e.g. --out slim_tf2",
     )
+    rewrite.add_argument(
+        "--stdin-filename", metavar="PATH", type=Path,
+        help="with -: the file standard input holds, named in messages and where "
+             "[tool.slimport] is looked for from, e.g. --stdin-filename nets/lenet.py")
     rewrite.add_argument(
         "--force", action="store_true",
         help="allow --out to be a non-empty directory (files there are overwritten), "
@@ -119,8 +131,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     rewrite.add_argument(
         "--color", choices=("auto", "always", "never"), default="auto",
-        help="colour the --diff: auto (default) colours it on a terminal unless the "
-             "NO_COLOR environment variable is set, e.g. --color never",
+        help="colour the --diff: auto (default) colours it on a terminal; the environment "
+             "decides first: NO_COLOR (not empty) turns colour off, else FORCE_COLOR (not "
+             "empty) turns it on even when piped, else TERM=dumb turns it off, "
+             "e.g. --color never",
     )
     rewrite.add_argument(
         "--check", action="store_true",
@@ -169,6 +183,15 @@ def build_parser() -> argparse.ArgumentParser:
              "(from the PATH given, or as given); repeatable, "
              "e.g. --exclude '*_pb2.py' --exclude 'third_party/*'",
     )
+    settings = rewrite.add_mutually_exclusive_group()
+    settings.add_argument(
+        "--config", metavar="FILE", type=Path,
+        help="read the [tool.slimport] settings from FILE (TOML) instead of the nearest "
+             "pyproject.toml that has them (looked for from the PATHs up); the command "
+             "line wins over them, e.g. --config ci/slimport.toml")
+    settings.add_argument(
+        "--no-config", action="store_true",
+        help="read no [tool.slimport] settings, e.g. --no-config")
     talk = rewrite.add_mutually_exclusive_group()
     talk.add_argument(
         "-q", "--quiet", dest="verbosity", action="store_const", const=summary.QUIET,
@@ -190,19 +213,23 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
 
-    commands.add_parser(
+    doctor = commands.add_parser(
         "doctor",
         help="check that this Python can run ported code (TensorFlow, tf_slim, shims)",
         description=(
             "Run `python -m slim_ext` with this interpreter: it reports the TensorFlow,\n"
             "tf_keras and tf_slim versions and the slim_ext compatibility shims applied.\n"
-            "Needs TensorFlow (pip install 'slimport[tf]'); the rewrite itself does not."
+            "Needs TensorFlow and the rest of the runtime, which the rewrite does not:\n"
+            f"  {pip_install_line()}"
         ),
         epilog="example:\n  slimport doctor",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    doctor.add_argument(
+        "-v", "--verbose", action="store_true",
+        help="also show TensorFlow's native start-up lines (hidden unless the check fails)")
     _add_verify(commands)
-    rewrite.set_defaults(usage_error=rewrite.error)
+    rewrite.set_defaults(usage_error=rewrite.error, parser=rewrite)
     return parser
 
 

@@ -13,9 +13,10 @@ from __future__ import annotations
 import argparse
 import sys
 import traceback
+from pathlib import Path
 from typing import Optional, Sequence
 
-from slimport import arguments, rewrite, runtime_commands, summary
+from slimport import arguments, config, rewrite, runtime_commands, summary
 from slimport import codemods as registry
 from slimport.exit_codes import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK
 
@@ -46,18 +47,34 @@ def _interrupted(args: argparse.Namespace) -> int:
     return EXIT_INTERRUPTED
 
 
+def _with_settings(args: argparse.Namespace, argv: Sequence[str]) -> None:
+    """``slimport rewrite``'s arguments completed from ``[tool.slimport]``."""
+    paths = [args.stdin_filename] if args.stdin_filename is not None else args.paths
+    try:
+        found = config.apply(args, args.parser, argv[argv.index("rewrite") + 1:], paths,
+                             Path.cwd())
+    except config.ConfigError as error:
+        args.usage_error(str(error))
+    if found.path is not None and args.verbosity >= summary.VERBOSE:
+        print(f"slimport: settings from {found.path} [tool.slimport]: "
+              f"{', '.join(found.applied) or 'none applied (the command line gives them)'}",
+              file=sys.stderr)
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Run ``slimport`` with ``argv`` (default: the process arguments); returns the exit code."""
     parser = arguments.build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
     args = parser.parse_args(argv)
     try:
         if args.command == "rewrite":
+            _with_settings(args, argv)
             return rewrite.run(args)
         if args.command == "list":
             return _list()
         if args.command == "verify":
             return runtime_commands.verify(args)
-        return runtime_commands.doctor()
+        return runtime_commands.doctor(args.verbose)
     except KeyboardInterrupt:
         return _interrupted(args)
     except Exception as error:  # a bug: say so in one line; -v shows where

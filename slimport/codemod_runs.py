@@ -17,6 +17,7 @@ import libcst as cst
 from libcst.codemod import CodemodContext, SkipFile
 
 from slimport import line_map, skeleton
+from slimport.codemods._lines import module_code
 from slimport.codemods._names import Bindings, collect_bindings, parse_source
 from slimport.codemods._scratch import AST_KEY, ORIGINAL_AST_KEY, SOURCE_LINE_KEY, TREE_KEY
 from slimport.report import ATTENTION, EDIT, WARNING, Finding
@@ -128,11 +129,11 @@ def _check_round_trip(cut: skeleton.Skeleton, parsed: cst.Module) -> None:
       Unported: libcst would change the text of a whole file.
       NeedsWholeFile: libcst would change a skeleton's text.
     """
-    if parsed.code == cut.text:
+    if module_code(parsed) == cut.text:
         return
     if not cut.is_whole:
         raise NeedsWholeFile
-    line = _first_difference(cut.text, parsed.code)
+    line = _first_difference(cut.text, module_code(parsed))
     raise Unported(
         f"libcst cannot round-trip it: it would change line {line} (e.g. drop a "
         f"comment after a one-line block) before any edit; left untouched: move the "
@@ -218,7 +219,7 @@ def run_group(codemods: Sequence[type], start: int, text: str, tree: ast.Module,
         if any(finding.kind == EDIT for finding in reported):
             applied.append(codemod.NAME)
         # A codemod that found nothing to do hands back the very tree it was given.
-        new_code = code if new_module is module else new_module.code
+        new_code = code if new_module is module else module_code(new_module)
         if new_code != code:
             if not edits.steps:
                 _check_round_trip(cut, parsed)

@@ -52,12 +52,20 @@ def colored_diff(diff: str) -> str:
 def use_color(stream: TextIO, when: str) -> bool:
     """Whether to colour output to ``stream``: ``when`` is always, never or auto.
 
-    auto: only on a terminal, and not when the NO_COLOR environment variable is
-    set to anything (https://no-color.org) or TERM is ``dumb``.
+    ``--color always`` / ``never`` decide. With auto, the first that applies: a
+    non-empty NO_COLOR turns colour off (https://no-color.org), a non-empty
+    FORCE_COLOR turns it on, also when piped (https://force-color.org), TERM=dumb
+    turns it off, and otherwise it is on for a terminal only. NO_COLOR before
+    FORCE_COLOR is CPython's own order (3.13's coloured tracebacks); the command line
+    before both is what no-color.org asks.
     """
     if when != "auto":
         return when == "always"
-    if os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
+    if os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    if os.environ.get("TERM") == "dumb":
         return False
     isatty = getattr(stream, "isatty", None)
     return bool(isatty and isatty())

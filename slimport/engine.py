@@ -21,11 +21,12 @@ from slimport.planning import (
 from slimport.codemod_runs import options_for
 from slimport.porting import Ported, port_source
 from slimport.report import FileResult
-from slimport.running import RunResult, run
+from slimport.running import Interrupted, RunResult, run
 from slimport.writing import DEFAULT_MAX_FILE_BYTES, Settings, atomic_write, port_file
 
 __all__ = [
-    "DEFAULT_MAX_FILE_BYTES", "FileResult", "Job", "PORT", "Plan", "Ported", "RunResult",
-    "Settings", "TEMP_SUFFIX", "UsageError", "atomic_write", "check_report_path",
-    "not_walked", "options_for", "plan", "port_file", "port_source", "run",
+    "DEFAULT_MAX_FILE_BYTES", "FileResult", "Interrupted", "Job", "PORT", "Plan", "Ported",
+    "RunResult", "Settings", "TEMP_SUFFIX", "UsageError", "atomic_write",
+    "check_report_path", "not_walked", "options_for", "plan", "port_file", "port_source",
+    "run",
 ]

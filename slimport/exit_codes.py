@@ -11,6 +11,8 @@ exit codes:
   1  --check or --diff: some file would change (they are listed)
   2  some file could not be processed (it is left untouched, the others are still
      ported), or a usage error such as an unknown option, an unknown codemod name,
-     a bad --map entry or a refused --out directory or --report path
+     a bad --map entry or a refused --out directory or --report path. With --check
+     or --diff: a file that cannot be read, or that was left unported (over
+     --max-size, does not parse) while a codemod's text check matches it
   130  interrupted (Ctrl-C); every file is whole, as it was or ported
 """

@@ -23,11 +23,13 @@ optionally, ``OPTIONS`` (the keyword arguments the class accepts).
 from __future__ import annotations
 
 import ast
+import gc
 import io
 import re
 import tokenize
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
-from typing import Any, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Iterator, List, Mapping, Optional, Sequence, Tuple
 
 from slimport import line_map, realign
 from slimport.codemod_runs import Located, NeedsWholeFile, Unported, run_group
@@ -53,6 +55,9 @@ class Ported:
     error_line: Optional[int] = None
     # Why the file was not ported although a codemod applies (too large).
     skipped: Optional[str] = None
+    # On error or skip: the codemods whose text pre-check (``applies_to``) matches
+    # the file, so it probably needs porting; () when none does.
+    would_apply: Tuple[str, ...] = ()
 
 
 _REST_OF_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)?")
@@ -90,8 +95,43 @@ def port_source(data: bytes, filename: str, codemods: Sequence[type],
       Ported with the new bytes (``data`` itself when nothing changed), the codemods
       that recorded an edit, their findings, or ``error`` (and ``error_line``) when
       the file cannot be decoded or parsed, libcst cannot port it exactly, or a
-      codemod crashed, or ``skipped``. On error or skip ``data`` is the input.
+      codemod crashed, or ``skipped``. On error or skip ``data`` is the input, and
+      ``would_apply`` names the codemods whose text pre-check matches it.
     """
+    with _cyclic_gc_paused():
+        ported = _port_source(data, filename, codemods, options, max_bytes, sparse,
+                              source_tree)
+    if ported.error is None and ported.skipped is None:
+        return ported
+    # Only the text pre-check: the file could not be parsed, or is too big to. Every
+    # trigger is ASCII, so bytes that do not decode are read as Latin-1.
+    text = ported.before or data.decode("latin-1")
+    return replace(ported, would_apply=tuple(
+        codemod.NAME for codemod in codemods if codemod.applies_to(text)))
+
+
+@contextmanager
+def _cyclic_gc_paused() -> Iterator[None]:
+    """No cyclic garbage collection while a file is ported.
+
+    libcst's trees hold no reference cycles (reference counting frees them), but a
+    big file keeps millions of nodes alive, and every full collection walks them
+    all: collections come with allocations, so on a 20,000-line file they made the
+    time per line grow with the file. What cycles a port leaves are collected after.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _port_source(data: bytes, filename: str, codemods: Sequence[type],
+                 options: Mapping[str, Any], max_bytes: int, sparse: bool,
+                 source_tree: Optional[SourceTree]) -> Ported:
+    """``port_source``, with the garbage collector paused."""
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
         text = data.decode(encoding)
@@ -120,8 +160,8 @@ def port_source(data: bytes, filename: str, codemods: Sequence[type],
         return _port_text(data, text, encoding, tree, filename, codemods, options, sparse,
                           source_tree)
     except NeedsWholeFile:
-        return port_source(data, filename, codemods, options, max_bytes, sparse=False,
-                           source_tree=source_tree)
+        return _port_source(data, filename, codemods, options, max_bytes, sparse=False,
+                            source_tree=source_tree)
     except RecursionError:  # in libcst's parser or code generation
         return Ported(data, error=TOO_DEEP.format(who="libcst", where=""))
 

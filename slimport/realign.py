@@ -21,13 +21,12 @@ the whole file if moving lines would change what it parses to.
 from __future__ import annotations
 
 import ast
-import difflib
 import itertools
 import tokenize
 from dataclasses import dataclass
 from typing import Dict, Iterator, List, Optional, Sequence, Tuple
 
-from slimport.line_map import Opcode
+from slimport.line_map import Opcode, line_opcodes
 from slimport.skeleton import source_lines
 
 _OPENING = "([{"
@@ -174,12 +173,12 @@ def realign(before: str, after: str, opcodes: Optional[Sequence[Opcode]] = None)
     """``after`` (``before`` with codemod edits) with visually indented continuation
     lines moved along with their bracket; ``after`` itself if nothing moves.
 
-    ``opcodes``: difflib's opcodes from the lines of ``before`` to those of
-    ``after``, when the caller has them already.
+    ``opcodes``: the opcodes from the lines of ``before`` to those of ``after``
+    (``line_map.line_opcodes``), when the caller has them already.
     """
     old, new = source_lines(before), source_lines(after)
     if opcodes is None:
-        opcodes = difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes()
+        opcodes = line_opcodes(old, new)
     moves: Dict[int, int] = {}
     for index, (tag, i1, i2, j1, j2) in enumerate(opcodes):
         following = opcodes[index + 1] if index + 1 < len(opcodes) else None

@@ -14,7 +14,7 @@ JSON schema (``version`` 2)::
     {
       "version": 2,                       # schema version of this document
       "slimport_version": "0.1.0",
-      "mode": "in-place" | "out" | "diff" | "check",
+      "mode": "in-place" | "out" | "diff" | "check" | "stdin",
       "summary": {
         "files": int,                     # paths reported (all statuses)
         "changed": int, "unchanged": int, "failed": int, "skipped": int,

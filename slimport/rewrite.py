@@ -12,7 +12,7 @@ import sys
 from typing import Dict, List, Sequence
 
 from slimport import codemods as registry
-from slimport import engine, exit_codes, flag_mapping, protos, report
+from slimport import engine, exit_codes, flag_mapping, protos, report, rewrite_stdin
 from slimport.codemods.legacy_keras import LegacyKerasCommand, tree_needs_keras_2
 from slimport.codemods.py2_leftovers import Py2LeftoversCommand, iter_methods_defined
 from slimport.diffs import colored_diff, use_color
@@ -44,6 +44,12 @@ def run(args: argparse.Namespace) -> int:
     warnings: List[str] = []
     options = _codemod_options(args, selected, warnings)
     dry_run = args.diff or args.check
+    if rewrite_stdin.STDIN in map(str, args.paths):
+        settings = engine.Settings(tuple(selected), options, write=not dry_run,
+                                   diff=args.diff, max_file_bytes=args.max_size)
+        return rewrite_stdin.run(args, settings, warnings)
+    if args.stdin_filename is not None:
+        args.usage_error("--stdin-filename names the file read from -, standard input")
     try:
         the_plan = engine.plan(args.paths, out=args.out, write=not dry_run, force=args.force,
                                exclude=args.exclude)
@@ -67,11 +73,35 @@ def run(args: argparse.Namespace) -> int:
     try:
         outcome = engine.run(the_plan, settings, jobs=args.jobs or os.cpu_count() or 1,
                              on_done=lambda result: progress.advance(result.path))
+    except engine.Interrupted as interrupted:
+        progress.close()
+        return _interrupted(args, the_plan, interrupted)
     finally:
         progress.close()
     if not args.only:  # --only runs just the codemods named
         protos.regenerate_in_run(the_plan, outcome.results, settings)
     return _report(args, the_plan, outcome, warnings)
+
+
+def _interrupted(args: argparse.Namespace, the_plan: engine.Plan,
+                 interrupted: engine.Interrupted) -> int:
+    """After Ctrl-C: the summary of the files done, what was not done, exit 130."""
+    mode = "check" if args.check else "diff" if args.diff else "out" if args.out else "in-place"
+    done, total = interrupted.python_done, interrupted.python_total
+    sys.stderr.write(summary_text(interrupted.done.results, mode, interrupted.done.copied,
+                                  verbosity=args.verbosity))
+    left = total - done
+    if args.diff or args.check:
+        state = f"{done} of {total} Python files checked, {left} not; nothing was written"
+    elif args.out is not None:
+        state = (f"{args.out} has {done} of the {total} Python files, each complete; the "
+                 f"other {left} are not there: run the same command again with --force "
+                 f"to finish")
+    else:
+        state = (f"{done} of {total} Python files done, {left} left as they were (every "
+                 f"file is whole): run the same command again to finish")
+    print(f"slimport: interrupted: {state}", file=sys.stderr)
+    return exit_codes.EXIT_INTERRUPTED
 
 
 def _report(args: argparse.Namespace, the_plan: engine.Plan, outcome: engine.RunResult,

@@ -5,8 +5,12 @@ A run never stops halfway because of one file: each file's problems come back as
 its FileResult (``writing.port_file``), and a pool worker that dies takes only the
 files it held with it (reported, never half-written). Workers never outlive the
 run: each watches its parent and exits when that process is gone (``kill -9`` of
-``slimport`` leaves nothing behind), and Ctrl-C stops the run after the files in
-progress, with no traceback from the workers.
+``slimport`` leaves nothing behind).
+
+Ctrl-C stops the run at once (``slimport.stopping``): the files being ported are
+dropped where they are, those being written are finished, no other file is
+started, and ``Interrupted`` carries what was done. The parent passes the Ctrl-C on
+to its workers, so a signal sent to it alone (``kill -INT``) stops them too.
 """
 from __future__ import annotations
 
@@ -16,11 +20,11 @@ import signal
 import threading
 import time
 from dataclasses import dataclass
-from typing import Callable, Dict, List
+from typing import Callable, Dict, List, Optional
 
-from slimport import hold_for_tests
+from slimport import hold_for_tests, stopping
 from slimport.planning import COPY, PORT, Job, Plan
-from slimport.report import FAILED, FileResult
+from slimport.report import CHANGED, FAILED, FileResult
 from slimport.writing import Settings, place, port_file
 
 # How often a pool worker checks that the process that started it is still there.
@@ -37,6 +41,14 @@ class RunResult:
     copied: int = 0
 
 
+class Interrupted(Exception):
+    """Ctrl-C stopped the run: what was done, and how many Python files were not."""
+
+    def __init__(self, done: RunResult, python_done: int, python_total: int) -> None:
+        super().__init__("interrupted")
+        self.done, self.python_done, self.python_total = done, python_done, python_total
+
+
 def _exit_when_orphaned(parent: int) -> None:
     while os.getppid() == parent:
         time.sleep(PARENT_POLL_SECS)
@@ -44,10 +56,28 @@ def _exit_when_orphaned(parent: int) -> None:
 
 
 def _start_worker() -> None:
-    """Pool worker set-up: Ctrl-C is the parent's to handle; exit with the parent."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    """Pool worker set-up: Ctrl-C interrupts a port, never a write; exit with the parent."""
+    stopping.install(in_worker=True)
     threading.Thread(target=_exit_when_orphaned, args=(os.getppid(),), daemon=True,
                      name="slimport-parent-watch").start()
+
+
+def _wrote(result: FileResult) -> bool:
+    return result.status == CHANGED and result.output is not None
+
+
+def _port_in_worker(job: Job, settings: Settings) -> Optional[FileResult]:
+    """``port_file`` in a pool worker; None when Ctrl-C came first or stopped the port."""
+    if stopping.requested():
+        return None  # queued before the Ctrl-C: not started
+    try:
+        with stopping.porting():
+            result = port_file(job, settings)
+    except KeyboardInterrupt:
+        return None
+    if _wrote(result):
+        hold_for_tests.after_write()
+    return result
 
 
 def _size_or_zero(job: Job) -> int:
@@ -64,6 +94,29 @@ def _worker_died(job: Job) -> FileResult:
         "use one process"))
 
 
+def _stop_pool(pool: concurrent.futures.ProcessPoolExecutor,
+               futures: Dict[concurrent.futures.Future, Job]) -> List[FileResult]:
+    """After Ctrl-C: cancel what no worker started, interrupt the workers' ports, let
+    their writes finish; the results of the files that were done."""
+    for future in futures:
+        future.cancel()
+    # A terminal's Ctrl-C reaches the workers too; ``kill -INT`` of this process only.
+    for pid in list(getattr(pool, "_processes", None) or {}):
+        try:
+            os.kill(pid, signal.SIGINT)
+        except ProcessLookupError:
+            pass
+    hold_for_tests.release()
+    pool.shutdown(wait=True, cancel_futures=True)
+    done = []
+    for future in futures:
+        if future.cancelled() or not future.done() or future.exception() is not None:
+            continue
+        if future.result() is not None:
+            done.append(future.result())
+    return done
+
+
 def _port_in_pool(jobs: List[Job], settings: Settings, workers: int,
                   on_done: Callable[[FileResult], None]) -> List[FileResult]:
     results: List[FileResult] = []
@@ -73,7 +126,7 @@ def _port_in_pool(jobs: List[Job], settings: Settings, workers: int,
     try:
         # Largest first, so that no big file is left running alone at the end.
         for job in sorted(jobs, key=_size_or_zero, reverse=True):
-            futures[pool.submit(port_file, job, settings)] = job
+            futures[pool.submit(_port_in_worker, job, settings)] = job
         for future in concurrent.futures.as_completed(futures):
             try:
                 result = future.result()
@@ -81,18 +134,36 @@ def _port_in_pool(jobs: List[Job], settings: Settings, workers: int,
                 # A worker was killed (out of memory, a signal): every file it and
                 # the pool still held is reported, none is half-written.
                 result = _worker_died(futures[future])
+            if result is None:  # a worker saw a Ctrl-C this process has not (yet)
+                raise KeyboardInterrupt
             on_done(result)
             results.append(result)
+    except KeyboardInterrupt:
+        raise _PoolInterrupted(_stop_pool(pool, futures)) from None
     except BaseException:
-        # Ctrl-C (or a bug in on_done): start no more files (a future not yet handed to
-        # a worker cancels), finish those being written.
-        for future in futures:
-            future.cancel()
-        hold_for_tests.release()
-        pool.shutdown(wait=True, cancel_futures=True)
+        _stop_pool(pool, futures)
         raise
     pool.shutdown(wait=True)
     return results
+
+
+class _PoolInterrupted(Exception):
+    def __init__(self, done: List[FileResult]) -> None:
+        super().__init__("interrupted")
+        self.done = done
+
+
+def _port_here(jobs: List[Job], settings: Settings, on_done: Callable[[FileResult], None],
+               results: List[FileResult]) -> None:
+    """Port ``jobs`` in this process, each result into ``results`` as it comes."""
+    for job in jobs:
+        if stopping.requested():  # Ctrl-C came during the last write
+            raise KeyboardInterrupt
+        result = port_file(job, settings)
+        results.append(result)
+        on_done(result)
+        if _wrote(result):
+            hold_for_tests.after_write()
 
 
 def run(the_plan: Plan, settings: Settings, jobs: int = 1,
@@ -108,25 +179,38 @@ def run(the_plan: Plan, settings: Settings, jobs: int = 1,
 
     Returns:
       RunResult with results sorted by path.
+
+    Raises:
+      Interrupted: Ctrl-C; it holds the results of what was done.
     """
     results: List[FileResult] = list(the_plan.skipped)
-    copied = 0
-    for job in the_plan.jobs:
-        if job.kind == PORT:
-            continue
-        failure = place(job)
-        if failure is not None:
-            results.append(failure)
-        elif job.kind == COPY:
-            copied += 1
-
     python_jobs = the_plan.python_jobs
-    if jobs <= 1 or len(python_jobs) <= 1:
-        for job in python_jobs:
-            result = port_file(job, settings)
-            on_done(result)
-            results.append(result)
-    else:
-        results += _port_in_pool(python_jobs, settings, min(jobs, len(python_jobs)), on_done)
+    copied = 0
+    ported: List[FileResult] = []
+    previous = stopping.install()
+    try:
+        for job in the_plan.jobs:
+            if job.kind == PORT:
+                continue
+            if stopping.requested():
+                raise KeyboardInterrupt
+            failure = place(job)
+            if failure is not None:
+                results.append(failure)
+            elif job.kind == COPY:
+                copied += 1
+        if jobs <= 1 or len(python_jobs) <= 1:
+            _port_here(python_jobs, settings, on_done, ported)
+        else:
+            ported = _port_in_pool(python_jobs, settings, min(jobs, len(python_jobs)),
+                                   on_done)
+    except (KeyboardInterrupt, _PoolInterrupted) as interruption:
+        if isinstance(interruption, _PoolInterrupted):
+            ported = interruption.done
+        done = sorted(results + ported, key=lambda result: result.path)
+        raise Interrupted(RunResult(done, copied), len(ported), len(python_jobs)) from None
+    finally:
+        stopping.restore(previous)
+    results += ported
     results.sort(key=lambda result: result.path)
     return RunResult(results, copied)

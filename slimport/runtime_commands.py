@@ -3,26 +3,20 @@
 Both need TensorFlow, which the rewrite never imports: each says how to install it
 when it is missing. ``doctor`` runs ``python -m slim_ext`` in a child process of this
 interpreter and hides TensorFlow's native start-up lines (noise, unless the child
-fails); ``verify`` runs ``slimport.verify`` here, its fork server in a child.
+fails; ``-v`` shows them); ``verify`` runs ``slimport.verify`` here, its fork server in
+a child.
 """
 from __future__ import annotations
 
 import argparse
 import importlib.util
 import os
-import re
 import subprocess
 import sys
 from typing import Dict, List
 
-from slimport.exit_codes import EXIT_FAILED
-
-# TensorFlow's native start-up logging (absl/C++), which ignores TF_CPP_MIN_LOG_LEVEL
-# before absl::InitializeLog() is called: "I0000 00:00:17... port.cc:153] oneDNN ...".
-_NATIVE_LOG_LINE = re.compile(
-    r"(?:[IWE]\d{4} [\d:.]+\s+\d+ \S+:\d+\] "
-    r"|\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+: [IWE] \S+:\d+\] "
-    r"|WARNING: All log messages before absl::InitializeLog\(\) is called)")
+from slim_facts.requirements import pip_install_line
+from slimport.native_log import without_native_log
 
 
 def _needs_tensorflow(command: str, why: str) -> bool:
@@ -30,7 +24,7 @@ def _needs_tensorflow(command: str, why: str) -> bool:
     if importlib.util.find_spec("tensorflow") is not None:
         return False
     print(f"slimport {command}: TensorFlow is not installed for {sys.executable}.\n{why} "
-          "Install the runtime with:\n  pip install 'slimport[tf]'", file=sys.stderr)
+          f"Install the runtime with:\n  {pip_install_line()}", file=sys.stderr)
     return True
 
 
@@ -40,30 +34,28 @@ def _child_env() -> Dict[str, str]:
     return env
 
 
-def doctor() -> int:
+def doctor(verbose: bool = False) -> int:
     """``slimport doctor``: ``python -m slim_ext`` with this interpreter."""
     if _needs_tensorflow("doctor", "The rewrite does not need it, but ported code does."):
         return 1
-    return _without_native_log([sys.executable, "-m", "slim_ext"])
+    return _quietly([sys.executable, "-m", "slim_ext"], verbose)
 
 
-def _without_native_log(command: List[str]) -> int:
+def _quietly(command: List[str], verbose: bool) -> int:
     """Run ``command``; TensorFlow's native start-up lines are noise on its stderr, unless
-    it fails (then everything is shown)."""
+    ``verbose`` or it fails (then everything is shown)."""
     child = subprocess.run(command, env=_child_env(), check=False,
                            stderr=subprocess.PIPE, text=True, errors="replace")
-    lines = child.stderr.splitlines(keepends=True)
-    if child.returncode == 0:
-        lines = [line for line in lines if not _NATIVE_LOG_LINE.match(line)]
-    sys.stderr.write("".join(lines))
+    shown = child.stderr if verbose or child.returncode else without_native_log(child.stderr)
+    sys.stderr.write(shown)
     return child.returncode
 
 
 def verify(args: argparse.Namespace) -> int:
-    """``slimport verify ARGS``: the same as ``python -m slimport.verify ARGS``."""
-    if _needs_tensorflow("verify", "Verifying a port imports and builds the ported code, "
-                                   "which needs it."):
-        return EXIT_FAILED
+    """``slimport verify ARGS``: the same as ``python -m slimport.verify ARGS``, but
+    once the arguments and paths are checked, it says how to install TensorFlow when
+    this Python lacks it."""
     from slimport.verify import cli as verify_cli
 
-    return verify_cli.run_command(args)
+    return verify_cli.run_command(args, can_start=lambda: not _needs_tensorflow(
+        "verify", "Verifying a port imports and builds the ported code, which needs it."))

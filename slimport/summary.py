@@ -87,7 +87,7 @@ def summary_text(results: Sequence[FileResult], mode: str, copied: int = 0, *,
             sections.append(_section("Unchanged", unchanged))
         if left_out:
             sections.append(_section("Left out", [f"{path}: {why}" for path, why in left_out]))
-    skipped = [f"{r.path}: {r.error}" for r in results if r.status == SKIPPED]
+    skipped = [f"{r.where}: {r.error}" for r in results if r.status == SKIPPED]
     if skipped:
         sections.append(_section("Skipped", skipped))
     if failed:

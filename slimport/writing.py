@@ -3,8 +3,9 @@ make or remove anything else. Every problem becomes a FileResult, never an excep
 
 Writes are atomic (``atomic_write``): a temp file in the same directory, renamed
 over the target, so a reader or a ``kill -9`` sees the old file or the new one,
-never half of one. A source is read only if it is a regular file: a FIFO named
-``x.py`` would block the read forever.
+never half of one; a write, or a copy into ``--out``, runs to its end even when
+Ctrl-C comes (``slimport.stopping``), and a port does not. A source is read only if
+it is a regular file: a FIFO named ``x.py`` would block the read forever.
 """
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Mapping, Optional, Tuple
 
-from slimport import hold_for_tests, porting
+from slimport import hold_for_tests, porting, stopping
 from slimport.planning import COPY, MKDIR, REMOVE, TEMP_SUFFIX, Job, file_kind
 from slimport.diffs import unified_diff
 from slimport.report import CHANGED, FAILED, SKIPPED, UNCHANGED, FileResult
@@ -97,8 +98,8 @@ def atomic_write(path: Path, data: bytes, mode: int) -> None:
         raise
 
 
-def _failed(job: Job, reason: str, line: Optional[int] = None) -> FileResult:
-    return FileResult(path=job.display, status=FAILED, error=reason, error_line=line)
+def _failed(path: str, reason: str, line: Optional[int] = None) -> FileResult:
+    return FileResult(path=path, status=FAILED, error=reason, error_line=line)
 
 
 def port_file(job: Job, settings: Settings) -> FileResult:
@@ -109,8 +110,46 @@ def port_file(job: Job, settings: Settings) -> FileResult:
     try:
         return _port_file(job, settings)
     except Exception as error:
-        return _failed(job, f"internal error: {type(error).__name__}: {error}; the file "
-                            f"is left as it was; please report this with the file")
+        return _failed(job.display, f"internal error: {type(error).__name__}: {error}; the "
+                                    f"file is left as it was; please report this with the file")
+
+
+def port_data(data: bytes, filename: str, display: str, settings: Settings,
+              written: bool) -> Tuple[FileResult, porting.Ported]:
+    """Port one file's bytes in memory, as ``port_file`` would.
+
+    Args:
+      data: the file's bytes.
+      filename: its path, for the codemods.
+      display: its name in the result.
+      settings: how to port.
+      written: whether the ported text is what the user goes on to edit (then the
+        findings name its lines; else the input's).
+
+    Returns:
+      The FileResult (with no ``output``), and the Ported (``data``: what to write).
+    """
+    ported = porting.port_source(data, filename, settings.codemods,
+                                 settings.codemod_options, settings.max_file_bytes,
+                                 source_tree=settings.tree)
+    if ported.error is not None or ported.skipped is not None:
+        return _not_ported(display, ported, settings.write), ported
+    changed = ported.data != data
+    findings = list(ported.findings)
+    if written:
+        # Name each finding's line in the file the user goes on to edit.
+        findings = [replace(finding, line=line)
+                    for finding, line in zip(ported.findings, ported.output_lines)]
+    result = FileResult(
+        path=display,
+        status=CHANGED if changed else UNCHANGED,
+        codemods=list(ported.codemods),
+        findings=findings,
+        source_lines=[finding.line for finding in ported.findings],
+    )
+    if settings.diff and changed:
+        result.diff = unified_diff(ported.before, ported.after, display)
+    return result, ported
 
 
 def _port_file(job: Job, settings: Settings) -> FileResult:
@@ -119,53 +158,56 @@ def _port_file(job: Job, settings: Settings) -> FileResult:
     except NotRegularFile as error:
         return FileResult(path=job.display, status=SKIPPED, error=f"{error}; not read")
     except OSError as error:
-        return _failed(job, f"cannot read: {error.strerror or error}")
-    ported = porting.port_source(data, str(job.source), settings.codemods,
-                                 settings.codemod_options, settings.max_file_bytes,
-                                 source_tree=settings.tree)
-    if ported.error is not None or ported.skipped is not None:
-        if ported.error is not None:
-            result = _failed(job, ported.error, ported.error_line)
-        else:
-            result = FileResult(path=job.display, status=SKIPPED, error=ported.skipped)
+        return _failed(job.display, f"cannot read: {error.strerror or error}")
+    hold_for_tests.while_porting(job.source)
+    result, ported = port_data(data, str(job.source), job.display, settings,
+                               written=job.dest is not None)
+    if result.status in (FAILED, SKIPPED):
         if job.dest is not None and not job.in_place:
             # The ported tree must be runnable as a whole: carry the file over as is.
-            result.output = _copy_or_none(job.source, job.dest)
+            with stopping.writing():
+                result.output = _copy_or_none(job.source, job.dest)
         return result
-
-    changed = ported.data != data
-    source_lines = [finding.line for finding in ported.findings]
-    findings = list(ported.findings)
-    if job.dest is not None:
-        # Name each finding's line in the file the user goes on to edit.
-        findings = [replace(finding, line=line)
-                    for finding, line in zip(ported.findings, ported.output_lines)]
-    result = FileResult(
-        path=job.display,
-        status=CHANGED if changed else UNCHANGED,
-        codemods=list(ported.codemods),
-        findings=findings,
-        source_lines=source_lines,
-    )
-    if settings.diff and changed:
-        result.diff = unified_diff(ported.before, ported.after, job.display)
+    changed = result.status == CHANGED
     if job.dest is None:
         return result
-    try:
-        if changed:
-            if job.in_place and not mode & stat.S_IWUSR:
-                return _failed(job, "file is read-only, not modified; make it writable "
+    if changed and job.in_place and not mode & stat.S_IWUSR:
+        return _failed(job.display, "file is read-only, not modified; make it writable "
                                     "(chmod u+w) or write a ported copy with --out DIR")
-            atomic_write(job.dest, ported.data, mode)
-            hold_for_tests.after_write()
-        elif not job.in_place:
-            shutil.copy2(job.source, job.dest)
+    try:
+        with stopping.writing():
+            if changed:
+                atomic_write(job.dest, ported.data, mode)
+            elif not job.in_place:
+                shutil.copy2(job.source, job.dest)
     except OSError as error:
-        return _failed(job, f"cannot write {error.filename or job.dest}: "
-                            f"{error.strerror or error}")
+        return _failed(job.display, f"cannot write {error.filename or job.dest}: "
+                                    f"{error.strerror or error}")
     if changed or not job.in_place:
         result.output = str(job.dest)
     return result
+
+
+def _not_ported(path: str, ported: porting.Ported, write: bool) -> FileResult:
+    """The result of a file left as it was: a failure (with its line) or a skip.
+
+    ``--check`` and ``--diff`` (``write`` False) answer "is the tree ported?": a file
+    left as it was fails them when some codemod's text pre-check matches it (it
+    probably needs porting, and nothing could check it), however it was left; one no
+    pre-check matches cannot need porting, and is listed as skipped.
+    """
+    reason = ported.error if ported.error is not None else ported.skipped
+    if write:
+        if ported.error is not None:
+            return _failed(path, reason, ported.error_line)
+        return FileResult(path=path, status=SKIPPED, error=reason)
+    if ported.would_apply:
+        return _failed(path, f"{reason}; it probably needs porting (the text checks of "
+                             f"{', '.join(ported.would_apply)} match it), so it fails the "
+                             f"check", ported.error_line)
+    return FileResult(path=path, status=SKIPPED, error_line=ported.error_line,
+                      error=f"{reason}; no codemod's text check matches it, so it cannot "
+                            f"need porting and does not fail the check")
 
 
 def _copy_or_none(source: Path, dest: Path) -> Optional[str]:
@@ -178,6 +220,11 @@ def _copy_or_none(source: Path, dest: Path) -> Optional[str]:
 
 def place(job: Job) -> Optional[FileResult]:
     """Do a mkdir/remove/copy/symlink job; a FileResult only when it failed."""
+    with stopping.writing():
+        return _place(job)
+
+
+def _place(job: Job) -> Optional[FileResult]:
     assert job.dest is not None
     try:
         if job.kind == MKDIR:
@@ -193,5 +240,5 @@ def place(job: Job) -> Optional[FileResult]:
     except OSError as error:
         action = f"remove {job.dest} (left by an interrupted run)" if job.kind == REMOVE \
             else f"{job.kind} to {job.dest}"
-        return _failed(job, f"cannot {action}: {error.strerror or error}")
+        return _failed(job.display, f"cannot {action}: {error.strerror or error}")
     return None

@@ -13,7 +13,7 @@ from __future__ import annotations
 import ast
 from contextlib import contextmanager
 from dataclasses import replace
-from typing import Callable, ClassVar, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import Callable, ClassVar, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
 import libcst as cst
 from libcst.codemod import Codemod, CodemodContext, VisitorBasedCodemodCommand
@@ -26,7 +26,8 @@ from libcst.matchers._decorators import (
 )
 from libcst.metadata import MetadataWrapper
 
-from slimport.codemods._lines import lines_of
+from slimport.codemods import _matcher_setup
+from slimport.codemods._lines import LineIndex, lines_of
 from slimport.codemods._findings import ATTENTION, Finding
 from slimport.codemods._scratch import AST_KEY, SOURCE_LINE_KEY
 from slimport.codemods._names import (
@@ -111,6 +112,24 @@ def _add_imports(context: CodemodContext, tree: cst.Module) -> cst.Module:
     return head.with_changes(body=[*new_body, *body[end + 1:]], footer=tree.footer)
 
 
+_matcher_setup.install()
+
+# (codemod class, node class) -> the codemod's visit_<Node> and leave_<Node>, or None.
+# CSTTransformer looks both up by name at every node (an f-string, and a getattr that
+# walks the whole class hierarchy when the codemod has none: at most nodes); that was
+# the largest single cost of a pass.
+_HANDLERS: Dict[Tuple[type, type], Tuple[Optional[Callable], Optional[Callable]]] = {}
+
+
+def _handlers(codemod: type, node: type) -> Tuple[Optional[Callable], Optional[Callable]]:
+    found = _HANDLERS.get((codemod, node))
+    if found is None:
+        name = node.__name__
+        found = _HANDLERS[codemod, node] = (getattr(codemod, f"visit_{name}", None),
+                                            getattr(codemod, f"leave_{name}", None))
+    return found
+
+
 class SlimportCodemod(VisitorBasedCodemodCommand):
     """Base for slimport codemods; subclasses set NAME, DESCRIPTION and TRIGGERS."""
 
@@ -151,20 +170,25 @@ class SlimportCodemod(VisitorBasedCodemodCommand):
         self.findings: List[Finding] = []
         # Findings of the current pass with the node they are at, lines still unknown.
         self._unplaced: List[Tuple[Optional[cst.CSTNode], Finding]] = []
+        # The lines of the tree this pass was given, made on the first ``source_line_of``.
+        self._line_index: Optional[LineIndex] = None
         self.module_names = Bindings()
         self.scopes = ScopeStack(lambda: False)
         # So that every per-file attribute exists before the first file.
         self.start_file(cst.Module(body=[]))
 
     # Every visit keeps track of the scopes it is in, so that ``resolve_name`` answers as
-    # Python would at that point.
+    # Python would at that point. The visit_<Node> / leave_<Node> methods are those
+    # CSTTransformer would call, found once per codemod class and node class.
     def on_visit(self, node: cst.CSTNode) -> bool:
         self.scopes.visit(node)
-        return cst.CSTTransformer.on_visit(self, node)
+        visit = _handlers(type(self), type(node))[0]
+        return visit is None or visit(self, node) is not False
 
     def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode
                  ) -> Union[cst.CSTNode, cst.RemovalSentinel, cst.FlattenSentinel]:
-        result = cst.CSTTransformer.on_leave(self, original_node, updated_node)
+        leave = _handlers(type(self), type(original_node))[1]
+        result = updated_node if leave is None else leave(self, original_node, updated_node)
         self.scopes.leave(original_node)
         return result
 
@@ -339,6 +363,7 @@ class SlimportCodemod(VisitorBasedCodemodCommand):
         # gets only the head of the module.
         original = tree
         tree = Codemod.transform_module(self, tree)
+        self._line_index = None
         self._resolve_findings(original)
         if AddImportsVisitor.CONTEXT_KEY in self.context.scratch:
             tree = _add_imports(self.context, tree)
@@ -390,7 +415,10 @@ class SlimportCodemod(VisitorBasedCodemodCommand):
         Returns:
           Its 1-based line in the user's file, or 0.
         """
-        line = lines_of(self.context.wrapper.module, [node]).get(id(node), 0)
+        module = self.context.wrapper.module
+        if self._line_index is None or self._line_index.module is not module:
+            self._line_index = LineIndex(module)
+        line = self._line_index.line_of(node)
         to_source = self.context.scratch.get(SOURCE_LINE_KEY)
         return to_source(line) if to_source is not None and line else line
 

@@ -12,7 +12,7 @@ import signal
 import sys
 import tempfile
 import time
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from slimport.verify import calltime, classify, kinds, names, report, runner, unported
 from slimport.verify import tree as tree_lib
@@ -213,8 +213,12 @@ def _header(tree: tree_lib.Tree, ready: Dict[str, object], added_env: Dict[str, 
             "worker_pid": ready.get("worker_pid")}
 
 
-def run(args: argparse.Namespace) -> int:
-    """Runs verify with parsed arguments; returns the exit code."""
+def run(args: argparse.Namespace, can_start: Callable[[], bool] = lambda: True) -> int:
+    """Runs verify with parsed arguments; returns the exit code.
+
+    ``can_start`` is asked once every argument and path is checked, before anything
+    imports TensorFlow (``slimport verify`` says there how to install it).
+    """
     try:
         tree = tree_lib.discover(args.tree, args.path, args.exclude)
     except ValueError as error:
@@ -243,6 +247,8 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as error:
         print(f"slimport verify: {error}", file=sys.stderr)
         return EXIT_ERROR
+    if not can_start():
+        return EXIT_ERROR
     started = time.monotonic()
     env = runner.worker_environment([f"{k}={v}" for k, v in added_env.items()])
     # The names the call-time check looks up are read while the worker loads TensorFlow.
@@ -252,7 +258,8 @@ def run(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="slimport-verify-") as scratch:
         try:
             with runner.Runner(config, env, scratch,
-                               on_start=lambda job: progress.started(str(job["target"]))) as pool:
+                               on_start=lambda job: progress.started(str(job["target"])),
+                               native_log=args.verbose) as pool:
                 if pool.ready["event"] == "preload_failed":
                     print(f"slimport verify: {_preload_failure(pool.ready, tree)}", file=sys.stderr)
                     return EXIT_ERROR
@@ -315,11 +322,11 @@ def _print(rows: List[classify.Row], tree: tree_lib.Tree, header: Dict[str, obje
     print("\n".join(lines))
 
 
-def run_command(args: argparse.Namespace) -> int:
+def run_command(args: argparse.Namespace, can_start: Callable[[], bool] = lambda: True) -> int:
     """``run``, with SIGTERM unwinding like Ctrl-C: the runner then stops the worker and
     its children by process group and the scratch directory is removed."""
     signal.signal(signal.SIGTERM, lambda number, frame: sys.exit(128 + number))
-    return run(args)
+    return run(args, can_start)
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:

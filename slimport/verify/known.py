@@ -83,8 +83,9 @@ COMMON_PACKAGES = frozenset({
 _RESEARCH_SLIM = ("research/slim of github.com/tensorflow/models (not on PyPI): "
                   "check it out and give its directory with --path")
 ELSEWHERE = {
-    "slim_ext": ("slim_ext is slimport's runtime, not on PyPI: install slimport from its "
-                 "source, with its tf extra (pip install '.[tf]' in a clone)"),
+    # slimport is not on PyPI either; slim_ext is part of it.
+    "slim_ext": "slim_ext is part of slimport (not on PyPI): in a clone of slimport, "
+                "pip install '.[tf]' with the Python that runs the checks",
     "nets": _RESEARCH_SLIM,
     "deployment": _RESEARCH_SLIM,
     "preprocessing": _RESEARCH_SLIM,

@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 from typing import Callable, Dict, Iterator, Optional, Sequence
 
+from slimport.native_log import without_native_log
 from slimport.verify.worker import kill_group
 
 WORKER_MODULE = "slimport.verify.worker"
@@ -55,8 +56,11 @@ class Runner:
 
     def __init__(self, config: Dict[str, object], env: Dict[str, str], scratch: str,
                  preload_timeout: float = 600.0,
-                 on_start: Optional[Callable[[Dict[str, object]], None]] = None):
+                 on_start: Optional[Callable[[Dict[str, object]], None]] = None,
+                 native_log: bool = False):
         self.config = dict(config, scratch=scratch, parent_pid=os.getpid())
+        # Whether the worker's log, when shown, keeps TensorFlow's native start-up lines.
+        self.native_log = native_log
         self.env = env
         self.scratch = scratch
         self.preload_timeout = preload_timeout
@@ -95,7 +99,8 @@ class Runner:
 
     def log_tail(self, chars: int = 3000) -> str:
         with open(self.log_path, errors="replace") as log:
-            return log.read()[-chars:]
+            text = log.read()
+        return (text if self.native_log else without_native_log(text))[-chars:]
 
     def submit(self, job: Dict[str, object]) -> Dict[str, object]:
         """Queues a job (a dict with ``check``, ``timeout`` and its fields).

@@ -202,8 +202,11 @@ def test_max_size_zero_ports_a_large_file(tmp_path: Path) -> None:
                                                     write=False))
     unlimited = engine.port_file(job, engine.Settings(tuple(registry.CODEMODS), max_file_bytes=0,
                                                       write=False))
-    assert limited.status == "skipped"
+    # A dry run (--check / --diff) cannot pass a TF1 file it did not port.
+    assert limited.status == "failed" and "probably needs porting" in limited.error
     assert unlimited.status == "changed"
+    written = engine.port_file(job, engine.Settings(tuple(registry.CODEMODS), max_file_bytes=64))
+    assert written.status == "skipped"
 
 
 def test_virtualenv_is_not_walked_and_is_reported(slimport_cli, tmp_path: Path,

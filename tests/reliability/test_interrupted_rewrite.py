@@ -4,14 +4,17 @@ running the rewrite again finishes the job, and no process of the run outlives i
 Two kinds of kill: after a random number of files has been written (seeded, so CI
 repeats them), and at the exact points inside ``engine.atomic_write`` a random kill
 rarely hits (half-written temp file, complete temp file, just before the rename), via
-tests/reliability/_killed_rewrite.py. Ctrl-C stops a run cleanly: exit 130, a message,
-no traceback, no worker left. The run is held still at its N-th written file
-(``slimport.hold_for_tests``) before the signal is sent, so the signal always lands
-mid-run, on an idle machine as on a loaded one.
+tests/reliability/_killed_rewrite.py. Ctrl-C stops a run cleanly: exit 130, what was
+and was not done, no traceback, no worker left, and it does not wait for the files
+being ported: every output is complete or absent. The run is held still at its N-th
+written file, or inside the port of a file that never ends by itself
+(``slimport.hold_for_tests``), before the signal is sent, so the signal always lands
+where the test wants it, on an idle machine as on a loaded one.
 """
 from __future__ import annotations
 
 import random
+import re
 import signal
 import subprocess
 import sys
@@ -210,9 +213,77 @@ def test_ctrl_c_stops_cleanly(jobs: str, reference, slimport_cli, tmp_path: Path
     log = proc.log()
     assert code == 130, log
     assert "Traceback" not in log
-    assert "slimport: interrupted; every file is whole" in log
     _assert_workers_end(workers)
-    # The files being written when Ctrl-C came are finished (at most one per worker,
-    # and one the pool had queued); no other is started.
-    assert 3 <= _assert_old_or_new(root, reference) <= 3 + 2 * int(jobs) < FILE_COUNT
+    # The files written when Ctrl-C came are kept (each worker writes at most one
+    # after the count is reached); the ports in progress are dropped.
+    new = _assert_old_or_new(root, reference)
+    assert 3 <= new <= 3 + int(jobs) - 1 < FILE_COUNT
+    _assert_says_what_was_done(log, new)
     _finish_and_compare(root, reference, slimport_cli)
+
+
+def _assert_says_what_was_done(log: str, ported: int) -> None:
+    """The summary lists the ``ported`` files, the last line the counts."""
+    assert f"Changed ({ported}):" in log or ported == 0, log
+    done, left = map(int, re.search(
+        r"slimport: interrupted: (\d+) of (?:\d+) Python files done, (\d+) left as they were "
+        r"\(every file is whole\): run the same command again to finish\n", log).groups())
+    # nets/__init__.py is a Python file too, unchanged whenever it is done.
+    assert done in (ported, ported + 1) and done + left == FILE_COUNT + 1, log
+
+
+def _held_in_porting(procs: ProcessSet, arguments: list, held_file: str, hold: Path,
+                     log: Path) -> Proc:
+    """``slimport ARGUMENTS``, held inside the port of ``held_file``, which never ends."""
+    hold.mkdir()
+    proc = procs.start_python(["-m", "slimport", *arguments], log,
+                              env={hold_for_tests.ENV_IN: f"{held_file}:{hold}"},
+                              name="slimport")
+    deadline = time.monotonic() + RUN_TIMEOUT_SECS
+    while not (hold / hold_for_tests.HELD_IN).exists():
+        assert proc.returncode() is None, f"the run ended before it was held:\n{proc.log()}"
+        assert time.monotonic() < deadline, f"the run was never held:\n{proc.log()}"
+        time.sleep(0.01)
+    return proc
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+@pytest.mark.parametrize("out", [False, True], ids=["in-place", "out"])
+def test_ctrl_c_does_not_wait_for_the_file_being_ported(jobs: str, out: bool, reference,
+                                                        tmp_path: Path, make_tree) -> None:
+    # The held port never finishes by itself: a run that waited for the files in
+    # progress would never end (and a released one would write it).
+    root = make_tree(tmp_path / "src", _tree())
+    held = "net_05.py"
+    ported = tmp_path / "ported"
+    arguments = ["rewrite", str(root), "-j", jobs, *(["--out", str(ported)] if out else [])]
+    with ProcessSet() as procs:
+        proc = _held_in_porting(procs, arguments, held, tmp_path / "hold",
+                                tmp_path / "interrupted.log")
+        workers = descendants(proc.pid)
+        proc.popen.send_signal(signal.SIGINT)
+        code = proc.wait(RUN_TIMEOUT_SECS)
+    log = proc.log()
+    assert code == 130, log
+    assert "Traceback" not in log
+    _assert_workers_end(workers)
+    if out:
+        written = _python_files(ported)
+        assert f"nets/{held}" not in written
+        for name, data in written.items():
+            assert data == reference["after"][name], f"{name} is not complete"
+        assert _python_files(root) == reference["before"], "--out never touches the source"
+        assert (ported / "README.txt").read_text() == "not Python\n"
+        done = len(written)
+        done = len([name for name in written if name != "nets/__init__.py"])
+        there = len(written)
+        assert (f"slimport: interrupted: {ported} has {there} of the {FILE_COUNT + 1} "
+                f"Python files, each complete; the other {FILE_COUNT + 1 - there} are not "
+                f"there: run the same command again with --force to finish") in log
+        assert _temp_files(ported) == []
+    else:
+        assert (root / "nets" / held).read_bytes() == reference["before"][f"nets/{held}"]
+        done = _assert_old_or_new(root, reference)
+        _assert_says_what_was_done(log, done)
+        assert _temp_files(root) == []
+    assert done < FILE_COUNT

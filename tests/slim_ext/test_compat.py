@@ -462,10 +462,18 @@ _GOOD = {"TensorFlow": "2.21.0", "tf_keras": "2.21.0", "tf_slim": "1.1.0",
     ({"TensorFlow": "2.15.1", "tf_keras": "2.15.1"}, []),
     ({"tf_slim": None}, ["MISSING tf_slim: pip install 'tf-slim==1.1.0'"]),
     ({"absl-py": None}, ["MISSING absl-py: pip install 'absl-py'"]),
+    ({"tf_keras": None}, ["MISSING tf_keras: pip install 'tf-keras==2.21.*'"]),
+    ({"TensorFlow": None, "tf_keras": None},
+     ["MISSING TensorFlow: pip install 'tensorflow>=2.15,<2.22'",
+      "MISSING tf_keras: pip install 'tf-keras>=2.15,<2.22'"]),
     ({"tf_keras": "2.15.1"},
      ["MISMATCH tf_keras 2.15.1 with TensorFlow 2.21.0: "
       "pip install 'tf-keras==2.21.*'"]),
     ({"TensorFlow": "2.13.0", "tf_keras": "2.13.0"},
+     ["UNSUPPORTED TensorFlow 2.13.0: slim_ext's shims are checked on "
+      "2.15-2.21; pip install 'tensorflow>=2.15,<2.22'"]),
+    # No tf-keras 2.13 exists to pin to: upgrading TensorFlow comes first.
+    ({"TensorFlow": "2.13.0", "tf_keras": "2.15.0"},
      ["UNSUPPORTED TensorFlow 2.13.0: slim_ext's shims are checked on "
       "2.15-2.21; pip install 'tensorflow>=2.15,<2.22'"]),
     ({"tf_slim": "1.0"},

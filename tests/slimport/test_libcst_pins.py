@@ -16,7 +16,9 @@ from libcst._nodes.base import CSTNode
 from libcst._nodes.internal import CodegenState
 from libcst.codemod import Codemod, CodemodCommand
 from libcst.matchers import _decorators
-from libcst.matchers._visitors import MatcherDecoratableTransformer
+from libcst.matchers._visitors import MatcherDecoratableTransformer, MatcherDecoratableVisitor
+
+from slimport.codemods import _matcher_setup
 
 # (what, the object, sha256 of its source, first 16 hex digits; why slimport cares)
 PINNED = [
@@ -34,6 +36,14 @@ PINNED = [
      "_lines.lines_of drives it with that subclass"),
     ("CodemodCommand._instantiate_and_run", CodemodCommand._instantiate_and_run,
      "a240a9825bff3bb4", "SlimportCodemod.transform_module runs RemoveImportsVisitor with it"),
+    ("_gather_constructed_visit_funcs", _matcher_setup.wrapped("_gather_constructed_visit_funcs"),
+     "ad3e82129254345a", "_matcher_setup searches a class once when it finds nothing"),
+    ("_gather_constructed_leave_funcs", _matcher_setup.wrapped("_gather_constructed_leave_funcs"),
+     "76ab36b58f1e84e7", "_matcher_setup searches a class once when it finds nothing"),
+    ("_gather_matchers", _matcher_setup.wrapped("_gather_matchers"),
+     "71d18b2dd0161eae", "_matcher_setup searches a class once when it finds nothing"),
+    ("MatcherDecoratableVisitor.__init__", MatcherDecoratableVisitor.__init__,
+     "474a86cbe189a4fd", "it calls the searches _matcher_setup wraps, by module name"),
 ]
 
 
@@ -49,3 +59,27 @@ def test_private_libcst_piece_is_unchanged(what: str, obj: object, digest: str,
 def test_matcher_decorator_markers_are_the_ones_checked_for() -> None:
     assert (_decorators.VISIT_POSITIVE_MATCHER_ATTR, _decorators.CONSTRUCTED_LEAVE_MATCHER_ATTR) \
         == ("_call_if_inside_matcher", "_leave_matcher")
+
+
+def test_matcher_setup_is_searched_once_only_for_classes_without_decorators() -> None:
+    import libcst.matchers as m
+
+    class Plain(MatcherDecoratableTransformer):
+        def visit_Name(self, node: libcst.Name) -> None:
+            pass
+
+    class Decorated(MatcherDecoratableTransformer):
+        @m.visit(m.Name())
+        def on_a_name(self, node: libcst.Name) -> None:
+            self.seen.append(node.value)
+
+    for _ in range(2):
+        assert Plain()._extra_visit_funcs == {}
+        first, second = Plain(), Plain()
+        assert first._extra_visit_funcs is not second._extra_visit_funcs
+        decorated = Decorated()
+        decorated.seen = []
+        [funcs] = decorated._extra_visit_funcs.values()
+        assert funcs[0].__self__ is decorated
+        libcst.parse_module("a = b\n").visit(decorated)
+        assert decorated.seen == ["a", "b"]

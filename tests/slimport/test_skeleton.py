@@ -32,7 +32,7 @@ EXAMPLE_FILES = sorted((REPO / "examples" / "slim_tf1").rglob("*.py")) + sorted(
     path for example in ("estimator_tf1", "estimator_tf2", "keras_estimator_tf2")
     for path in (REPO / "examples" / example).glob("*.py"))
 sys.path.insert(0, str(REPO / "benchmarks"))
-import corpus  # noqa: E402  (benchmarks/ is not a package)
+import synthetic_tree  # noqa: E402  (benchmarks/ is not a package)
 from tests.slimport.test_ported_tf1_runs import LEGACY_MODEL  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore::SyntaxWarning")
@@ -212,7 +212,7 @@ def test_leftover_codemods_port_the_same_on_skeletons(source: str) -> None:
 
 
 def test_generated_slim_tree_ports_the_same_on_skeletons() -> None:
-    sources = list(corpus.corpus_files(30, seed=7))
+    sources = list(synthetic_tree.corpus_files(30, seed=7))
     changed = 0
     for source in sources:
         ported = _port_both_ways(source.text.encode("utf-8"), source.path)
@@ -273,7 +273,7 @@ def test_codemods_use_no_matcher_decorators_or_field_visitors(codemod: type) -> 
 def test_skeletons_are_smaller_than_the_files() -> None:
     kept: List[int] = []
     total = 0
-    for source in corpus.corpus_files(20, seed=3):
+    for source in synthetic_tree.corpus_files(20, seed=3):
         tree = ast.parse(source.text)
         bindings = collect_bindings(tree)
         total += source.text.count("\n")

@@ -210,7 +210,8 @@ def test_keras_2_only_names(relative: str, api: str, prefix: str) -> None:
 # object detection's Keras box head: TF2-looking code that subclasses tf.keras layers at
 # import, in a tree whose TF1 modules need Keras 2 (and run in the same process).
 KERAS_HEAD = "import tensorflow as tf\n\nclass Head(tf.keras.layers.Layer):\n    pass\n"
-TF1_KERAS = "import tensorflow as tf\nx = tf.placeholder(tf.float32)\ny = tf.keras.layers.Dense(3)(x)\n"
+TF1_KERAS = ("import tensorflow as tf\nx = tf.placeholder(tf.float32)\n"
+             "y = tf.keras.layers.Dense(3)(x)\n")
 
 
 def test_a_tree_that_needs_keras_2_gets_it_in_every_keras_module() -> None:

@@ -15,7 +15,7 @@ figures in the issue were taken on. ``build(dest, n_files, seed)`` writes the fi
 ``n_files`` of a stream of packages, so 10 / 90 / 900 files have the same mix of
 module kinds and the cost per line can be compared across sizes.
 
-Usage: python benchmarks/corpus.py DEST [--files N] [--seed S]
+Usage: python benchmarks/synthetic_tree.py DEST [--files N] [--seed S]
 """
 from __future__ import annotations
 

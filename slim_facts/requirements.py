@@ -1,0 +1,36 @@
+"""What ported code needs installed, as pip requirements, and the line that installs it.
+
+slimport is not on a package index: a user has a clone of its repository (``pip
+install '.[tf]'`` there) or a wheel built from one. A message naming slimport itself
+as the requirement would send them to an index that does not have it, so the tool
+and the runtime name the requirements themselves; ``RUNTIME`` is the ``tf`` extra of
+pyproject.toml (tests/slimport/test_install.py keeps the two equal and resolves the
+line against the package index).
+"""
+from typing import Sequence
+
+# The ``tf`` extra: TensorFlow 2.15-2.21 with the matching tf-keras, tf-slim 1.1.0,
+# absl, and the last tensorflow-estimator (pure Python; slim_ext revives it on 2.16+).
+RUNTIME = (
+    "tensorflow>=2.15,<2.22",
+    "tf-keras>=2.15,<2.22",
+    "tf-slim==1.1.0",
+    "absl-py>=1.0",
+    "tensorflow-estimator==2.15.*",
+)
+# Characters a POSIX shell would read in an unquoted requirement.
+_SHELL_SPECIAL = set("<>*[]() ;&|$")
+
+
+def pip_install_line(requirements: Sequence[str] = RUNTIME) -> str:
+    """``pip install ...`` for ``requirements``, quoted for a POSIX shell.
+
+    Args:
+      requirements: pip requirement strings.
+
+    Returns:
+      The command line, e.g. ``pip install 'tensorflow>=2.15,<2.22' tf-slim==1.1.0``.
+    """
+    return "pip install " + " ".join(
+        f"'{requirement}'" if _SHELL_SPECIAL & set(requirement) else requirement
+        for requirement in requirements)
