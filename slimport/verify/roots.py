@@ -7,7 +7,8 @@ slim directory itself on sys.path. So the roots are read from the evidence:
 - every absolute import in the tree that names a file of the tree
   (``from nets import nets_factory`` -> ``nets/nets_factory.py``) says the
   directory above that path is a root, and that the directories on the path
-  (``nets/``) are packages;
+  (``nets/``) are packages; an import of a standard-library name is not read (the
+  root it would show would shadow the standard library's module);
 - a relative import says the importing file's directory is a package;
 - ``setup.py``'s ``package_dir={'': 'src'}`` / ``find_packages('src')`` names a root.
 
@@ -22,6 +23,7 @@ import ast
 import dataclasses
 import os
 import re
+import sys
 from typing import Dict, Iterable, Iterator, List, Sequence, Set, Tuple
 
 from slimport.verify import sources
@@ -121,6 +123,10 @@ def _read_imports(path: str, index: Dict[str, Set[str]],
         roots: Set[str] = set()
         for dotted in dotted_names:
             parts = dotted.split(".")
+            if parts[0] in sys.stdlib_module_names:
+                # ``import random`` is the standard library's, even in a tree that has
+                # a package of that name somewhere (TensorFlow's _api/v2/random).
+                continue
             for candidate in _module_paths(dotted):
                 for root in index.get(candidate, ()):
                     roots.add(root)

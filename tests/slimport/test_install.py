@@ -216,7 +216,7 @@ def test_help_errors_and_doctor_need_no_tensorflow(installed: Fresh) -> None:
     (cwd / "train.py").write_text(TF1_FLAGS)
     ported = installed.run([slimport, "rewrite", "train.py"], cwd)
     assert ported.returncode == 0, ported.stderr
-    assert "from absl import flags" in (cwd / "train.py").read_text()
+    assert "from slim_ext import tf1_flags as flags" in (cwd / "train.py").read_text()
 
 
 def test_readme_libcst_tool_line_runs_on_the_installed_package(installed: Fresh) -> None:
@@ -229,7 +229,7 @@ def test_readme_libcst_tool_line_runs_on_the_installed_package(installed: Fresh)
     done = installed.run([str(installed.venv / "bin" / "python"), *words[1:]], tree, 300)
     assert done.returncode == 0, done.stderr
     ported = (tree / "train.py").read_text()
-    assert "tf.app.flags" not in ported and "from absl import flags" in ported
+    assert "tf.app.flags" not in ported and "from slim_ext import tf1_flags as flags" in ported
 
 
 def _runtime_fix_lines() -> List[str]:

@@ -93,6 +93,16 @@ def test_without_evidence_the_tree_itself_is_the_root(tmp_path):
     assert found.reasons[found.roots[0]] == "the tree's own directory"
 
 
+def test_a_standard_library_import_is_no_evidence_for_a_root(tmp_path):
+    # TensorFlow's own package has _api/v2/random/__init__.py, and its modules
+    # `import random`: taking that as a root put _api/v2 on sys.path, and the standard
+    # library's random (absl imports it) was that package.
+    write_tree(tmp_path, {"__init__.py": "", "api/random/__init__.py": "",
+                          "ops.py": "import random\nfrom random import Random\n"})
+    found = tree_lib.discover(str(tmp_path))
+    assert found.roots == [str(tmp_path.resolve())]
+
+
 def test_the_deepest_root_names_a_file(tmp_path):
     # facenet's layout: facenet/src is a package under the sdist root and also the
     # root its scripts expect on sys.path.
