@@ -86,7 +86,9 @@ def _origin(root: Path, env: Dict[str, str]) -> str:
 def _run_side(side: str, tf_slim_dir: Path, jobs: int, workdir: Path,
               deadline: _harness.Deadline, comparison: Comparison) -> None:
     root = tf_slim_dir.parent
-    env = dict(os.environ, PYTHONPATH=str(root), TF_CPP_MIN_LOG_LEVEL="2")
+    # The side's tree first; then whatever path this run had (slim_ext from a checkout).
+    env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2", PYTHONPATH=os.pathsep.join(
+        [str(root)] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]))
     comparison.origins[side] = _origin(root, env)
     if not comparison.origins[side].startswith(str(tf_slim_dir)):
         raise RuntimeError(f"{side}: tf_slim imports from {comparison.origins[side]}, "
@@ -120,7 +122,10 @@ def _run_side(side: str, tf_slim_dir: Path, jobs: int, workdir: Path,
                 results.update(_outcomes(junit, test_file))
     finally:
         for process, (_, _, log) in running.items():
-            os.killpg(process.pid, signal.SIGKILL)
+            try:
+                os.killpg(process.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass  # it ended on its own, with every process of its group
             process.wait()
             log.close()
     comparison.outcomes[side] = results

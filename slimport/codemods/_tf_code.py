@@ -296,7 +296,9 @@ def relies_on_tf1_semantics(tree: ast.Module) -> bool:
     (a TF1 ``Dimension``; TF2's ``TensorShape`` holds ints, and an int has no ``value``,
     so the code worked only on TF1 shapes). Either makes a module that uses only names
     both APIs have TF1 code. (``tensor_shape[i].value`` on a name is not read as one:
-    tf_keras has that spelling in its v1-only branches.)
+    tf_keras has that spelling in its v1-only branches; nor is ``test_session`` called
+    in the module that defines it: TensorFlow's test_util, whose importers would all be
+    TF1 code by the neighbour rule.)
 
     Args:
       tree: the whole file's stdlib ``ast``.
@@ -304,9 +306,12 @@ def relies_on_tf1_semantics(tree: ast.Module) -> bool:
     Returns:
       True when one of them is there.
     """
+    # TensorFlow's own test_util defines test_session (and calls it): TF2 code.
+    defines_it = any(isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+                     and node.name == "test_session" for node in ast.walk(tree))
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
-                and node.func.attr == "test_session":
+                and node.func.attr == "test_session" and not defines_it:
             return True
         if isinstance(node, ast.Attribute) and node.attr == "value" \
                 and isinstance(node.value, ast.Subscript) and _is_shape(node.value.value):

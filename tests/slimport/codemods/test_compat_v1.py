@@ -407,6 +407,10 @@ NOOP = [
     "import unittest\n\n\nclass T(unittest.TestCase):\n\n    def test(self):\n"
     "        with self.test_session() as sess:\n            sess.run(1)\n",
     "import tensorflow as tf\nx = tf.constant(1)\nv = counts[0].value\ny = x.shape.rank\n",
+    # TensorFlow's test_util defines test_session and calls it: TF2 code.
+    "import tensorflow as tf\n\n\nclass TensorFlowTestCase(tf.test.TestCase):\n\n"
+    "    def test_session(self):\n        return self.session()\n\n"
+    "    def cached(self):\n        return self.test_session()\n",
     # A name's dimension: tf_keras spells its v1-only branches so (TF2 code).
     "import tensorflow as tf\n\ndef build(self, input_shape):\n"
     "    return tf.zeros([input_shape[-1].value])\n",
