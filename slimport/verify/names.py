@@ -11,6 +11,9 @@ codemods' own rules (``_names.collect_bindings`` for module-level code,
 parameter ``tf`` is not TensorFlow). The worker then looks every distinct name up
 once, in one forked child with slim_ext loaded (checks.py, ``names``).
 
+A module that imports ``slim_ext.legacy_keras`` (the port's Keras route) runs with
+``tf.keras`` as tf_keras: its ``tf.keras`` names are looked up there.
+
 A use is left out where the code guards it: in a ``try`` whose handler catches
 AttributeError, ImportError or Exception, and under an ``if`` that tests
 ``hasattr``/``getattr`` or a version.
@@ -20,6 +23,7 @@ import dataclasses
 from typing import Iterable, Iterator, List, Sequence
 
 from slimport.codemods import _scopes
+from slimport.codemods.legacy_keras import LEGACY_KERAS
 from slimport.codemods._names import (Bindings, bound_names, collect_bindings, dotted_parts,
                                       nested_statements, target_names)
 from slimport.verify import sources
@@ -33,6 +37,9 @@ _GUARD_ERRORS = frozenset({"AttributeError", "ImportError", "ModuleNotFoundError
                            "Exception", "BaseException"})
 _GUARD_TESTS = frozenset({"hasattr", "getattr", "__version__", "VERSION", "version",
                           "LooseVersion", "parse_version"})
+# Where a module on the Keras route finds TensorFlow's Keras names: tf_keras' APIs.
+_KERAS_2_HOMES = (("tensorflow.compat.v1.keras", "tf_keras.api._v1.keras"),
+                  ("tensorflow.compat.v2.keras", "tf_keras"), ("tensorflow.keras", "tf_keras"))
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
@@ -124,10 +131,11 @@ def _tests_availability(test: ast.expr) -> bool:
 class _Reader:
     """Walks one file and collects its uses of checked names."""
 
-    def __init__(self, module: str, relpath: str, bindings: Bindings) -> None:
+    def __init__(self, module: str, relpath: str, bindings: Bindings, keras_2: bool) -> None:
         self.module = module
         self.relpath = relpath
         self.bindings = bindings
+        self.keras_2 = keras_2  # on the port's Keras route: tf.keras is tf_keras
         self.uses: List[Use] = []
 
     def walk(self, node: ast.AST, scopes: List["_scopes.Scope"], guarded: bool) -> None:
@@ -177,9 +185,19 @@ class _Reader:
 
     def _record(self, node: ast.AST, parts: List[str], scopes: List["_scopes.Scope"]) -> None:
         qualified = _scopes.resolve_in(scopes, self.bindings, parts)
+        if qualified is not None and self.keras_2:
+            qualified = _on_keras_2(qualified)
         if qualified is not None and qualified.split(".")[0] in CHECKED_PACKAGES:
             self.uses.append(Use(self.module, self.relpath, node.lineno, qualified,
                                  ".".join(parts)))
+
+
+def _on_keras_2(qualified: str) -> str:
+    """``tensorflow.keras.X`` as a module on the Keras route finds it (``tf_keras.X``)."""
+    for tensorflow_keras, home in _KERAS_2_HOMES:
+        if qualified == tensorflow_keras or qualified.startswith(tensorflow_keras + "."):
+            return home + qualified[len(tensorflow_keras):]
+    return qualified
 
 
 def uses_in(tree: Tree) -> List[Use]:
@@ -196,8 +214,10 @@ def uses_in(tree: Tree) -> List[Use]:
         parsed = sources.parsed(module.path)
         if parsed is None:
             continue
+        keras_2 = any(alias.name == LEGACY_KERAS for node in parsed.body
+                      if isinstance(node, ast.Import) for alias in node.names)
         reader = _Reader(module.name, module.relpath,
-                         collect_bindings(parsed, module_level_only=True))
+                         collect_bindings(parsed, module_level_only=True), keras_2)
         reader.walk_all(parsed.body, [], False)
         found += reader.uses
     return found

@@ -31,6 +31,15 @@ def _uses(tmp_path, source):
     # A chain is read once, whole, wherever it stands (a call's argument too).
     ("import tensorflow as tf\nf(tf.float32.max, key=tf.int64)\n",
      [(2, "tensorflow.float32.max", "tf.float32.max"), (2, "tensorflow.int64", "tf.int64")]),
+    # On the port's Keras route (slim_ext.legacy_keras), tf.keras is tf_keras.
+    ("import slim_ext.legacy_keras\nimport tensorflow.compat.v1 as tf\n"
+     "tf.keras.backend.set_learning_phase(True)\n",
+     [(3, "tf_keras.api._v1.keras.backend.set_learning_phase",
+       "tf.keras.backend.set_learning_phase")]),
+    ("import slim_ext.legacy_keras\nimport tensorflow as tf\nm = tf.keras.Model\n",
+     [(3, "tf_keras.Model", "tf.keras.Model")]),
+    ("import tensorflow as tf\nm = tf.keras.Model\n",
+     [(2, "tensorflow.keras.Model", "tf.keras.Model")]),
 ])
 def test_uses(tmp_path, source, expected):
     assert _uses(tmp_path, source) == expected
