@@ -293,12 +293,13 @@ def relies_on_tf1_semantics(tree: ast.Module) -> bool:
 
     Graph mode: ``self.test_session()`` (TF2's yields None under eager execution, so
     ``sess.run`` fails). V1 shapes: ``x.get_shape()[i].value`` / ``x.shape[i].value``
-    (a TF1 ``Dimension``; TF2's ``TensorShape`` holds ints, and an int has no ``value``,
-    so the code worked only on TF1 shapes). Either makes a module that uses only names
-    both APIs have TF1 code. (``tensor_shape[i].value`` on a name is not read as one:
-    tf_keras has that spelling in its v1-only branches; nor is ``test_session`` called
-    in the module that defines it: TensorFlow's test_util, whose importers would all be
-    TF1 code by the neighbour rule.)
+    / ``tensor_shape[i].value`` on a name that says it is a shape (a TF1 ``Dimension``;
+    TF2's ``TensorShape`` holds ints, and an int has no ``value``, so the code worked
+    only on TF1 shapes). Either makes a module that uses only names both APIs have TF1
+    code. Not read as one: a name's ``.value`` in a module that asks
+    ``hasattr(x, "value")`` (code written for both, as tf_keras' backend is), and
+    ``test_session`` called in the module that defines it (TensorFlow's test_util,
+    whose importers would all be TF1 code by the neighbour rule).
 
     Args:
       tree: the whole file's stdlib ``ast``.
@@ -309,21 +310,29 @@ def relies_on_tf1_semantics(tree: ast.Module) -> bool:
     # TensorFlow's own test_util defines test_session (and calls it): TF2 code.
     defines_it = any(isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
                      and node.name == "test_session" for node in ast.walk(tree))
+    asks_for_value = any(
+        isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+        and node.func.id == "hasattr" and len(node.args) == 2
+        and isinstance(node.args[1], ast.Constant) and node.args[1].value == "value"
+        for node in ast.walk(tree))
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
                 and node.func.attr == "test_session" and not defines_it:
             return True
         if isinstance(node, ast.Attribute) and node.attr == "value" \
-                and isinstance(node.value, ast.Subscript) and _is_shape(node.value.value):
+                and isinstance(node.value, ast.Subscript) \
+                and _is_shape(node.value.value, names_too=not asks_for_value):
             return True
     return False
 
 
-def _is_shape(node: ast.expr) -> bool:
-    """``x.get_shape()`` or ``x.shape``."""
+def _is_shape(node: ast.expr, names_too: bool) -> bool:
+    """``x.get_shape()``, ``x.shape``, or (``names_too``) a name that ends in ``shape``."""
     if isinstance(node, ast.Call):
         return isinstance(node.func, ast.Attribute) and node.func.attr == "get_shape" \
             and not node.args
+    if isinstance(node, ast.Name):
+        return names_too and node.id.lower().endswith("shape")
     return isinstance(node, ast.Attribute) and node.attr == "shape"
 
 
