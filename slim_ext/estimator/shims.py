@@ -20,7 +20,7 @@ import importlib.util
 from typing import List
 
 from slim_ext import compat
-from slim_ext.estimator import keras2
+from slim_ext.estimator import first_checkpoint, keras2
 
 # A key added to tf_export's API name tables.
 API_ATTRS_ENTRY = "API name table entry"
@@ -209,6 +209,9 @@ def apply() -> List[compat.Shim]:
   for shim in SHIMS:
     if shim not in _applied and apply_shim(shim):
       _applied.append(shim)
+  # Not a missing name, on every version: a cluster's tasks must not all write the
+  # Keras model's first checkpoint (after the Keras 2 view: it finds keras_lib first).
+  first_checkpoint.install()
   return list(_applied)
 
 
