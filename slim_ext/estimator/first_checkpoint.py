@@ -21,6 +21,8 @@ import sys
 import time
 from typing import Any, Callable
 
+from slim_ext.estimator import keras2
+
 MODULE = "tensorflow_estimator.python.estimator.keras_lib"
 # How long a task waits for the chief's checkpoint (the chief builds and saves the
 # model first thing; minutes only on a busy machine).
@@ -70,23 +72,6 @@ def _wrap(module: Any) -> None:
     module._save_first_checkpoint = _chief_writes(module._save_first_checkpoint)  # pylint: disable=protected-access
 
 
-class _WrappingLoader(importlib.abc.Loader):
-  """Runs keras_lib with the loader that found it, then wraps its function."""
-
-  def __init__(self, loader: importlib.abc.Loader):
-    self._loader = loader
-
-  def create_module(self, spec):
-    return self._loader.create_module(spec)
-
-  def exec_module(self, module):
-    self._loader.exec_module(module)
-    _wrap(module)
-
-  def __getattr__(self, name: str) -> Any:
-    return getattr(self._loader, name)
-
-
 class _Finder(importlib.abc.MetaPathFinder):
   """Finds keras_lib with the finders after it (slim_ext's Keras 2 view included)."""
 
@@ -99,7 +84,7 @@ class _Finder(importlib.abc.MetaPathFinder):
       spec = finder.find_spec(fullname, path, target)
       if spec is not None:
         if spec.loader is not None:
-          spec.loader = _WrappingLoader(spec.loader)
+          spec.loader = keras2.HookedLoader(spec.loader, after=_wrap)
         return spec
     return None
 

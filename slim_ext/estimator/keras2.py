@@ -82,22 +82,38 @@ def _import_with_keras_2(name, globals=None, locals=None, fromlist=(), level=0):
 _BUILTINS = dict(vars(builtins), __import__=_import_with_keras_2)
 
 
-class _Keras2Loader(importlib.abc.Loader):
-  """Runs a tensorflow_estimator module with the ``__import__`` above."""
+class HookedLoader(importlib.abc.Loader):
+  """Runs a module with the loader that found it, with a hook before and after.
 
-  def __init__(self, loader: importlib.abc.Loader):
+  Args:
+    loader: the loader the import system found.
+    before: called with the new module before its code runs.
+    after: called with the module once its code has run.
+  """
+
+  def __init__(self, loader: importlib.abc.Loader,
+               before: Callable[[types.ModuleType], None] = lambda module: None,
+               after: Callable[[types.ModuleType], None] = lambda module: None):
     self._loader = loader
+    self._before = before
+    self._after = after
 
   def create_module(self, spec):
     return self._loader.create_module(spec)
 
   def exec_module(self, module):
-    module.__dict__["__builtins__"] = _BUILTINS
+    self._before(module)
     self._loader.exec_module(module)
+    self._after(module)
 
   def __getattr__(self, name: str) -> Any:
     # get_source, get_code, is_package, ...: the file loader's own.
     return getattr(self._loader, name)
+
+
+def _with_keras_2_imports(module: types.ModuleType) -> None:
+  """A tensorflow_estimator module runs with the ``__import__`` above."""
+  module.__dict__["__builtins__"] = _BUILTINS
 
 
 class Keras2Finder(importlib.abc.MetaPathFinder):
@@ -108,7 +124,7 @@ class Keras2Finder(importlib.abc.MetaPathFinder):
       return None
     spec = importlib.machinery.PathFinder.find_spec(fullname, path)
     if spec is not None and spec.loader is not None:
-      spec.loader = _Keras2Loader(spec.loader)
+      spec.loader = HookedLoader(spec.loader, before=_with_keras_2_imports)
     return spec
 
 
