@@ -35,7 +35,9 @@ def test_traced_steps_are_dumped_and_read_back(tf, ProfileContext, profile_proto
   with tf.Graph().as_default():
     loss, train = _train_graph(tf)
     with ProfileContext(str(tmp_path), trace_steps=[2, 3, 4], dump_steps=[4]) as pctx:
-      options = tf.profiler.ProfileOptionBuilder.time_and_memory()
+      # No time or memory threshold: which ops show must not depend on how fast
+      # they ran (MatMul fell under the default 1 us / 1 byte on a loaded machine).
+      options = tf.profiler.ProfileOptionBuilder.time_and_memory(min_micros=0, min_bytes=0)
       pctx.add_auto_profiling("op", options, [3, 4])
       with tf.Session() as sess:
         sess.run(tf.global_variables_initializer())  # step 0
