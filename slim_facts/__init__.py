@@ -15,4 +15,5 @@ Modules:
   moxing          what ``slim_ext.mox`` provides of MoXing's API
   platform_sdk    the platform SDK's modules scripts import, and slim_ext's stand-ins
   requirements    what ported code needs installed, and the pip line installing it
+  keras_route     the tf_keras modules the Keras route makes tf.keras
 """

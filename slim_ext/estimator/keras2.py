@@ -23,10 +23,10 @@ import sys
 import types
 from typing import Any, Callable, Dict, Optional
 
+# What TF_USE_LEGACY_KERAS makes tf.keras and tf.compat.v1.keras (re-exported here).
+from slim_facts.keras_route import KERAS_2_V1, KERAS_2_V2  # noqa: F401
+
 PACKAGE = "tensorflow_estimator"
-# What TF_USE_LEGACY_KERAS makes tf.keras and tf.compat.v1.keras.
-KERAS_2_V2 = "tf_keras.api._v2.keras"
-KERAS_2_V1 = "tf_keras.api._v1.keras"
 
 
 class TensorFlowView(types.ModuleType):

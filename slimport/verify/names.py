@@ -23,6 +23,7 @@ import dataclasses
 from typing import Iterable, Iterator, List, Sequence
 
 from slimport.codemods import _scopes
+from slim_facts.keras_route import KERAS_2_V1
 from slimport.codemods.legacy_keras import LEGACY_KERAS
 from slimport.codemods._names import (Bindings, bound_names, collect_bindings, dotted_parts,
                                       nested_statements, target_names)
@@ -37,8 +38,9 @@ _GUARD_ERRORS = frozenset({"AttributeError", "ImportError", "ModuleNotFoundError
                            "Exception", "BaseException"})
 _GUARD_TESTS = frozenset({"hasattr", "getattr", "__version__", "VERSION", "version",
                           "LooseVersion", "parse_version"})
-# Where a module on the Keras route finds TensorFlow's Keras names: tf_keras' APIs.
-_KERAS_2_HOMES = (("tensorflow.compat.v1.keras", "tf_keras.api._v1.keras"),
+# Where a module on the Keras route finds TensorFlow's Keras names: tf_keras' APIs
+# (its top level is the v2 API).
+_KERAS_2_HOMES = (("tensorflow.compat.v1.keras", KERAS_2_V1),
                   ("tensorflow.compat.v2.keras", "tf_keras"), ("tensorflow.keras", "tf_keras"))
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
