@@ -22,8 +22,8 @@ followed by ``slim_ext.contrib.image.rotate(...)`` works (the codemod writes suc
 attribute chains) without loading what a file does not use.
 
 Example:
-  from slim_ext import contrib
-  contrib.quantize_create_training_graph()   # raises RemovedInTF2Error
+  from slim_ext.contrib import quantize
+  quantize.create_training_graph()   # raises RemovedInTF2Error
 """
 from __future__ import annotations
 
@@ -31,6 +31,8 @@ import importlib
 from typing import Any, Callable, NoReturn, Type
 
 _SUBMODULES = ("framework", "image", "learn", "lookup", "quantize", "tfprof", "training")
+# Earlier ports wrote the quantize stand-ins as slim_ext.contrib.quantize_<name>.
+_EARLIER_QUANTIZE_NAMES = ("quantize_create_training_graph", "quantize_create_eval_graph")
 
 
 class RemovedInTF2Error(NotImplementedError):
@@ -63,10 +65,6 @@ def removed_class(feature: str, alternative: str) -> Type[Any]:
   return type(feature.rsplit(".", 1)[-1], (), {"__init__": __init__, "__doc__": doc})
 
 
-_QAT = (
-    "quantization-aware training from tensorflow-model-optimization "
-    "(tfmot.quantization.keras.quantize_model) on a Keras model"
-)
 # What Experiment-based launching did, with the Estimator slim_ext revives.
 _TRAIN_AND_EVALUATE = (
     "tf.estimator.train_and_evaluate(estimator, tf.estimator.TrainSpec(train_input_fn, "
@@ -74,9 +72,6 @@ _TRAIN_AND_EVALUATE = (
     "(slim_ext.estimator.train_and_evaluate on a cluster: its ps task ends)"
 )
 
-quantize_create_training_graph = removed_function(
-    "tf.contrib.quantize.create_training_graph", _QAT)
-quantize_create_eval_graph = removed_function("tf.contrib.quantize.create_eval_graph", _QAT)
 Experiment = removed_class("tf.contrib.learn.Experiment", _TRAIN_AND_EVALUATE)
 learn_runner_run = removed_function("tf.contrib.learn.learn_runner.run", _TRAIN_AND_EVALUATE)
 
@@ -84,6 +79,9 @@ learn_runner_run = removed_function("tf.contrib.learn.learn_runner.run", _TRAIN_
 def __getattr__(name: str) -> Any:
   if name in _SUBMODULES:
     return importlib.import_module(f"{__name__}.{name}")
+  if name in _EARLIER_QUANTIZE_NAMES:
+    quantize = importlib.import_module(f"{__name__}.quantize")
+    return getattr(quantize, name[len("quantize_"):])
   if name == "HParams":
     # Earlier ports named the stand-in slim_ext.contrib.HParams; it is real now.
     from slim_ext.hparams import HParams  # pylint: disable=g-import-not-at-top
@@ -92,4 +90,5 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list:
-  return sorted(list(globals()) + list(_SUBMODULES) + ["HParams"])
+  return sorted(list(globals()) + list(_SUBMODULES) + list(_EARLIER_QUANTIZE_NAMES)
+                + ["HParams"])

@@ -45,6 +45,7 @@ from slimport.codemods.contrib_table import (
     chain_end,
     gone_fix,
     lookup,
+    module_value_home,
 )
 
 _CONTRIB = "tensorflow.contrib"
@@ -213,6 +214,10 @@ class ContribSymbolsCommand(SlimportCodemod):
         self._replacements: Dict[cst.CSTNode, cst.CSTNode] = {}
         # Names bound by imports of contrib modules that move as a whole.
         self.moved_names = _moved_import_names(self.file_ast(tree))
+        # Values of ``alias = tf.contrib.x`` (the alias is handled as a binding), and
+        # first arguments of ``f(<value>, 'member', ...)`` with the member they name.
+        self._alias_values: Set[cst.CSTNode] = set()
+        self._value_members: Dict[cst.CSTNode, str] = {}
         return bool(self.heads)
 
     # -- pass structure -------------------------------------------------------------
@@ -270,6 +275,15 @@ class ContribSymbolsCommand(SlimportCodemod):
             qualified = _normalize(self.resolve_name(node.value))
             if qualified is not None and _is_contrib_module(qualified):
                 self.module_aliases[targets[0].target.value] = node
+                self._alias_values.add(node.value)
+
+    def visit_Call(self, node: cst.Call) -> None:
+        # getattr / hasattr / mock.patch.object(<module>, 'member'): the attribute
+        # the call reads from its first argument is named.
+        if len(node.args) >= 2 and isinstance(node.args[1].value, cst.SimpleString):
+            member = node.args[1].value.evaluated_value
+            if isinstance(member, str) and member.isidentifier():
+                self._value_members[node.args[0].value] = member
 
     def leave_ImportFrom(self, original_node: cst.ImportFrom, updated_node: cst.ImportFrom
                          ) -> Union[cst.ImportFrom, cst.FlattenSentinel]:
@@ -336,13 +350,17 @@ class ContribSymbolsCommand(SlimportCodemod):
         if not _is_ours(qualified) or qualified == _CONTRIB:
             return False
         end = chain_end(_key(qualified))  # type: ignore[arg-type]
-        if end is None or end.is_module:
-            return False  # not contrib's, or a module used as a value (its alias is handled)
+        if end is None:
+            return False
         key, found = end.key, end.found
         if self._through_moved_import(parts[0]):
             # The import itself moved; report what the new module lacks.
-            if found is None or found.is_gone:
+            if not end.is_module and (found is None or found.is_gone):
                 self._not_ported(node, key, found)
+            return False
+        if end.is_module:
+            if key == _key(qualified) and node not in self._alias_values:  # type: ignore[arg-type]
+                self._port_module_value(node, key)
             return False
         if found is None or found.home is None:
             self._not_ported(node, key, found)
@@ -363,6 +381,17 @@ class ContribSymbolsCommand(SlimportCodemod):
         self._record(node, key, found.home)
         return False
 
+    def _port_module_value(self, node: cst.Attribute, key: str) -> None:
+        """A contrib module used as a value becomes the module its members went to."""
+        home = module_value_home(key, self._value_members.get(node, ""))
+        if home is None:
+            return  # left as it is; compat_v1 reports the tf.contrib left in the file
+        package, attribute = home
+        replacement = dotted_expression(".".join(filter(None, (self._reach(package), attribute))))
+        self._replacements[node] = replacement.with_changes(lpar=node.lpar, rpar=node.rpar)
+        self.record_edit(node, f"tf.contrib.{key} (a module used as a value) -> "
+                         f"{'.'.join(filter(None, (package, attribute)))}")
+
     def leave_Attribute(self, original_node: cst.Attribute, updated_node: cst.Attribute
                         ) -> cst.BaseExpression:
         return self._replacements.pop(original_node, updated_node)
@@ -374,12 +403,16 @@ class ContribSymbolsCommand(SlimportCodemod):
     # -- homes ----------------------------------------------------------------------------
 
     def _expression_for(self, home: Home) -> Union[cst.Name, cst.Attribute]:
-        if home.package == TF_SLIM:
-            return dotted_expression(f"{self._tf_slim()}.{home.attribute}")
-        if home.package == COMPAT_V1:
-            return dotted_expression(f"{self._compat_v1()}.{home.attribute}")
-        self.add_needed_import(home.package)
-        return dotted_expression(home.dotted)
+        return dotted_expression(f"{self._reach(home.package)}.{home.attribute}")
+
+    def _reach(self, package: str) -> str:
+        """The dotted prefix that reaches ``package`` here (adding an import if needed)."""
+        if package == TF_SLIM:
+            return self._tf_slim()
+        if package == COMPAT_V1:
+            return self._compat_v1()
+        self.add_needed_import(package)
+        return package
 
     def _tf_slim(self) -> str:
         """The name that reaches tf_slim here: a slim alias bound by now, or an import."""

@@ -99,10 +99,6 @@ def _renamed(package: str, pairs: Dict[str, str]) -> Dict[str, Home]:
     return {contrib: Home(package, attribute) for contrib, attribute in pairs.items()}
 
 
-def _stand_in(contrib: str, stand_in: str, alternative: str) -> Dict[str, Home]:
-    return {contrib: Home(STAND_INS, stand_in, alternative)}
-
-
 _QAT = ("quantization-aware training in tensorflow-model-optimization "
         "(tfmot.quantization.keras.quantize_model)")
 # tf.estimator itself runs on TF 2.21 (tensorflow-estimator 2.15, revived by slim_ext).
@@ -145,11 +141,14 @@ HOMES: Dict[str, Home] = {
     **_same_name(f"{STAND_INS}.training", "training", [
         "HParams", "GreedyLoadBalancingStrategy", "byte_size_load_fn"]),
     # tf.contrib.quantize rewrote graphs for fake quantization; nothing does that now.
-    **_stand_in("quantize.create_training_graph", "quantize_create_training_graph", _QAT),
-    **_stand_in("quantize.create_eval_graph", "quantize_create_eval_graph", _QAT),
-    **_stand_in("quantize.experimental_create_training_graph",
-                "quantize_create_training_graph", _QAT),
-    **_stand_in("quantize.experimental_create_eval_graph", "quantize_create_eval_graph", _QAT),
+    # The stand-ins are reached through slim_ext's quantize mirror, the module
+    # ``tf.contrib.quantize`` used as a value becomes: a test's
+    # ``mock.patch.object(tf.contrib.quantize, 'create_training_graph')`` then patches
+    # what the ported calls call.
+    **_same_name(f"{STAND_INS}.quantize", "quantize", [
+        "create_training_graph", "create_eval_graph",
+        "experimental_create_training_graph", "experimental_create_eval_graph"],
+        alternative=_QAT),
     # tf.contrib.image: what slim_ext.contrib.image could not rebuild from core ops.
     **_same_name(f"{STAND_INS}.image", "image", [
         "dense_image_warp", "interpolate_spline", "sparse_image_warp",
@@ -209,7 +208,6 @@ HOMES: Dict[str, Home] = {
         "summary.all_summary_ops": "summary.all_v2_summary_ops",
         "summary.initialize": "summary.initialize",
     }),
-    **_renamed(COMPAT_V1, {"tfprof.tfprof_logger.write_op_log": "profiler.write_op_log"}),
     # contrib's own HashTable (shared_name third, an ``init`` op) over StaticHashTable.
     "lookup.HashTable": Home(f"{STAND_INS}.lookup", "HashTable"),
     "lookup.lookup_ops.HashTable": Home(f"{STAND_INS}.lookup", "HashTable"),
@@ -390,6 +388,33 @@ def chain_end(key: str) -> Optional[ChainEnd]:
         if found is None or not found.is_module:
             return ChainEnd(prefix, found)
     return ChainEnd(key, found)
+
+
+def module_value_home(key: str, member: str = "") -> Optional[Tuple[str, str]]:
+    """What a contrib module used as a value becomes (``mock.patch.object(
+    tf.contrib.layers, 'summarize_collection')``): the module its members' uses are
+    rewritten to, so that reading or patching an attribute there reaches what the
+    ported calls call.
+
+    That is slim_ext's mirror of the module, or, when the one attribute read from the
+    value is known (``member``), the place its home is an attribute of under its own
+    name; a module whose members went to several places has no home as a value.
+
+    Args:
+      key: a contrib module, relative to ``tensorflow.contrib``.
+      member: the attribute read from the value, when the code names it.
+
+    Returns:
+      (package, attribute path inside it, maybe empty), or None.
+    """
+    if key in MODULE_HOMES:
+        return MODULE_HOMES[key], ""
+    found = lookup(f"{key}.{member}") if member else None
+    if found is None or found.home is None or found.home.name != member:
+        return None
+    if found.home.package.startswith(TF_SLIM + "."):
+        return None  # tf_slim's star imports rebind its modules' attributes
+    return found.home.package, found.home.attribute.rpartition(".")[0]
 
 
 @lru_cache(maxsize=1)

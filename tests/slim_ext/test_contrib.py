@@ -69,7 +69,14 @@ def test_every_stand_in_in_the_table_raises_naming_feature_and_alternative(
 def test_error_is_a_not_implemented_error(contrib) -> None:
     assert issubclass(contrib.RemovedInTF2Error, NotImplementedError)
     with pytest.raises(NotImplementedError, match="tensorflow-model-optimization"):
-        contrib.quantize_create_training_graph(quant_delay=0)
+        contrib.quantize.create_training_graph(quant_delay=0)
+
+
+@pytest.mark.tf
+def test_quantize_stand_ins_under_the_names_earlier_ports_wrote(contrib) -> None:
+    assert contrib.quantize_create_training_graph is contrib.quantize.create_training_graph
+    assert contrib.quantize_create_eval_graph is contrib.quantize.create_eval_graph
+    assert "quantize_create_eval_graph" in dir(contrib)
 
 
 @pytest.mark.tf
@@ -82,10 +89,10 @@ def test_hparams_under_its_old_stand_in_name_is_the_real_class(contrib) -> None:
 def test_ported_file_imports_and_fails_only_at_the_call(contrib, tmp_path: Path) -> None:
     ported = tmp_path / "train_quant.py"
     ported.write_text(
-        "import slim_ext.contrib\n"
+        "import slim_ext.contrib.quantize\n"
         "from slim_ext.contrib import HParams\n"
         "def build():\n"
-        "    slim_ext.contrib.quantize_create_eval_graph()\n"
+        "    slim_ext.contrib.quantize.create_eval_graph()\n"
     )
     spec = importlib.util.spec_from_file_location("train_quant", ported)
     module = importlib.util.module_from_spec(spec)

@@ -286,7 +286,7 @@ def test_finding_lines_are_lines_of_the_file_to_edit(out: bool, slimport_cli, tm
         "  tf.contrib.quantize.create_training_graph(quant_delay=0)") + 1
     assert number != source_number  # the edits above it moved it
     ported_line = (tmp_path / edited).read_text().splitlines()[number - 1]
-    assert "quantize_create_training_graph(quant_delay=0)" in ported_line
+    assert "quantize.create_training_graph(quant_delay=0)" in ported_line
 
 
 def test_continuation_lines_follow_the_shorter_call(slimport_cli, tmp_path: Path,

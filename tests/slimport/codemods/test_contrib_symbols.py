@@ -236,6 +236,35 @@ class TestContribSymbols(IdempotentCodemodTest):
         """
         self.assertCodemod(before, after)
 
+    def test_module_used_as_a_value_becomes_where_its_members_went(self) -> None:
+        # Object detection's graph_rewriter_builder_test patches the modules its
+        # builder calls through; the patch must reach what the ported builder calls.
+        before = """
+            import mock
+            import tensorflow as tf
+
+            with mock.patch.object(tf.contrib.quantize, 'create_training_graph') as q:
+                with mock.patch.object(tf.contrib.layers, 'summarize_collection') as s:
+                    build()
+            tf.contrib.quantize.create_training_graph(quant_delay=0)
+            tf.contrib.layers.summarize_collection('quant_vars')
+            has_clip = hasattr(tf.contrib.framework, 'get_or_create_global_step')
+        """
+        after = """
+            import mock
+            import tensorflow as tf
+            import slim_ext.contrib.quantize
+            import tf_slim
+
+            with mock.patch.object(slim_ext.contrib.quantize, 'create_training_graph') as q:
+                with mock.patch.object(tf_slim, 'summarize_collection') as s:
+                    build()
+            slim_ext.contrib.quantize.create_training_graph(quant_delay=0)
+            tf_slim.summarize_collection('quant_vars')
+            has_clip = hasattr(tf.compat.v1.train, 'get_or_create_global_step')
+        """
+        self.assertCodemod(before, after)
+
     def test_attributes_of_a_ported_symbol_stay(self) -> None:
         before = """
             import tensorflow as tf
@@ -312,10 +341,10 @@ class TestContribSymbols(IdempotentCodemodTest):
         after = """
             import tensorflow as tf
             from slim_ext.contrib.training import HParams
-            import slim_ext.contrib
+            import slim_ext.contrib.quantize
 
             hparams = HParams(learning_rate=0.1)
-            slim_ext.contrib.quantize_create_training_graph(quant_delay=0)
+            slim_ext.contrib.quantize.create_training_graph(quant_delay=0)
         """
         self.assertCodemod(before, after)
 
@@ -385,7 +414,7 @@ class TestContribSymbols(IdempotentCodemodTest):
             from tensorflow.contrib.quantize import create_eval_graph
         """
         after = """
-            from slim_ext.contrib import quantize_create_eval_graph as create_eval_graph
+            from slim_ext.contrib.quantize import create_eval_graph
         """
         self.assertCodemod(before, after)
 
@@ -468,6 +497,13 @@ NOOP = [
     # Names outside tf.contrib that only look like it.
     "import tensorflow as tf\ntf.compat.v1.layers.dense(x, 3)\n",
     "from tensorflow.python.ops import contrib_ops\ncontrib_ops.foo()\n",
+    # A module used as a value whose members went to several places: no one module
+    # stands for it (compat_v1 reports the tf.contrib left).
+    "import tensorflow as tf\nregistry.add(tf.contrib.layers)\n",
+    "import tensorflow as tf\nfn = getattr(tf.contrib.layers, name)\n",
+    # ... or whose named member is gone, or not a name it had.
+    "import tensorflow as tf\nhasattr(tf.contrib.layers, 'no_such_layer')\n",
+    "import tensorflow as tf\nmock.patch.object(tf.contrib.distributions, 'Normal')\n",
 ]
 
 

@@ -12,6 +12,7 @@ import sys
 import zipfile
 from pathlib import Path
 from typing import Dict
+from unittest import mock
 
 import pytest
 
@@ -20,9 +21,11 @@ from slimport.codemods.contrib_table import (
     MODULE,
     MODULE_HOMES,
     SYMBOL,
+    Found,
     Home,
     listed_names,
     lookup,
+    module_value_home,
 )
 from slimport.codemods.tf_api import COMPAT_V1
 
@@ -202,6 +205,24 @@ def test_every_hand_made_home_exists(key: str, ported_runtime: None) -> None:
 @pytest.mark.parametrize("key", sorted(MODULE_HOMES))
 def test_every_hand_made_module_home_imports(key: str, ported_runtime: None) -> None:
     importlib.import_module(MODULE_HOMES[key])
+
+
+@pytest.mark.tf
+@pytest.mark.parametrize("key", sorted(MODULE_HOMES))
+def test_a_mirror_used_as_a_value_has_what_its_members_became(
+        key: str, ported_runtime: None) -> None:
+    """``mock.patch.object(tf.contrib.quantize, 'create_training_graph')`` is ported to
+    a patch of the mirror: it must reach what ``tf.contrib.quantize.<name>(...)`` is
+    ported to call (looked up through the mirror when called), for every name of the
+    module that has a home."""
+    package, attribute = module_value_home(key)  # type: ignore[misc]
+    mirror = _resolve(Home(package, attribute)) if attribute else importlib.import_module(package)
+    members = [name for name in [*LISTED, *HOMES]
+               if name.rpartition(".")[0] == key and (lookup(name) or Found("", "")).home]
+    for name in members:
+        home = lookup(name).home  # type: ignore[union-attr]
+        with mock.patch.object(mirror, name.rpartition(".")[2]) as patched:
+            assert _resolve(home) is patched, name
 
 
 # -- the generator's reading of a TF 1.15-style tree ----------------------------------
