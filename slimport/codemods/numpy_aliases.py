@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import ClassVar, Dict, Optional, Set, Tuple
+from typing import ClassVar, Dict, Optional, Pattern, Set
 
 import libcst as cst
 
-from slimport.codemods._base import SlimportCodemod, StatementFilter, chain_filter, code_of
+from slimport.codemods._base import StatementFilter, chain_filter, code_of
 from slimport.codemods._builtin_names import bound_here, module_bound_names
-from slimport.codemods._tf_code import leftovers_are_ours, tf1_era_file
+from slimport.codemods._leftovers import LeftoverCodemod
 from slimport.codemods._names import (
     Bindings,
     bound_names,
@@ -42,7 +42,7 @@ RENAMED: Dict[str, str] = {
     "infty": "inf", "PINF": "inf", "round_": "round", "product": "prod",
     "cumproduct": "cumprod", "sometrue": "any", "alltrue": "all",
 }
-_TRIGGER = re.compile(r"\.(?:%s)\b" % "|".join(sorted({*BUILTIN_ALIASES, *RENAMED})))
+_TRIGGER_TEXT = re.compile(r"\.(?:%s)\b" % "|".join(sorted({*BUILTIN_ALIASES, *RENAMED})))
 
 
 def _removed(qualified: Optional[str]) -> Optional[str]:
@@ -53,7 +53,7 @@ def _removed(qualified: Optional[str]) -> Optional[str]:
     return name if name in BUILTIN_ALIASES or name in RENAMED else None
 
 
-class NumpyAliasesCommand(SlimportCodemod):
+class NumpyAliasesCommand(LeftoverCodemod):
     """Replaces NumPy's removed aliases with the builtins / NumPy names they stood for."""
 
     NAME: ClassVar[str] = "numpy_aliases"
@@ -61,31 +61,26 @@ class NumpyAliasesCommand(SlimportCodemod):
         "NumPy names removed in 1.24 / 2.0 (np.float, np.int, np.bool, "
         "np.float_, np.NaN, ...) -> the builtins / NumPy names they meant"
     )
-    TRIGGERS: ClassVar[Tuple[str, ...]] = tuple(sorted({*BUILTIN_ALIASES, *RENAMED}))
+    TRIGGER: ClassVar[Pattern[str]] = _TRIGGER_TEXT
 
     @classmethod
     def applies_to(cls, source: str) -> bool:
-        return "numpy" in source and _TRIGGER.search(source) is not None
+        return "numpy" in source and super().applies_to(source)
 
     @classmethod
-    def statement_filter(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:
+    def leftover_statements(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:
         # Also what binds a builtin's name: whether ``int`` is the builtin depends on it.
-        # A file that reads as TF2 code may still be ours: its original may have been
-        # TF1 (``tf1_before_porting``), which only start_file can see.
-        witnesses = tf1_era_file(tree, bindings)[1]
         builtins = set(BUILTIN_ALIASES.values())
         uses = chain_filter(lambda parts: _removed(bindings.resolve_parts(parts)) is not None)
-        return lambda statement: (id(statement) in witnesses or uses(statement)
+        return lambda statement: (uses(statement)
                                   or bool(builtins & set(bound_names(statement))))
 
-    def start_file(self, tree: cst.Module) -> bool:
-        parsed = self.file_ast(tree)
+    def start_leftovers(self, tree: cst.Module, parsed: ast.Module) -> bool:
         self._module_bound = module_bound_names(tree, parsed)
         self._replacements: Dict[cst.Attribute, cst.BaseExpression] = {}
         # Attributes written, not read: ``np.object = object`` (a compat shim) stays.
         self._written: Set[int] = set()
-        return leftovers_are_ours(parsed, self.context.scratch,
-                                  self.context.filename)
+        return True
 
     def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
         self._written.add(id(node.target))

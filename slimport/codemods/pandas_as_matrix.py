@@ -13,13 +13,14 @@ code and plain Python are ported (``tf1_era_file``).
 from __future__ import annotations
 
 import ast
-from typing import ClassVar, Dict, Optional, Tuple, Union
+import re
+from typing import ClassVar, Dict, Optional, Pattern, Tuple, Union
 
 import libcst as cst
 
-from slimport.codemods._base import SlimportCodemod, StatementFilter, code_of
+from slimport.codemods._base import StatementFilter, code_of
+from slimport.codemods._leftovers import LeftoverCodemod
 from slimport.codemods._names import Bindings, bound_names
-from slimport.codemods._tf_code import leftovers_are_ours, tf1_era_file
 
 PANDAS = "pandas"
 # pandas functions that return a DataFrame or a Series.
@@ -29,7 +30,7 @@ MAKERS = frozenset({"DataFrame", "Series", "read_csv", "read_table", "read_excel
 METHOD = "as_matrix"
 
 
-class PandasAsMatrixCommand(SlimportCodemod):
+class PandasAsMatrixCommand(LeftoverCodemod):
     """Ports DataFrame/Series.as_matrix() to to_numpy() where the receiver is certain."""
 
     NAME: ClassVar[str] = "pandas_as_matrix"
@@ -37,25 +38,19 @@ class PandasAsMatrixCommand(SlimportCodemod):
         "pandas' as_matrix() (removed in 1.0) -> to_numpy() on a certain DataFrame/Series; "
         "other receivers reported"
     )
-    TRIGGERS: ClassVar[Tuple[str, ...]] = (".as_matrix(",)
+    TRIGGER: ClassVar[Pattern[str]] = re.compile(r"\.as_matrix\(")
 
     @classmethod
-    def statement_filter(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:
+    def leftover_statements(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:
         # Each use, and every assignment of a name some use calls it on.
-        witnesses = tf1_era_file(tree, bindings)[1]
         receivers = {node.func.value.id for node in ast.walk(tree)
                      if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
                      and node.func.attr == METHOD and isinstance(node.func.value, ast.Name)}
-        return lambda statement: id(statement) in witnesses or bool(
-            receivers & set(bound_names(statement))) or any(
+        return lambda statement: bool(receivers & set(bound_names(statement))) or any(
             isinstance(node, ast.Attribute) and node.attr == METHOD
             for node in ast.walk(statement))
 
-    def start_file(self, tree: cst.Module) -> bool:
-        parsed = self.file_ast(tree)
-        if not leftovers_are_ours(parsed, self.context.scratch,
-                                  self.context.filename):
-            return False
+    def start_leftovers(self, tree: cst.Module, parsed: ast.Module) -> bool:
         self._replacements: Dict[int, cst.BaseExpression] = {}
         # name -> whether every assignment of it seen in its scope made a frame.
         self._frames: Dict[Tuple[int, str], bool] = {}

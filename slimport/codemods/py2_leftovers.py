@@ -29,12 +29,12 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import AbstractSet, Any, ClassVar, Dict, Iterator, List, Optional, Set, Tuple
+from typing import AbstractSet, Any, ClassVar, Dict, Iterator, List, Optional, Pattern, Set, Tuple
 
 import libcst as cst
 
-from slimport.codemods._base import SlimportCodemod, StatementFilter, code_of
-from slimport.codemods._tf_code import leftovers_are_ours, tf1_era_file
+from slimport.codemods._base import StatementFilter, code_of
+from slimport.codemods._leftovers import LeftoverCodemod
 from slimport.codemods._names import (
     Bindings,
     bound_names,
@@ -60,7 +60,7 @@ ITER_METHODS: Dict[str, str] = {"iteritems": "items", "itervalues": "values",
 ITERTOOLS: Dict[str, str] = {"izip": "zip", "imap": "map", "ifilter": "filter",
                              "izip_longest": "itertools.zip_longest",
                              "ifilterfalse": "itertools.filterfalse"}
-_TRIGGER = re.compile(r"\b(?:xrange|unicode|basestring|long|raw_input|reduce|maxint"
+_TRIGGER_TEXT = re.compile(r"\b(?:xrange|unicode|basestring|long|raw_input|reduce|maxint"
                       r"|iteritems|itervalues|iterkeys|izip|imap|ifilter)")
 _ITER_METHOD_DEFINITION = re.compile(r"\bdef\s+(iteritems|itervalues|iterkeys)\b")
 
@@ -112,7 +112,7 @@ def _receiver_bindings(tree: ast.Module) -> Set[int]:
     return keep
 
 
-class Py2LeftoversCommand(SlimportCodemod):
+class Py2LeftoversCommand(LeftoverCodemod):
     """Ports Python 2-only builtins and dict methods where their meaning is certain."""
 
     NAME: ClassVar[str] = "py2_leftovers"
@@ -120,8 +120,7 @@ class Py2LeftoversCommand(SlimportCodemod):
         "Python 2 leftovers that fail on Python 3 (xrange, unicode, long, "
         "sys.maxint, d.iteritems(), ...) -> their Python 3 spelling"
     )
-    TRIGGERS: ClassVar[Tuple[str, ...]] = tuple([*BUILTINS, *MOVED, "maxint", *ITER_METHODS,
-                                                 *ITERTOOLS])
+    TRIGGER: ClassVar[Pattern[str]] = _TRIGGER_TEXT
     OPTIONS: ClassVar[Tuple[str, ...]] = ("tree_iter_methods",)
 
     def __init__(self, context: Any, tree_iter_methods: Optional[AbstractSet[str]] = None,
@@ -137,20 +136,12 @@ class Py2LeftoversCommand(SlimportCodemod):
         self.tree_iter_methods = tree_iter_methods
 
     @classmethod
-    def applies_to(cls, source: str) -> bool:
-        return _TRIGGER.search(source) is not None
-
-    @classmethod
-    def statement_filter(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:
-        # A file that reads as TF2 code may still be ours: its original may have been
-        # TF1 (``tf1_before_porting``), which only start_file can see.
-        witnesses = tf1_era_file(tree, bindings)[1]
+    def leftover_statements(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:
         names = set(BUILTINS) | set(MOVED)
         receiver_bindings = _receiver_bindings(tree)
 
         def needed(statement: ast.stmt) -> bool:
-            if id(statement) in witnesses or id(statement) in receiver_bindings \
-                    or names & set(bound_names(statement)):
+            if id(statement) in receiver_bindings or names & set(bound_names(statement)):
                 return True
             return any(
                 (isinstance(node, ast.Name) and node.id in names)
@@ -163,11 +154,7 @@ class Py2LeftoversCommand(SlimportCodemod):
                 for node in ast.walk(statement))
         return needed
 
-    def start_file(self, tree: cst.Module) -> bool:
-        parsed = self.file_ast(tree)
-        if not leftovers_are_ours(parsed, self.context.scratch,
-                                  self.context.filename):
-            return False
+    def start_leftovers(self, tree: cst.Module, parsed: ast.Module) -> bool:
         self._module = tree
         self._module_bound = module_bound_names(tree, parsed)
         self._star_import = has_star_import(parsed)

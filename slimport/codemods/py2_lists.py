@@ -26,15 +26,16 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import ClassVar, Optional, Set, Tuple
+from typing import ClassVar, Optional, Pattern, Set
 
 import libcst as cst
 
-from slimport.codemods._base import SlimportCodemod, StatementFilter, code_of
+from slimport.codemods._base import StatementFilter, code_of
 from slimport.codemods._builtin_names import bound_here, has_star_import, module_bound_names
 from slimport.codemods._names import Bindings, bound_names, dotted_parts
 from slimport.codemods._scratch import ORIGINAL_AST_KEY
-from slimport.codemods._tf_code import is_tf1_code, leftovers_are_ours, tf1_era_file
+from slimport.codemods._leftovers import LeftoverCodemod
+from slimport.codemods._tf_code import is_tf1_code
 
 VIEW_METHODS = frozenset({"keys", "values", "items"})
 LIST_BUILTINS = frozenset({"range", "zip", "map", "filter"})
@@ -42,7 +43,7 @@ LIST_BUILTINS = frozenset({"range", "zip", "map", "filter"})
 # and views (live), not ranges (which index, measure and re-iterate like a list).
 ITERATORS = frozenset({"zip", "map", "filter"})
 ARRAY_LIBRARIES = ("tensorflow", "numpy")
-_TRIGGER = re.compile(r"\.(?:keys|values|items)\(\s*\)|\b(?:range|zip|map|filter)\(")
+_TRIGGER_TEXT = re.compile(r"\.(?:keys|values|items)\(\s*\)|\b(?:range|zip|map|filter)\(")
 
 
 def _candidate(node: ast.expr) -> bool:
@@ -78,7 +79,7 @@ def _combined_names(tree: ast.Module) -> Set[str]:
             for operand in (node.left, node.right) if isinstance(operand, ast.Name)}
 
 
-class Py2ListsCommand(SlimportCodemod):
+class Py2ListsCommand(LeftoverCodemod):
     """Wraps Python 2 list results in list() where the code indexes, adds or converts them."""
 
     NAME: ClassVar[str] = "py2_lists"
@@ -86,25 +87,17 @@ class Py2ListsCommand(SlimportCodemod):
         "Python 2 lists that are views/iterators now, where a list is needed "
         "(d.keys()[0], range(n) * k, tf.stack(d.values()), x = zip(...)) -> list(...)"
     )
-    TRIGGERS: ClassVar[Tuple[str, ...]] = ("keys()", "values()", "items()", "range(", "zip(",
-                                           "map(", "filter(")
+    TRIGGER: ClassVar[Pattern[str]] = _TRIGGER_TEXT
 
     @classmethod
-    def applies_to(cls, source: str) -> bool:
-        return _TRIGGER.search(source) is not None
-
-    @classmethod
-    def statement_filter(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:
-        # Also what binds a builtin's name, and what shows the file is TF1-era code.
-        witnesses = tf1_era_file(tree, bindings)[1]
+    def leftover_statements(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:
+        # Also what binds a builtin's name.
         names = LIST_BUILTINS | {"list"}
-        return lambda statement: (id(statement) in witnesses or _needs_list(statement)
+        return lambda statement: (_needs_list(statement)
                                   or bool(names & set(bound_names(statement))))
 
-    def start_file(self, tree: cst.Module) -> bool:
-        parsed = self.file_ast(tree)
-        if has_star_import(parsed) or not leftovers_are_ours(
-                parsed, self.context.scratch, self.context.filename):
+    def start_leftovers(self, tree: cst.Module, parsed: ast.Module) -> bool:
+        if has_star_import(parsed):
             return False
         self._module_bound = module_bound_names(tree, parsed)
         # Stored and returned results: only where Python 2 lists are what the code meant.

@@ -19,14 +19,14 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import ClassVar, Dict, Optional, Set, Tuple
+from typing import ClassVar, Dict, Optional, Pattern, Set
 
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
-from slimport.codemods._base import SlimportCodemod, StatementFilter, code_of
+from slimport.codemods._base import StatementFilter, code_of
+from slimport.codemods._leftovers import LeftoverCodemod
 from slimport.codemods._names import Bindings, dotted_parts
-from slimport.codemods._tf_code import leftovers_are_ours, tf1_era_file
 
 GETARGSPEC = "inspect.getargspec"
 FLOAT_REPR = "json.encoder.FLOAT_REPR"
@@ -34,10 +34,10 @@ FLOAT_REPR = "json.encoder.FLOAT_REPR"
 SHARED_FIELDS: Dict[str, str] = {"args": "args", "varargs": "varargs",
                                  "defaults": "defaults", "keywords": "varkw"}
 PY2_BUFFERS = ("StringIO", "cStringIO")
-_TRIGGER = re.compile(r"getargspec|FLOAT_REPR|\bc?StringIO\b")
+_TRIGGER_TEXT = re.compile(r"getargspec|FLOAT_REPR|\bc?StringIO\b")
 
 
-class RemovedStdlibCommand(SlimportCodemod):
+class RemovedStdlibCommand(LeftoverCodemod):
     """Ports inspect.getargspec and json.encoder.FLOAT_REPR; reports StringIO imports."""
 
     NAME: ClassVar[str] = "removed_stdlib"
@@ -45,24 +45,15 @@ class RemovedStdlibCommand(SlimportCodemod):
         "standard-library names Python 3 removed: inspect.getargspec -> getfullargspec, "
         "json.encoder.FLOAT_REPR reads guarded; StringIO imports reported"
     )
-    TRIGGERS: ClassVar[Tuple[str, ...]] = ("getargspec", "FLOAT_REPR", "StringIO")
+    TRIGGER: ClassVar[Pattern[str]] = _TRIGGER_TEXT
 
     @classmethod
-    def applies_to(cls, source: str) -> bool:
-        return _TRIGGER.search(source) is not None
-
-    @classmethod
-    def statement_filter(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:
-        witnesses = tf1_era_file(tree, bindings)[1]
-        return lambda statement: id(statement) in witnesses or any(
+    def leftover_statements(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:
+        return lambda statement: any(
             isinstance(node, ast.Attribute) and node.attr in ("getargspec", "FLOAT_REPR")
             for node in ast.walk(statement))
 
-    def start_file(self, tree: cst.Module) -> bool:
-        parsed = self.file_ast(tree)
-        if not leftovers_are_ours(parsed, self.context.scratch,
-                                  self.context.filename):
-            return False
+    def start_leftovers(self, tree: cst.Module, parsed: ast.Module) -> bool:
         self._replacements: Dict[int, cst.BaseExpression] = {}
         self._written: Set[int] = set()
         self._ported_calls: Set[int] = set()

@@ -1,0 +1,72 @@
+"""What the leftover codemods share: Python 2 and removed-library names, ported only in
+TF1-era code and plain Python.
+
+py2_leftovers, py2_lists, removed_stdlib, numpy_aliases and pandas_as_matrix each port
+names that stopped working with Python 3 or a library's major version. Whether a file's
+leftovers are slimport's to port is one rule for all of them (``leftovers_are_ours``:
+TF1 code, or plain Python of a TF1-era tree; TF2 code is its authors'), and the
+statements that show it must reach the codemod beside its own (``tf1_era_file``'s
+witnesses). Their text pre-checks are regular expressions: a substring such as ``long``
+or ``map(`` is in too many files (``along``, ``tf.map_fn(``).
+"""
+from __future__ import annotations
+
+import ast
+from typing import ClassVar, Pattern
+
+import libcst as cst
+
+from slimport.codemods._base import SlimportCodemod, StatementFilter
+from slimport.codemods._names import Bindings
+from slimport.codemods._tf_code import leftovers_are_ours, tf1_era_file
+
+
+class LeftoverCodemod(SlimportCodemod):
+    """Base of the leftover codemods; subclasses set ``TRIGGER`` and define
+    ``leftover_statements`` and ``start_leftovers``."""
+
+    # The file can only need this codemod if its text matches.
+    TRIGGER: ClassVar[Pattern[str]]
+
+    @classmethod
+    def applies_to(cls, source: str) -> bool:
+        return cls.TRIGGER.search(source) is not None
+
+    @classmethod
+    def statement_filter(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:
+        # A file that reads as TF2 code may still be ours: its original may have been
+        # TF1 (``tf1_before_porting``), which only start_file can see.
+        witnesses = tf1_era_file(tree, bindings)[1]
+        needed = cls.leftover_statements(tree, bindings)
+        return lambda statement: id(statement) in witnesses or needed(statement)
+
+    @classmethod
+    def leftover_statements(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:
+        """The statements this codemod reads or changes (the skeleton keeps them).
+
+        Args:
+          tree: the file's stdlib ``ast``.
+          bindings: its import bindings.
+
+        Returns:
+          A predicate on top-level and nested statements.
+        """
+        raise NotImplementedError
+
+    def start_file(self, tree: cst.Module) -> bool:
+        parsed = self.file_ast(tree)
+        if not leftovers_are_ours(parsed, self.context.scratch, self.context.filename):
+            return False
+        return self.start_leftovers(tree, parsed)
+
+    def start_leftovers(self, tree: cst.Module, parsed: ast.Module) -> bool:
+        """Set up this file's state, once its leftovers are known to be ours.
+
+        Args:
+          tree: the module (a skeleton's) the codemod transforms.
+          parsed: its stdlib ``ast``.
+
+        Returns:
+          False to leave the file as it is.
+        """
+        raise NotImplementedError
