@@ -27,7 +27,8 @@ Every failure is then classed, on evidence:
 A failure no signature explains is listed as UNCLASSIFIED.
 
 ``--as-script`` also runs each module as its authors did, ``python X_test.py``
-(absltest's XML report), and tables it beside pytest's.
+(absltest's XML report), and tables it beside pytest's; a module with no ``__main__``
+block (a base class of other test modules) is not a script and is left out of that run.
 
 Exit status 0 when at least 90% of the non-skipped tests pass under pytest and no
 failure is the port's or unclassified; 1 otherwise; 2 when a step could not run
@@ -349,6 +350,22 @@ def _short_path(path: str) -> str:
         if marker in path:
             return ("" if marker == "ported/" else marker) + path.split(marker, 1)[1]
     return path
+
+
+def runs_as_script(path: Path) -> bool:
+    """Whether the module has an ``if __name__ == '__main__':`` block: its authors ran it
+    as ``python X_test.py``. One without (a base class the test modules subclass, such as
+    models/ssd_feature_extractor_test.py) ran no test that way, ported or not."""
+    try:
+        tree = ast.parse(path.read_bytes())
+    except SyntaxError:
+        return True  # run it: the failure to start is its outcome
+    def names_main(test: ast.expr) -> bool:
+        parts = list(ast.walk(test))
+        return (any(isinstance(part, ast.Name) and part.id == "__name__" for part in parts)
+                and any(isinstance(part, ast.Constant) and part.value == "__main__"
+                        for part in parts))
+    return any(isinstance(node, ast.If) and names_main(node.test) for node in tree.body)
 
 
 def static_test_count(path: Path) -> int:
@@ -710,9 +727,12 @@ def run_suite(args: argparse.Namespace, workdir: Path, deadline: _harness.Deadli
                          str(p.relative_to(trees.ported)))))
     print(f"{len(modules)} test modules; {args.jobs} at a time, each within "
           f"{args.module_timeout:.0f} s", flush=True)
+    scripts = [m for m in modules if runs_as_script(trees.ported / m)] if args.as_script else []
+    if args.as_script and len(scripts) < len(modules):
+        print(f"as scripts: {len(scripts)} ({len(modules) - len(scripts)} left out: no "
+              "`if __name__ == '__main__':` block)", flush=True)
     runs, walls = {}, {}
-    for mode, selection in (("pytest", modules), ("reference", None),
-                            ("script", modules if args.as_script else [])):
+    for mode, selection in (("pytest", modules), ("reference", None), ("script", scripts)):
         only_tests = {}
         if selection is None:  # the reference: every failing test again (or whole module)
             selection = [m for m, run in runs["pytest"].items() if run.failures]

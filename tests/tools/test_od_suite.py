@@ -151,6 +151,20 @@ def test_a_module_that_did_not_start_counts_the_tests_the_reference_found():
     assert od_suite.tally(runs, 0.0, classed).failed == 6
 
 
+@pytest.mark.parametrize("source, is_script", [
+    ("import tf\nclass T(tf.test.TestCase):\n  def test_a(self): pass\n"
+     "if __name__ == '__main__':\n  tf.test.main()\n", True),
+    ('if "__main__" == __name__:\n  main()\n', True),
+    ("if __name__ == 'x':\n  main()\n", False),
+    ("class SsdFeatureExtractorTestBase(object):\n  def _check(self): pass\n", False),
+    ("def f(:\n", True),  # does not parse: run it, its failure is the outcome
+])
+def test_only_a_module_with_a_main_block_runs_as_a_script(tmp_path, source, is_script):
+    module = tmp_path / "m_test.py"
+    module.write_text(source)
+    assert od_suite.runs_as_script(module) is is_script
+
+
 def test_static_test_count(tmp_path):
     module = tmp_path / "x_test.py"
     module.write_text("class A:\n  def test_a(self): pass\n  def helper(self): pass\n"
