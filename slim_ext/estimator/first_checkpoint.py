@@ -5,10 +5,15 @@ saves the Keras model's weights to ``<model_dir>/keras/keras_model.ckpt`` when t
 directory holds no checkpoint yet. Every task of a cluster runs the same script with
 the same ``model_dir``, so each task writes the same files at the same moment, and a
 task whose temporary files another one renamed dies in ``MergeV2Checkpoints`` (a
-master + worker MultiWorkerMirroredStrategy job on TF 2.15, now and then). Here the
-chief writes it, and every other task waits until the chief's checkpoint is there and
-uses it, as when the chief had been first (RunConfig refuses a cluster without a
-chief or master task, so there is always one).
+master + worker MultiWorkerMirroredStrategy job, now and then, on TF 2.15 and 2.21).
+Here the chief writes it, and every other task waits until the chief's checkpoint is
+there and uses it, as when the chief had been first.
+
+Which task is the chief: ``config.is_chief``, except under a distribution strategy
+(the distribute coordinator's modes), where the RunConfig model_to_estimator gets is
+the local one on every task (``is_chief`` True everywhere, ``init_run_config``) until
+the coordinator runs the task: there it is TF_CONFIG's chief (``chief`` or ``master``,
+else worker 0).
 
 Installed by ``import slim_ext`` (``shims.apply``): ``keras_lib`` is wrapped once it is
 imported, which tf_keras does inside ``model_to_estimator``.
@@ -21,6 +26,7 @@ import sys
 import time
 from typing import Any, Callable
 
+from slim_ext import cluster_config
 from slim_ext.estimator import keras2
 
 MODULE = "tensorflow_estimator.python.estimator.keras_lib"
@@ -57,9 +63,24 @@ def wait_for_checkpoint(directory: str, seconds: float) -> str:
     time.sleep(_POLL_SECONDS)
 
 
+def writes_checkpoint(config: Any) -> bool:
+  """Whether this task writes model_to_estimator's first checkpoint.
+
+  Args:
+    config: the estimator's RunConfig.
+
+  Returns:
+    True on the chief, and on a task alone (no cluster).
+  """
+  if getattr(config, "_distribute_coordinator_mode", None):
+    cluster = cluster_config.ClusterConfig.from_env()
+    return cluster is None or cluster.is_chief
+  return config.is_chief
+
+
 def _chief_writes(save: Callable[..., str]) -> Callable[..., str]:
   def save_first_checkpoint(keras_model, custom_objects, config, save_object_ckpt):
-    if config.is_chief:  # also a task alone: no cluster
+    if writes_checkpoint(config):
       return save(keras_model, custom_objects, config, save_object_ckpt)
     return wait_for_checkpoint(os.path.join(config.model_dir, "keras"), WAIT_SECONDS)
 
