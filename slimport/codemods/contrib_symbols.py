@@ -365,9 +365,7 @@ class ContribSymbolsCommand(SlimportCodemod):
         if found is None or found.home is None:
             self._not_ported(node, key, found)
             return False
-        if found.home.package.startswith(TF_SLIM + "."):
-            # Only ``from`` reaches it: tf_slim's own star imports rebind the
-            # attributes on the way (``tf_slim.layers`` is layers/layers.py).
+        if not found.home.attribute_reaches:
             self.needs_attention(
                 node, f"tf.contrib.{key} is {found.home.dotted} now, which no "
                 "attribute chain from tf_slim reaches; left unchanged",

@@ -52,6 +52,13 @@ class Home:
         return bool(self.alternative)
 
     @property
+    def attribute_reaches(self) -> bool:
+        """Whether ``package.attribute`` reaches it: not for a module inside tf_slim,
+        whose own star imports rebind the attributes on the way (``tf_slim.layers`` is
+        layers/layers.py); only ``from`` reaches those."""
+        return not self.package.startswith(TF_SLIM + ".")
+
+    @property
     def dotted(self) -> str:
         return f"{self.package}.{self.attribute}"
 
@@ -412,8 +419,8 @@ def module_value_home(key: str, member: str = "") -> Optional[Tuple[str, str]]:
     found = lookup(f"{key}.{member}") if member else None
     if found is None or found.home is None or found.home.name != member:
         return None
-    if found.home.package.startswith(TF_SLIM + "."):
-        return None  # tf_slim's star imports rebind its modules' attributes
+    if not found.home.attribute_reaches:
+        return None
     return found.home.package, found.home.attribute.rpartition(".")[0]
 
 
