@@ -42,10 +42,10 @@ def _timed(label: str, function: Callable) -> Callable:
 
 def _instrument() -> List[type]:
     """Wraps parse, codegen and every codemod's transform_module with timers."""
-    from slimport import codemod_runs
+    from slimport.engine import passes
     from slimport.codemods import CODEMODS
 
-    codemod_runs.cst = _ParseTimingLibcst()
+    passes.cst = _ParseTimingLibcst()
     for codemod in CODEMODS:
         codemod.transform_module = _timed(f"codemod {codemod.NAME}", codemod.transform_module)
     code_property = cst.Module.code
@@ -54,7 +54,7 @@ def _instrument() -> List[type]:
 
 
 class _ParseTimingLibcst:
-    """The libcst module as slimport.codemod_runs sees it, with parse_module timed."""
+    """The libcst module as slimport.engine.passes sees it, with parse_module timed."""
 
     parse_module = staticmethod(_timed("parse (libcst.parse_module)", cst.parse_module))
 

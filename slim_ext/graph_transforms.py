@@ -5,7 +5,7 @@ TF1's exporters (the Object Detection API's TFLite SSD export, for one) import
 ``slimport rewrite`` points that import here, so the module that has it still imports;
 the call raises, naming what to use instead.
 """
-from slim_ext.contrib import removed_function
+from slim_ext.removed import removed_function
 
 TransformGraph = removed_function(
     "tensorflow.tools.graph_transforms.TransformGraph",

@@ -33,7 +33,7 @@ import re
 import warnings
 from typing import Any, Dict, Optional, Tuple
 
-from slim_ext.contrib import RemovedInTF2Error
+from slim_ext.removed import RemovedInTF2Error
 
 # One ``name=value`` clause of the flag syntax. A name may contain dots (then
 # it is only reachable with getattr). ``name[3]=v`` assigns one list index

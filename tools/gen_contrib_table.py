@@ -1,4 +1,4 @@
-"""Write slimport/codemods/contrib_api.txt: every tf.contrib name of TF 1.15 and its home now.
+"""Write slimport/tables/contrib_api.txt: every tf.contrib name of TF 1.15 and its home now.
 
 tf_slim was cut from tf.contrib.{slim,layers,framework,losses,metrics,training}, file
 for file, so where a contrib module went is structural: its file has a namesake in
@@ -52,7 +52,7 @@ from typing import Dict, Iterator, List, Optional, Sequence, Set, Tuple
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
-from slimport.codemods.tf_api import COMPAT_V1, TF1, tf_api  # noqa: E402
+from slimport.tables.tf_api import COMPAT_V1, TF1, tf_api  # noqa: E402
 OUTPUT = REPO / "slimport" / "codemods" / "contrib_api.txt"
 WHEEL_ROOT = "tensorflow_core/"
 CONTRIB = "tensorflow.contrib"
@@ -562,7 +562,7 @@ def package_homes(tree: Tf1Tree, slim: TfSlim, file_homes: Dict[str, str],
 def mirrored_rows(tree: Tf1Tree) -> Dict[str, Tuple[str, str, str]]:
     """The names of each contrib module with a hand-made mirror (MODULE_HOMES), each
     with its home in the mirror, or gone where the mirror does not have it."""
-    from slimport.codemods.contrib_table import MODULE_HOMES
+    from slimport.tables.contrib_table import MODULE_HOMES
 
     table: Dict[str, Tuple[str, str, str]] = {}
     for key, mirror in sorted(MODULE_HOMES.items()):

@@ -1,4 +1,4 @@
-"""Write slimport/codemods/keras_api.txt: the tf.keras names only Keras 2 has.
+"""Write slimport/tables/keras_api.txt: the tf.keras names only Keras 2 has.
 
 TensorFlow >= 2.16 serves ``tf.keras`` from Keras 3 unless TF_USE_LEGACY_KERAS routes
 it to tf_keras (Keras 2). Code that uses a name Keras 3's ``tf.keras`` lacks

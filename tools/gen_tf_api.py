@@ -1,4 +1,4 @@
-"""Write slimport/codemods/tf_api.txt: the public names of tf.compat.v1 and of TF2's tf.
+"""Write slimport/tables/tf_api.txt: the public names of tf.compat.v1 and of TF2's tf.
 
 The compat_v1 codemod decides without importing TensorFlow whether a file needs the
 TF1 API (it uses a name TF2's ``tf`` lacks, or a keyword TF2's version of a function

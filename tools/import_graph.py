@@ -1,4 +1,5 @@
-"""Which of the distribution's packages imports which: the arrows of the house.
+"""Which of the distribution's packages imports which: the arrows of the house, and
+of the rooms of the tool.
 
 Usage: python tools/import_graph.py [--root DIR]
 
@@ -9,9 +10,13 @@ and each is reduced to the top-level package it reaches. The output lists, for
 each package of the distribution, the others it imports, and then whether any
 arrow points up: the tool (``slimport``) may import the shared facts
 (``slim_facts``); the runtime (``slim_ext``) may import the facts and never the
-tool; the facts import nothing but the standard library. Exit status 1 when an
-arrow points up. docs/architecture.md shows this output;
-tests/test_import_graph.py checks the same rules import by import.
+tool; the facts import nothing but the standard library. Then the same for the
+tool's sub-packages, which follow a port's flow: the command line (``cli``) drives
+the engine, the engine runs the codemods, the codemods read the analysis and the
+tables; no room imports one above it, and no module outside ``codemods`` imports a
+private ``codemods._x`` module. Exit status 1 when an arrow points up.
+docs/architecture.md shows this output; tests/tools/test_import_graph.py checks the
+same rules import by import.
 """
 from __future__ import annotations
 
@@ -33,6 +38,25 @@ ALLOWED = {
     "slimport": {"slim_facts"},
     "slim_ext": {"slim_facts"},
     "slim_facts": set(),
+}
+# The tool's rooms, top to bottom; each may import the rooms ROOM_ALLOWED names.
+ROOMS = (
+    ("cli", "the command line: arguments, settings, the subcommands"),
+    ("verify", "slimport verify: import, build and look up a ported tree"),
+    ("engine", "plan, pre-pass, run, one file's port, codemod passes, writes"),
+    ("output", "results, summary, diffs, progress, JSON report"),
+    ("codemods", "the registry, one codemod a file, their shared bases"),
+    ("analysis", "names, scopes, findings, lines, TF-code reading"),
+    ("tables", "TensorFlow, Keras and contrib API tables and their readers"),
+)
+ROOM_ALLOWED = {
+    "cli": {"verify", "engine", "output", "codemods", "analysis", "tables"},
+    "verify": {"engine", "output", "codemods", "analysis", "tables"},
+    "engine": {"output", "codemods", "analysis", "tables"},
+    "output": {"analysis"},
+    "codemods": {"analysis", "tables"},
+    "analysis": {"tables"},
+    "tables": set(),
 }
 _IMPORTING_CALLS = {"import_module", "__import__"}
 
@@ -122,21 +146,100 @@ def graph(root: Path = ROOT) -> Dict[str, Set[str]]:
             for name, _ in LAYERS}
 
 
-def upward(edges: Dict[str, Set[str]]) -> List[str]:
-    """The arrows ``ALLOWED`` forbids, as ``a -> b``."""
+def room_of(module: str) -> Optional[str]:
+    """The tool's room a dotted module name is in (``slimport.engine.plan`` -> engine);
+    None for the tool's top module (its version) and for anything else."""
+    parts = module.split(".")
+    if parts[0] != "slimport" or len(parts) < 2:
+        return None
+    return parts[1] if parts[1] in ROOM_ALLOWED else None
+
+
+def room_graph(root: Path = ROOT) -> Dict[str, Set[str]]:
+    """The tool's room -> the other rooms it imports."""
+    edges: Dict[str, Set[str]] = {name: set() for name, _ in ROOMS}
+    for name, _ in ROOMS:
+        for found in package_imports(f"slimport/{name}", root):
+            target = room_of(found.module)
+            if target is not None and target != name:
+                edges[name].add(target)
+    return edges
+
+
+def private_codemod_imports(root: Path = ROOT) -> List[Import]:
+    """Imports of a private ``slimport.codemods._x`` module from outside ``codemods``."""
+    return [found for found in package_imports("slimport", root)
+            if room_of(found.module) == "codemods"
+            and any(part.startswith("_") and not part.startswith("__")
+                    for part in found.module.split(".")[2:3])
+            and "codemods" not in found.path.relative_to(root).parts[:2]]
+
+
+def module_cycles(package: str, root: Path = ROOT) -> List[List[str]]:
+    """Import circles among the modules of ``package``, each as module names in import
+    order (a module importing its own package's ``__init__`` is no circle).
+
+    Args:
+      package: a package directory under ``root``.
+      root: the directory the packages are in.
+
+    Returns:
+      Each circle once, starting at its smallest name.
+    """
+    modules = {_module_name(path, root): path for path in python_files(package, root)}
+    edges: Dict[str, Set[str]] = {name: set() for name in modules}
+    for name, path in modules.items():
+        for found in imports_of(path, root):
+            target = found.module
+            while target and target not in modules:
+                target = target.rpartition(".")[0]
+            if target and target != name and not name.startswith(target + "."):
+                edges[name].add(target)
+    circles: Set[tuple] = set()
+
+    def walk(path: List[str]) -> None:
+        for target in sorted(edges[path[-1]]):
+            if target in path:
+                circle = path[path.index(target):]
+                start = circle.index(min(circle))
+                circles.add(tuple(circle[start:] + circle[:start]))
+            else:
+                walk(path + [target])
+
+    done: Set[str] = set()
+    for name in sorted(modules):
+        if name not in done:
+            walk([name])
+            done.add(name)
+    return [list(circle) for circle in sorted(circles)]
+
+
+def upward(edges: Dict[str, Set[str]], allowed: Dict[str, Set[str]] = ALLOWED) -> List[str]:
+    """The arrows ``allowed`` forbids, as ``a -> b``."""
     return [f"{source} -> {target}" for source, targets in edges.items()
-            for target in sorted(targets - ALLOWED[source])]
+            for target in sorted(targets - allowed[source])]
 
 
-def render(edges: Dict[str, Set[str]]) -> str:
-    """The graph as text, top layer first."""
-    width = max(len(name) for name, _ in LAYERS)
-    targets = {name: ", ".join(sorted(edges[name])) or "nothing of ours" for name, _ in LAYERS}
+def _table(edges: Dict[str, Set[str]], layers: Sequence[tuple], prefix: str = "") -> List[str]:
+    width = max(len(prefix + name) for name, _ in layers)
+    targets = {name: ", ".join(sorted(edges[name])) or "nothing of ours" for name, _ in layers}
     target_width = max(len(text) for text in targets.values())
-    lines = [f"{name:<{width}}  imports {targets[name]:<{target_width}}  ({role})"
-             for name, role in LAYERS]
+    return [f"{prefix + name:<{width}}  imports {targets[name]:<{target_width}}  ({role})"
+            for name, role in layers]
+
+
+def render(edges: Dict[str, Set[str]], rooms: Optional[Dict[str, Set[str]]] = None,
+           private: Sequence[Import] = ()) -> str:
+    """The graphs as text, top layer first: the packages, then the tool's rooms."""
+    lines = _table(edges, LAYERS)
     wrong = upward(edges)
     lines.append("arrows pointing up: " + (", ".join(wrong) if wrong else "none"))
+    if rooms is not None:
+        lines.append("")
+        lines += _table(rooms, ROOMS, prefix="slimport/")
+        wrong = upward(rooms, ROOM_ALLOWED)
+        wrong += [f"{found.path.name} -> {found.module}" for found in private]
+        lines.append("arrows pointing up: " + (", ".join(wrong) if wrong else "none"))
     return "\n".join(lines)
 
 
@@ -146,8 +249,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                         help="the directory holding the packages (default: this checkout)")
     args = parser.parse_args(argv)
     edges = graph(args.root)
-    print(render(edges))
-    return 1 if upward(edges) else 0
+    rooms = room_graph(args.root) if (args.root / "slimport" / "engine").is_dir() else None
+    private = private_codemod_imports(args.root) if rooms is not None else []
+    print(render(edges, rooms, private))
+    wrong = upward(edges) or (rooms is not None and upward(rooms, ROOM_ALLOWED)) or private
+    return 1 if wrong else 0
 
 
 if __name__ == "__main__":

@@ -116,7 +116,8 @@ CAUSES = (
           semantics=True),
     Cause("stale-pb2", PORT, r"Descriptors cannot be created directly",
           "*_pb2.py from protoc < 3.20: slimport rewrite regenerates them with grpcio-tools' "
-          "protoc (slimport/protos.py); without grpcio-tools it reports them", semantics=True),
+          "protoc (slimport/engine/protos.py); without grpcio-tools it reports them",
+          semantics=True),
     Cause("keras-3", PORT,
           r"got an unexpected keyword argument 'layers'"
           r"|Unrecognized keyword arguments passed to \w+"

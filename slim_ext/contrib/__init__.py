@@ -3,7 +3,7 @@
 ``slimport rewrite`` points uses of removed contrib symbols and modules here, so a
 ported file still imports (one missing feature should not break a whole training
 tree). Where a small exact re-implementation is possible, the submodule mirroring
-the contrib module has it (``MODULE_HOMES`` in ``slimport/codemods/contrib_table.py``
+the contrib module has it (``MODULE_HOMES`` in ``slimport/tables/contrib_table.py``
 maps each contrib module onto its mirror):
 
   tensorflow.contrib.image                     -> slim_ext.contrib.image
@@ -28,41 +28,15 @@ Example:
 from __future__ import annotations
 
 import importlib
-from typing import Any, Callable, NoReturn, Type
+from typing import Any
+
+# Ported code (and earlier ports) catch RemovedInTF2Error from here.
+from slim_ext.removed import RemovedInTF2Error as RemovedInTF2Error
+from slim_ext.removed import removed_class, removed_function
 
 _SUBMODULES = ("framework", "image", "learn", "lookup", "quantize", "tfprof", "training")
 # Earlier ports wrote the quantize stand-ins as slim_ext.contrib.quantize_<name>.
 _EARLIER_QUANTIZE_NAMES = ("quantize_create_training_graph", "quantize_create_eval_graph")
-
-
-class RemovedInTF2Error(NotImplementedError):
-  """A tf.contrib feature the ported code called has no TensorFlow 2 equivalent."""
-
-
-def _message(feature: str, alternative: str) -> str:
-  return (
-      f"{feature} is gone from TensorFlow 2 and has no replacement there; "
-      f"use {alternative} instead (slimport rewrote the call to this stand-in)."
-  )
-
-
-def removed_function(feature: str, alternative: str) -> Callable[..., NoReturn]:
-  """A function that raises RemovedInTF2Error naming ``feature`` and ``alternative``."""
-  def stand_in(*args: Any, **kwargs: Any) -> NoReturn:
-    raise RemovedInTF2Error(_message(feature, alternative))
-
-  stand_in.__name__ = feature.rsplit(".", 1)[-1]
-  stand_in.__doc__ = f"Stand-in for {feature}.\n\nRaises:\n  RemovedInTF2Error: always.\n"
-  return stand_in
-
-
-def removed_class(feature: str, alternative: str) -> Type[Any]:
-  """A class whose constructor raises RemovedInTF2Error (isinstance checks still work)."""
-  def __init__(self: Any, *args: Any, **kwargs: Any) -> NoReturn:
-    raise RemovedInTF2Error(_message(feature, alternative))
-
-  doc = f"Stand-in for {feature}: instantiating it raises RemovedInTF2Error."
-  return type(feature.rsplit(".", 1)[-1], (), {"__init__": __init__, "__doc__": doc})
 
 
 # What Experiment-based launching did, with the Estimator slim_ext revives.

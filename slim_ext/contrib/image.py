@@ -18,7 +18,7 @@ from typing import Any, Optional, Tuple
 
 import tensorflow as tf
 
-from slim_ext.contrib import removed_function
+from slim_ext.removed import removed_function
 
 _IMAGE_DTYPES = frozenset(
     [tf.uint8, tf.int32, tf.int64, tf.float16, tf.float32, tf.float64])

@@ -1,28 +1,20 @@
 """The codemods, in the order the engine runs them.
 
-Adding a codemod = adding one file in this package and one line in CODEMODS. A new
-codemod sees whole files until it defines ``statement_filter`` (see ``_base``); then
-add its inputs to tests/slimport/test_skeleton.py, which checks that skeleton and
-whole-file passes agree.
-Order matters: contrib and flags rewrites resolve names through ``tensorflow``
-bindings, and compat_v1 runs last so it sees which TensorFlow uses remain.
-tf0_names runs before contrib_symbols, which would otherwise take
-``tf.contrib.deprecated.scalar_summary`` by name alone, without porting its
-arguments; slim_ext_import runs after every codemod that adds a tf_slim or slim_ext
-import (contrib_slim, contrib_symbols, moved_modules, sdk_imports, uai_flags,
-cluster_bootstrap, own_server, moxing), so that it adds ``import slim_ext`` only where
-none came before; legacy_keras and train_and_evaluate run before it for the same reason
-(each may add a slim_ext import);
-estimator_ps_strategy runs before train_and_evaluate (which rewrites an Estimator use it
-looks for) and before compat_v1, which collapses the ``tf.compat.v1.X`` it writes in a
-file compat_v1 switches to compat.v1.
+Adding a codemod = adding one file in this package and one line in CODEMODS. Each
+codemod declares the codemods that must run before it (``RUNS_AFTER``, with the reason
+beside it) and the facts about the whole tree it reads (``TREE_FACTS``); at import,
+``check_registry`` refuses a registry whose order breaks a declaration, a declaration
+naming no registered codemod, a cycle, or two facts of one name. A new codemod sees
+whole files until it defines ``statement_filter`` (see ``base``); then add its inputs to
+tests/slimport/test_skeleton.py, which checks that skeleton and whole-file passes agree.
 """
 from __future__ import annotations
 
-from typing import Dict, Iterable, List, Type
+from typing import Dict, Iterable, List, Optional, Sequence, Set, Type
 
-from slimport.codemods._base import SlimportCodemod
-from slimport.codemods._findings import Finding
+from slimport.codemods.base import SlimportCodemod
+from slimport.analysis.findings import Finding
+from slimport.codemods.tree_facts import TreeFact
 from slimport.codemods.compat_v1 import CompatV1Command
 from slimport.codemods.contrib_slim import ContribSlimCommand
 from slimport.codemods.contrib_symbols import ContribSymbolsCommand
@@ -69,6 +61,77 @@ CODEMODS: List[Type[SlimportCodemod]] = [
     CompatV1Command,
 ]
 
+
+
+class RegistryError(Exception):
+    """The registered codemods contradict their declarations; the message says how."""
+
+
+def _cycle(codemods: Sequence[Type[SlimportCodemod]]) -> Optional[List[str]]:
+    """A cycle of ``RUNS_AFTER`` declarations among ``codemods``, as names, or None."""
+    after = {codemod.NAME: codemod.RUNS_AFTER for codemod in codemods}
+    done: Set[str] = set()
+
+    def visit(name: str, path: List[str]) -> Optional[List[str]]:
+        if name in path:
+            return path[path.index(name):] + [name]
+        if name in done or name not in after:
+            return None
+        for earlier in after[name]:
+            found = visit(earlier, path + [name])
+            if found:
+                return found
+        done.add(name)
+        return None
+
+    for codemod in codemods:
+        found = visit(codemod.NAME, [])
+        if found:
+            return found
+    return None
+
+
+def check_registry(codemods: Sequence[Type[SlimportCodemod]]) -> None:
+    """Check that ``codemods``, in this order, keep every codemod's declarations.
+
+    Args:
+      codemods: codemod classes in run order.
+
+    Raises:
+      RegistryError: two codemods share a NAME; a ``RUNS_AFTER`` names no codemod of
+        ``codemods``; the declarations form a cycle; a codemod is listed before one it
+        must run after; two codemods declare different facts of one name.
+    """
+    position: Dict[str, int] = {}
+    for index, codemod in enumerate(codemods):
+        if codemod.NAME in position:
+            raise RegistryError(f"two codemods are named {codemod.NAME}")
+        position[codemod.NAME] = index
+    for codemod in codemods:
+        unknown = [name for name in codemod.RUNS_AFTER if name not in position]
+        if unknown:
+            raise RegistryError(f"codemod {codemod.NAME} runs after {', '.join(unknown)}, "
+                                f"which is not registered; register it or drop it from "
+                                f"{codemod.__name__}.RUNS_AFTER")
+    cycle = _cycle(codemods)
+    if cycle:
+        raise RegistryError(f"the codemods' RUNS_AFTER declarations form a cycle: "
+                            f"{' runs after '.join(cycle)}")
+    for codemod in codemods:
+        for name in codemod.RUNS_AFTER:
+            if position[name] > position[codemod.NAME]:
+                raise RegistryError(f"codemod {codemod.NAME} must run after {name}, but is "
+                                    f"registered before it: move it after {name} in "
+                                    f"CODEMODS")
+    facts: Dict[str, TreeFact] = {}
+    for codemod in codemods:
+        for fact in codemod.TREE_FACTS:
+            if facts.setdefault(fact.name, fact) is not fact:
+                raise RegistryError(f"two different tree facts are named {fact.name} "
+                                    f"(one of them {codemod.NAME}'s)")
+
+
+check_registry(CODEMODS)
 BY_NAME: Dict[str, Type[SlimportCodemod]] = {command.NAME: command for command in CODEMODS}
 
 
@@ -94,4 +157,5 @@ def select(only: Iterable[str] = (), skip: Iterable[str] = ()) -> List[Type[Slim
     return [c for c in CODEMODS if (not only or c.NAME in only) and c.NAME not in skip]
 
 
-__all__ = ["CODEMODS", "BY_NAME", "Finding", "SlimportCodemod", "select"]
+__all__ = ["BY_NAME", "CODEMODS", "Finding", "RegistryError", "SlimportCodemod", "check_registry",
+           "select"]

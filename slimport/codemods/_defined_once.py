@@ -12,7 +12,7 @@ from typing import Dict, List, Tuple, Union
 
 import libcst as cst
 
-from slimport.codemods._base import SlimportCodemod
+from slimport.codemods.base import SlimportCodemod
 
 # (id of an if / try statement, number of its branch).
 Branch = Tuple[int, int]

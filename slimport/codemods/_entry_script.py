@@ -17,10 +17,10 @@ from typing import Callable, Dict, Iterator, Optional, Set
 import libcst as cst
 from libcst import matchers as m
 
-from slimport.codemods._base import SlimportCodemod, StatementFilter
+from slimport.codemods.base import SlimportCodemod, StatementFilter
 from slimport.codemods._statements import is_docstring
 from slim_facts.tf1_modules import ABSL_APP, APP_RUN, FLAG_MODULES, TF1_FLAGS, TF_FLAG_MODULES
-from slimport.codemods._names import Bindings
+from slimport.analysis.names import Bindings
 
 _AST_DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 UFLAG_APPLY = "slim_ext.uflag.apply"

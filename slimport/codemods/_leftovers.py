@@ -16,9 +16,9 @@ from typing import ClassVar, Pattern
 
 import libcst as cst
 
-from slimport.codemods._base import SlimportCodemod, StatementFilter
-from slimport.codemods._names import Bindings
-from slimport.codemods._tf_code import leftovers_are_ours, tf1_era_file
+from slimport.codemods.base import SlimportCodemod, StatementFilter
+from slimport.analysis.names import Bindings
+from slimport.analysis.tf_code import leftovers_are_ours, tf1_era_file
 
 
 class LeftoverCodemod(SlimportCodemod):
@@ -55,7 +55,7 @@ class LeftoverCodemod(SlimportCodemod):
 
     def start_file(self, tree: cst.Module) -> bool:
         parsed = self.file_ast(tree)
-        if not leftovers_are_ours(parsed, self.context.scratch, self.context.filename):
+        if not leftovers_are_ours(parsed, self.original_ast, self.context.filename):
             return False
         return self.start_leftovers(tree, parsed)
 

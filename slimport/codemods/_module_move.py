@@ -24,8 +24,8 @@ from typing import Dict, List, Optional, Sequence, Set, Tuple, Union
 
 import libcst as cst
 
-from slimport.codemods._base import SlimportCodemod, code_of
-from slimport.codemods._names import (
+from slimport.codemods.base import SlimportCodemod, code_of
+from slimport.analysis.names import (
     collect_bindings,
     dotted_expression,
     dotted_parts,

@@ -15,8 +15,8 @@ from typing import ClassVar, Optional, Tuple
 import libcst as cst
 
 from slimport.codemods import _entry_script
-from slimport.codemods._base import StatementFilter, chain_filter
-from slimport.codemods._names import Bindings, collect_bindings
+from slimport.codemods.base import StatementFilter, chain_filter
+from slimport.analysis.names import Bindings, collect_bindings
 from slimport.codemods.own_server import CLUSTER, SERVER_STARTS
 from slim_facts.cluster_flags import MASTER_FLAG, PS_TASKS_FLAGS, TASK_FLAGS
 
@@ -73,6 +73,9 @@ class ClusterBootstrapCommand(_entry_script.MainTopCodemod):
         "Start this task's server from TF_CONFIG or --ps_hosts/--worker_hosts and set "
         "master/task/worker_replicas/num_ps_tasks at the top of main."
     )
+    # The bootstrap reads the flags: the platform's must be mapped onto them first
+    # (uai_flags' uflag.apply goes above it at the top of main).
+    RUNS_AFTER: ClassVar[Tuple[str, ...]] = ("uai_flags",)
     TRIGGERS: ClassVar[Tuple[str, ...]] = ("ps_tasks",)
 
     @classmethod

@@ -36,10 +36,10 @@ from typing import ClassVar, Dict, List, Optional, Sequence, Set, Tuple, Union
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
-from slimport.codemods._base import SlimportCodemod, StatementFilter
+from slimport.codemods.base import SlimportCodemod, StatementFilter
 from slimport.codemods._entry_script import main_block
 from slimport.codemods._statements import is_docstring, without_trailing_comma
-from slimport.codemods._names import (
+from slimport.analysis.names import (
     Bindings,
     collect_bindings,
     dotted_expression,
@@ -48,8 +48,8 @@ from slimport.codemods._names import (
     local_name,
     variable_names,
 )
-from slimport.codemods.tf_api import COMPAT_V1, TF, TF1, tf_api
-from slimport.codemods._tf_code import (
+from slimport.tables.tf_api import COMPAT_V1, TF, TF1, tf_api
+from slimport.analysis.tf_code import (
     MODE_SWITCHES,
     SignalScan,
     api_use,
@@ -61,7 +61,6 @@ from slimport.codemods._tf_code import (
     relies_on_tf1_semantics,
     tf1_before_porting,
 )
-from slimport.codemods._scratch import ORIGINAL_AST_KEY
 from slim_facts.tf1_modules import ABSL_APP
 
 # Module-level calls of these make a file a script whose graph is built on import.
@@ -113,6 +112,14 @@ class CompatV1Command(SlimportCodemod):
         "TF1 files: import tensorflow as tf -> tensorflow.compat.v1, graph mode "
         "at entry points; TF2 files untouched"
     )
+    # Last of those that touch TensorFlow names: it sees which TensorFlow uses remain
+    # (contrib and flags rewrites resolve names through the tensorflow bindings it
+    # edits), and collapses the tf.compat.v1.X that estimator_ps_strategy writes.
+    RUNS_AFTER: ClassVar[Tuple[str, ...]] = (
+        "contrib_slim", "tf0_names", "contrib_symbols", "moxing", "moved_modules",
+        "sdk_imports", "flags_to_absl", "uai_flags", "cluster_bootstrap", "own_server",
+        "replica_device", "legacy_keras", "estimator_ps_strategy", "train_and_evaluate",
+        "slim_ext_import")
     TRIGGERS: ClassVar[Tuple[str, ...]] = ("tensorflow",)
 
     @classmethod
@@ -251,9 +258,9 @@ class CompatV1Command(SlimportCodemod):
         # findings' lines are found in.
         tree.visit(self)
         usage = self.usage
-        whole = self.context.scratch.get(ORIGINAL_AST_KEY) or self.file_ast(tree)
+        whole = self.original_ast or self.file_ast(tree)
         if relies_on_tf1_semantics(whole) or (not usage.signals and (
-                tf1_before_porting(self.context.scratch)
+                tf1_before_porting(self.original_ast)
                 or imports_tf1_neighbour(whole, self.context.filename))):
             usage.signals.add(TF1)
         self._test_module = defines_test_case(whole)

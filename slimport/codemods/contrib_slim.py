@@ -21,11 +21,11 @@ from typing import ClassVar, List, Optional, Tuple
 
 import libcst as cst
 
-from slimport.codemods._base import StatementFilter, chain_filter, code_of
+from slimport.codemods.base import StatementFilter, chain_filter, code_of
 from slimport.codemods._module_move import ModuleMoveCodemod
 from slimport.codemods._statements import import_statement
-from slimport.codemods._names import Bindings, dotted_parts, is_under
-from slimport.codemods.contrib_table import chain_end, gone_fix
+from slimport.analysis.names import Bindings, dotted_parts, is_under
+from slimport.tables.contrib_table import chain_end, gone_fix
 
 # TF 1.13+ also exposed contrib under compat.v1 (``import tensorflow.compat.v1 as tf``).
 _CONTRIB_SLIM_SPELLINGS = ("tensorflow.contrib.slim", "tensorflow.compat.v1.contrib.slim")

@@ -1,7 +1,7 @@
 """tf.contrib other than slim -> tf_slim, tf.compat.v1, or slim_ext; what is gone is reported.
 
 Every spelling is resolved through the file's import bindings and scopes
-(``slimport/codemods/_names.py``, ``_scopes.py``): ``tf.contrib.framework.arg_scope``,
+(``slimport/analysis/names.py``, ``_scopes.py``): ``tf.contrib.framework.arg_scope``,
 ``contrib_layers.xavier_initializer`` after ``from tensorflow.contrib import layers as
 contrib_layers``, deep source paths such as ``from tensorflow.contrib.framework.python.ops
 import add_arg_scope``, and ``import tensorflow.contrib.layers as layers``; where each
@@ -26,8 +26,8 @@ from typing import ClassVar, Dict, List, Optional, Set, Tuple, Union
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
-from slimport.codemods._base import SlimportCodemod, StatementFilter, chain_filter
-from slimport.codemods._names import (
+from slimport.codemods.base import SlimportCodemod, StatementFilter, chain_filter
+from slimport.analysis.names import (
     Bindings,
     collect_bindings,
     dotted_expression,
@@ -36,8 +36,8 @@ from slimport.codemods._names import (
     local_name,
     variable_names,
 )
-from slimport.codemods.tf_api import COMPAT_V1
-from slimport.codemods.contrib_table import (
+from slimport.tables.tf_api import COMPAT_V1
+from slimport.tables.contrib_table import (
     MODULE_HOMES,
     TF_SLIM,
     Found,
@@ -194,6 +194,9 @@ class ContribSymbolsCommand(SlimportCodemod):
         "tf.contrib.* (except slim) -> tf_slim / tf.compat.v1, "
         "or a slim_ext.contrib stand-in"
     )
+    # tf0_names ports tf.contrib.deprecated.scalar_summary's arguments too; this would
+    # move it by name alone.
+    RUNS_AFTER: ClassVar[Tuple[str, ...]] = ("tf0_names",)
     TRIGGERS: ClassVar[Tuple[str, ...]] = ("contrib",)
 
     @classmethod

@@ -21,11 +21,11 @@ from typing import ClassVar, Dict, List, Optional, Tuple
 
 import libcst as cst
 
-from slimport.codemods._base import SlimportCodemod, StatementFilter, chain_filter, code_of
-from slimport.codemods._names import Bindings, dotted_expression, dotted_parts, is_under
-from slimport.codemods._tf_code import tf1_before_porting, tf1_evidence
+from slimport.codemods.base import SlimportCodemod, StatementFilter, chain_filter, code_of
+from slimport.analysis.names import Bindings, dotted_expression, dotted_parts, is_under
+from slimport.analysis.tf_code import tf1_before_porting, tf1_evidence
 from slimport.codemods.legacy_keras import is_estimator, keras_name
-from slimport.codemods.tf_api import TF
+from slimport.tables.tf_api import TF
 
 STRATEGY = "distribute.experimental.ParameterServerStrategy"
 TF2_STRATEGY = f"{TF}.{STRATEGY}"
@@ -92,7 +92,7 @@ class EstimatorPsStrategyCommand(SlimportCodemod):
 
     def _is_tf1_code(self, tree: cst.Module) -> bool:
         parsed = self.file_ast(tree)
-        return tf1_before_porting(self.context.scratch) or \
+        return tf1_before_porting(self.original_ast) or \
             tf1_evidence(parsed, self.module_names)[0]
 
     def visit_Attribute(self, node: cst.Attribute) -> bool:

@@ -42,9 +42,9 @@ from typing import ClassVar, Dict, List, Optional, Set, Tuple
 import libcst as cst
 
 from slim_facts.tf1_modules import ABSL_APP, TF1_FLAGS
-from slimport.codemods._base import StatementFilter, chain_filter, code_of
+from slimport.codemods.base import StatementFilter, chain_filter, code_of
 from slimport.codemods._defined_once import DefinedOnce
-from slimport.codemods._flag_names import (
+from slimport.codemods.flag_names import (
     FLAGS_OBJECT,
     flags_attribute,
     is_define,
@@ -54,7 +54,7 @@ from slimport.codemods._flag_names import (
     touched_chain,
 )
 from slimport.codemods._module_move import ModuleMoveCodemod
-from slimport.codemods._names import (
+from slimport.analysis.names import (
     Bindings,
     dotted_expression,
     dotted_parts,

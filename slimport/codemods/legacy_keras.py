@@ -41,8 +41,8 @@ from typing import (Any, AbstractSet, ClassVar, FrozenSet, Iterable, Iterator, L
 
 import libcst as cst
 
-from slimport.codemods._base import SlimportCodemod, StatementFilter, chain_filter, code_of
-from slimport.codemods._names import (
+from slimport.codemods.base import SlimportCodemod, StatementFilter, chain_filter, code_of
+from slimport.analysis.names import (
     Bindings,
     collect_bindings,
     dotted_parts,
@@ -52,11 +52,11 @@ from slimport.codemods._names import (
     statement_chains,
     uses_walrus,
 )
-from slimport.codemods._scratch import ORIGINAL_AST_KEY
 from slimport.codemods._statements import small_statement
-from slimport.codemods._tf_code import _locally_bound, tf1_evidence
-from slimport.codemods.keras_api import V1, V2, keras_2_only
-from slimport.codemods.tf_api import COMPAT_V1, TF, TF1, tf_api
+from slimport.codemods.tree_facts import TreeFact
+from slimport.analysis.tf_code import _locally_bound, tf1_evidence
+from slimport.tables.keras_api import V1, V2, keras_2_only
+from slimport.tables.tf_api import COMPAT_V1, TF, TF1, tf_api
 
 LEGACY_KERAS = "slim_ext.legacy_keras"
 # Where TensorFlow's Keras is reached, and which of tf_keras' APIs each root is.
@@ -316,7 +316,9 @@ class LegacyKerasCommand(SlimportCodemod):
         "optimizer in compile, names Keras 3 lacks) import slim_ext.legacy_keras first"
     )
     TRIGGERS: ClassVar[Tuple[str, ...]] = ("keras", "Optimizer")
-    OPTIONS: ClassVar[Tuple[str, ...]] = ("tree_keras_2",)
+    # One process runs the tree: one Keras for all of it.
+    TREE_FACTS: ClassVar[Tuple[TreeFact, ...]] = (
+        TreeFact("tree_keras_2", lambda tree: tree_needs_keras_2(tree.texts), alone=False),)
 
     def __init__(self, context: Any, tree_keras_2: bool = False, **kwargs: Any) -> None:
         """
@@ -346,7 +348,7 @@ class LegacyKerasCommand(SlimportCodemod):
             return False
         # The user's file as it was (what earlier codemods rewrote, tf.contrib say, is no
         # Keras); the file itself under python -m libcst.tool.
-        original = self.context.scratch.get(ORIGINAL_AST_KEY) or self.file_ast(tree)
+        original = self.original_ast or self.file_ast(tree)
         signs, bindings = _signs_of(original)
         self._reason = signs.reason(signs.keras is not None
                                     and tf1_evidence(original, bindings)[0])

@@ -36,10 +36,10 @@ from typing import ClassVar, List, Optional, Tuple
 
 import libcst as cst
 
-from slimport.codemods._base import StatementFilter, chain_filter
+from slimport.codemods.base import StatementFilter, chain_filter
 from slimport.codemods._module_move import ModuleMoveCodemod
-from slimport.codemods._names import Bindings, is_under, variable_names
-from slimport.codemods.tf_api import COMPAT_V1
+from slimport.analysis.names import Bindings, is_under, variable_names
+from slimport.tables.tf_api import COMPAT_V1
 
 TUTORIAL = "tensorflow.examples.tutorials.mnist"
 READER = TUTORIAL + ".input_data"

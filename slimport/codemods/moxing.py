@@ -24,9 +24,9 @@ from typing import ClassVar, List, Optional, Tuple
 
 import libcst as cst
 
-from slimport.codemods._base import StatementFilter, chain_filter
+from slimport.codemods.base import StatementFilter, chain_filter
 from slimport.codemods._module_move import ModuleMoveCodemod
-from slimport.codemods._names import Bindings, is_under
+from slimport.analysis.names import Bindings, is_under
 from slim_facts.moxing import MOX_FILE_NAMES, MOX_MODULE, MOX_NAMES
 
 MOXING = "moxing"

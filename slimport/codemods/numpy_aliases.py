@@ -18,10 +18,10 @@ from typing import ClassVar, Dict, Optional, Pattern, Set
 
 import libcst as cst
 
-from slimport.codemods._base import StatementFilter, chain_filter, code_of
-from slimport.codemods._builtin_names import bound_here, module_bound_names
+from slimport.codemods.base import StatementFilter, chain_filter, code_of
+from slimport.analysis.builtin_names import bound_here, module_bound_names
 from slimport.codemods._leftovers import LeftoverCodemod
-from slimport.codemods._names import (
+from slimport.analysis.names import (
     Bindings,
     bound_names,
     dotted_expression,

@@ -27,9 +27,9 @@ from typing import ClassVar, Dict, Optional, Sequence, Set, Tuple
 
 import libcst as cst
 
-from slimport.codemods._base import SlimportCodemod, StatementFilter, chain_filter, code_of
-from slimport.codemods._names import Bindings, collect_bindings, dotted_parts, variable_names
-from slimport.codemods._tf_code import tf1_before_porting, tf1_evidence
+from slimport.codemods.base import SlimportCodemod, StatementFilter, chain_filter, code_of
+from slimport.analysis.names import Bindings, collect_bindings, dotted_parts, variable_names
+from slimport.analysis.tf_code import tf1_before_porting, tf1_evidence
 
 # Calls that start a TensorFlow server.
 SERVER_STARTS = frozenset({
@@ -77,7 +77,7 @@ class OwnServerCommand(SlimportCodemod):
         self._local: Optional[str] = None
         self._bare_names: Set[str] = set()
         if not (tf1_evidence(parsed, self.bindings)[0]
-                or tf1_before_porting(self.context.scratch)):
+                or tf1_before_porting(self.original_ast)):
             return False  # TF2 code: tf.distribute.Server is its own API
         return not any(self.bindings.resolve_parts(parts) == _BOOTSTRAP
                        for node in ast.walk(parsed) if isinstance(node, ast.Call)

@@ -18,9 +18,9 @@ from typing import ClassVar, Dict, Optional, Pattern, Tuple, Union
 
 import libcst as cst
 
-from slimport.codemods._base import StatementFilter, code_of
+from slimport.codemods.base import StatementFilter, code_of
 from slimport.codemods._leftovers import LeftoverCodemod
-from slimport.codemods._names import Bindings, bound_names
+from slimport.analysis.names import Bindings, bound_names
 
 PANDAS = "pandas"
 # pandas functions that return a DataFrame or a Series.

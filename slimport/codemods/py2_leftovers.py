@@ -29,20 +29,22 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import AbstractSet, Any, ClassVar, Dict, Iterator, List, Optional, Pattern, Set, Tuple
+from typing import (AbstractSet, Any, ClassVar, Dict, Iterator, List, Optional, Pattern, Sequence,
+                    Set, Tuple)
 
 import libcst as cst
 
-from slimport.codemods._base import StatementFilter, code_of
+from slimport.codemods.base import StatementFilter, code_of
 from slimport.codemods._leftovers import LeftoverCodemod
-from slimport.codemods._names import (
+from slimport.codemods.tree_facts import TreeFact
+from slimport.analysis.names import (
     Bindings,
     bound_names,
     dotted_parts,
     statement_blocks,
 )
-from slimport.codemods._builtin_names import bound_here, has_star_import, module_bound_names
-from slimport.codemods._scopes import CLASS, names_bound_by
+from slimport.analysis.builtin_names import bound_here, has_star_import, module_bound_names
+from slimport.analysis.scopes import CLASS, names_bound_by
 
 # Builtin -> its Python 3 spelling.
 BUILTINS: Dict[str, str] = {
@@ -65,7 +67,7 @@ _TRIGGER_TEXT = re.compile(r"\b(?:xrange|unicode|basestring|long|raw_input|reduc
 _ITER_METHOD_DEFINITION = re.compile(r"\bdef\s+(iteritems|itervalues|iterkeys)\b")
 
 
-def iter_methods_defined(texts: List[str]) -> AbstractSet[str]:
+def iter_methods_defined(texts: Sequence[str]) -> AbstractSet[str]:
     """The dict-like iteration methods (``iteritems``, ...) a tree's files define.
 
     Args:
@@ -121,7 +123,9 @@ class Py2LeftoversCommand(LeftoverCodemod):
         "sys.maxint, d.iteritems(), ...) -> their Python 3 spelling"
     )
     TRIGGER: ClassVar[Pattern[str]] = _TRIGGER_TEXT
-    OPTIONS: ClassVar[Tuple[str, ...]] = ("tree_iter_methods",)
+    # Is ``d.itervalues()`` Python 2's, or a method the tree itself defines?
+    TREE_FACTS: ClassVar[Tuple[TreeFact, ...]] = (
+        TreeFact("tree_iter_methods", lambda tree: iter_methods_defined(tree.texts)),)
 
     def __init__(self, context: Any, tree_iter_methods: Optional[AbstractSet[str]] = None,
                  **kwargs: Any) -> None:

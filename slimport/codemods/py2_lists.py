@@ -30,12 +30,11 @@ from typing import ClassVar, Optional, Pattern, Set
 
 import libcst as cst
 
-from slimport.codemods._base import StatementFilter, code_of
-from slimport.codemods._builtin_names import bound_here, has_star_import, module_bound_names
-from slimport.codemods._names import Bindings, bound_names, dotted_parts
-from slimport.codemods._scratch import ORIGINAL_AST_KEY
+from slimport.codemods.base import StatementFilter, code_of
+from slimport.analysis.builtin_names import bound_here, has_star_import, module_bound_names
+from slimport.analysis.names import Bindings, bound_names, dotted_parts
 from slimport.codemods._leftovers import LeftoverCodemod
-from slimport.codemods._tf_code import is_tf1_code
+from slimport.analysis.tf_code import is_tf1_code
 
 VIEW_METHODS = frozenset({"keys", "values", "items"})
 LIST_BUILTINS = frozenset({"range", "zip", "map", "filter"})
@@ -101,8 +100,8 @@ class Py2ListsCommand(LeftoverCodemod):
             return False
         self._module_bound = module_bound_names(tree, parsed)
         # Stored and returned results: only where Python 2 lists are what the code meant.
-        self._stores = is_tf1_code(parsed, self.context.scratch, self.context.filename)
-        self._combined = _combined_names(self.context.scratch.get(ORIGINAL_AST_KEY) or parsed)
+        self._stores = is_tf1_code(parsed, self.original_ast, self.context.filename)
+        self._combined = _combined_names(self.original_ast or parsed)
         self._wrap: Set[int] = set()
         return True
 

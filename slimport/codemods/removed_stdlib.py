@@ -24,9 +24,9 @@ from typing import ClassVar, Dict, Optional, Pattern, Set
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
-from slimport.codemods._base import StatementFilter, code_of
+from slimport.codemods.base import StatementFilter, code_of
 from slimport.codemods._leftovers import LeftoverCodemod
-from slimport.codemods._names import Bindings, dotted_parts
+from slimport.analysis.names import Bindings, dotted_parts
 
 GETARGSPEC = "inspect.getargspec"
 FLOAT_REPR = "json.encoder.FLOAT_REPR"

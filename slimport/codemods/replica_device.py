@@ -23,7 +23,7 @@ import libcst as cst
 from libcst import matchers as m
 from libcst.metadata import PositionProvider
 
-from slimport.codemods._base import SlimportCodemod
+from slimport.codemods.base import SlimportCodemod
 
 CLASS_NAME = "DeploymentConfig"
 WORKER_DEVICE = "_worker_device"

@@ -18,23 +18,24 @@ then, the imports move to ``slim_ext.uai``, which has the SDK's names and behavi
 
 With the folder in the tree (next to the file or in a directory above it, as Python
 finds it) nothing changes: the tree's own SDK is ported like any other code. Which it
-is, the codemod learns from the engine (``_scratch.TREE_KEY``); a file ported on its
+is, the codemod learns from the engine (its tree fact ``source_tree``); a file ported on its
 own (``python -m libcst.tool codemod``) is left and reported. Other ``uaitrain`` names
 (its other packages, a name a stand-in lacks, the package itself) are reported.
 """
 from __future__ import annotations
 
 import ast
-from typing import ClassVar, List, Optional, Sequence, Set, Tuple
+from typing import Any, ClassVar, List, Optional, Sequence, Set, Tuple
 
 import libcst as cst
 
 from slim_facts.platform_sdk import SDK_MODULES, SDK_PACKAGE, SDK_TF_PACKAGE, STAND_IN_PACKAGE
-from slimport.codemods._base import StatementFilter, chain_filter
+from slimport.codemods.base import StatementFilter, chain_filter
 from slimport.codemods._module_move import ModuleMoveCodemod
-from slimport.codemods._names import Bindings, dotted_parts, is_under
-from slimport.codemods._scratch import TREE_KEY
+from slimport.analysis.names import Bindings, dotted_parts, is_under
 from slimport.codemods._statements import small_statement
+from slimport.codemods.tree_facts import TreeFact
+from slimport.analysis.source_tree import SourceTree
 
 _UNKNOWN_TREE = ("run `slimport rewrite` on the tree's root directory, which tells whether "
                  f"the SDK's {SDK_PACKAGE}/ folder is there")
@@ -80,6 +81,21 @@ class SdkImportsCommand(ModuleMoveCodemod):
     )
     TRIGGERS: ClassVar[Tuple[str, ...]] = (SDK_PACKAGE,)
 
+    # Does the tree hold the SDK's own folder? (None: the file is ported on its own.)
+    TREE_FACTS: ClassVar[Tuple[TreeFact, ...]] = (
+        TreeFact("source_tree", lambda tree: tree.source),)
+
+    def __init__(self, context: Any, source_tree: Optional[SourceTree] = None,
+                 **kwargs: Any) -> None:
+        """
+        Args:
+          context: libcst's codemod context.
+          source_tree: the tree being ported (None when the file is ported on its own).
+          **kwargs: for the base class.
+        """
+        self.source_tree = source_tree  # start_file reads it, from the base's __init__ on
+        super().__init__(context, **kwargs)
+
     @classmethod
     def statement_filter(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:
         uses = chain_filter(lambda parts: is_under(bindings.resolve_parts(parts), SDK_PACKAGE))
@@ -87,7 +103,7 @@ class SdkImportsCommand(ModuleMoveCodemod):
 
     def start_file(self, tree: cst.Module) -> bool:
         super().start_file(tree)
-        source_tree = self.context.scratch.get(TREE_KEY)
+        source_tree = self.source_tree
         self._tree_known = source_tree is not None
         # SDK modules imported bare (``import uaitrain.arch.tensorflow.uflag``), whose
         # uses are spelled out in full once the import is moved.

@@ -27,9 +27,9 @@ from typing import ClassVar, Dict, Iterator, List, Optional, Sequence, Set, Tupl
 
 import libcst as cst
 
-from slimport.codemods._base import SlimportCodemod, StatementFilter, chain_filter, code_of
+from slimport.codemods.base import SlimportCodemod, StatementFilter, chain_filter, code_of
 from slimport.codemods._statements import small_statement
-from slimport.codemods._names import Bindings, dotted_parts, is_under, statement_blocks
+from slimport.analysis.names import Bindings, dotted_parts, is_under, statement_blocks
 
 SLIM_EXT = "slim_ext"
 TF_SLIM = "tf_slim"
@@ -207,6 +207,11 @@ class SlimExtImportCommand(SlimportCodemod):
         "files that import tf_slim, use tf.layers / tf.nn.rnn_cell or the Estimator "
         "import slim_ext (its shims) right there"
     )
+    # Each of these may add a tf_slim or slim_ext import: ``import slim_ext`` is added
+    # only where none came before.
+    RUNS_AFTER: ClassVar[Tuple[str, ...]] = (
+        "contrib_slim", "contrib_symbols", "moxing", "moved_modules", "sdk_imports",
+        "uai_flags", "cluster_bootstrap", "own_server", "legacy_keras", "train_and_evaluate")
     # "contrib": contrib_slim and contrib_symbols turn tf.contrib uses into tf_slim
     # imports; applying from the start keeps this codemod in their run over one skeleton
     # (otherwise the engine cuts and parses a second one after them).

@@ -30,9 +30,9 @@ from typing import Callable, ClassVar, Dict, List, Optional, Sequence, Set, Tupl
 
 import libcst as cst
 
-from slimport.codemods._base import SlimportCodemod, StatementFilter, chain_filter, code_of
-from slimport.codemods._names import Bindings, dotted_expression, dotted_parts
-from slimport.codemods.tf_api import BOTH, COMPAT_V1, TF, tf_api
+from slimport.codemods.base import SlimportCodemod, StatementFilter, chain_filter, code_of
+from slimport.analysis.names import Bindings, dotted_expression, dotted_parts
+from slimport.tables.tf_api import BOTH, COMPAT_V1, TF, tf_api
 
 # tf.contrib.deprecated kept the 0.x summary functions through TF 1.x.
 _DEPRECATED = "contrib.deprecated."

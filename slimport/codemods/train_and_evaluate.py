@@ -20,9 +20,9 @@ from typing import ClassVar, List, Optional, Tuple
 
 import libcst as cst
 
-from slimport.codemods._base import StatementFilter, chain_filter
+from slimport.codemods.base import StatementFilter, chain_filter
 from slimport.codemods._module_move import ModuleMoveCodemod
-from slimport.codemods._names import Bindings
+from slimport.analysis.names import Bindings
 
 FUNCTION = "train_and_evaluate"
 HOME = f"slim_ext.estimator.{FUNCTION}"
@@ -47,6 +47,8 @@ class TrainAndEvaluateCommand(ModuleMoveCodemod):
         "tf.estimator.train_and_evaluate -> slim_ext.estimator.train_and_evaluate (the "
         "same call; on a cluster its ps task ends with its workers)"
     )
+    # estimator_ps_strategy looks for the Estimator use this rewrites.
+    RUNS_AFTER: ClassVar[Tuple[str, ...]] = ("estimator_ps_strategy",)
     TRIGGERS: ClassVar[Tuple[str, ...]] = (FUNCTION,)
 
     @classmethod

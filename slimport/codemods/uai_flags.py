@@ -15,15 +15,16 @@ from __future__ import annotations
 
 import argparse
 import ast
-from typing import ClassVar, Dict, Iterable, List, Mapping, Optional, Tuple, Union
+from typing import Any, ClassVar, Dict, Iterable, List, Mapping, Optional, Tuple, Union
 
 import libcst as cst
 from libcst import matchers as m
 
-from slimport import flag_mapping
+from slimport.codemods import flag_mapping
 from slimport.codemods import _entry_script
-from slimport.codemods._base import StatementFilter
-from slimport.codemods._names import Bindings, collect_bindings, dotted_parts
+from slimport.codemods.base import StatementFilter
+from slimport.codemods.tree_facts import TreeContents
+from slimport.analysis.names import Bindings, collect_bindings, dotted_parts
 from slim_facts.platform_flags import EVAL_MAPPING, TRAIN_MAPPING
 from slim_facts.tf1_modules import FLAG_MODULES
 
@@ -126,6 +127,11 @@ class UaiFlagsCommand(_entry_script.MainTopCodemod):
                 for target in statement.targets)
 
         return lambda statement: in_main(statement) or sets_a_flag(statement)
+
+    @classmethod
+    def check_options(cls, options: Mapping[str, Any], tree: TreeContents) -> List[str]:
+        """A warning for each ``--map`` target no Python file of the tree defines."""
+        return flag_mapping.undefined_targets(options.get("mapping", {}), tree.texts)
 
     @staticmethod
     def add_args(arg_parser: argparse.ArgumentParser) -> None:

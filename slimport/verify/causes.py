@@ -11,7 +11,7 @@ import os
 import re
 from typing import Dict, Optional, Sequence, Tuple
 
-from slimport.codemods._names import bound_names, nested_statements
+from slimport.analysis.names import bound_names, nested_statements
 from slimport.verify import sources
 from slimport.verify.kinds import BLOCKED, IMPORT_WORK, Verdict
 from slimport.verify.tree import Tree

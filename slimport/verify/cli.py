@@ -14,6 +14,7 @@ import tempfile
 import time
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
+from slimport.output.progress import Progress
 from slimport.verify import calltime, classify, kinds, names, report, runner, unported
 from slimport.verify import tree as tree_lib
 from slimport.verify.arguments import PROTOBUF_VARIABLE, build_parser, image_size_for
@@ -74,13 +75,13 @@ def _build_job(target: str, timeout: float, tree: tree_lib.Tree) -> Dict[str, ob
             "priority": _BUILD_PRIORITY}
 
 
-class _Run:
+class _Verification:
     """One verify run: submits the jobs, follows a factory's listing with its builds, and
     turns the finished jobs into rows once all are done (a row's fix depends on whether
     its file is ported, which is asked of the codemods only for files that fail)."""
 
     def __init__(self, args: argparse.Namespace, tree: tree_lib.Tree,
-                 progress: report.Progress):
+                 progress: Progress):
         self.args = args
         self.tree = tree
         self.progress = progress
@@ -128,7 +129,7 @@ class _Run:
         fails would only fail again).
         """
         job = done.job
-        self.progress.finished(str(job["target"]))
+        self.progress.advance(str(job["target"]))
         ok = done.result["status"] == "ok"
         if job["check"] == "names" and ok:
             self.names_result = done
@@ -173,7 +174,8 @@ class _Run:
             done.exit_code, done.pid, self.tree, float(job["timeout"]))
 
 
-def _rows_and_note(verify_run: _Run, version: str) -> Tuple[List[classify.Row], Optional[str]]:
+def _rows_and_note(verify_run: _Verification,
+                   version: str) -> Tuple[List[classify.Row], Optional[str]]:
     """The rows, and the note for a tree that is not ported (None when it is).
 
     The files of failing rows are asked whether ``slimport rewrite`` would still
@@ -240,8 +242,8 @@ def run(args: argparse.Namespace, can_start: Callable[[], bool] = lambda: True) 
         "tree_dirs": [tree.top] + tree.roots,
         "threads": max(1, (os.cpu_count() or 1) // processes),
     }
-    progress = report.Progress()
-    verify_run = _Run(args, tree, progress)
+    progress = Progress(threshold=0)
+    verify_run = _Verification(args, tree, progress)
     try:
         jobs = verify_run.jobs()
     except ValueError as error:
@@ -258,7 +260,7 @@ def run(args: argparse.Namespace, can_start: Callable[[], bool] = lambda: True) 
     with tempfile.TemporaryDirectory(prefix="slimport-verify-") as scratch:
         try:
             with runner.Runner(config, env, scratch,
-                               on_start=lambda job: progress.started(str(job["target"])),
+                               on_start=lambda job: progress.show(str(job["target"])),
                                native_log=args.verbose) as pool:
                 if pool.ready["event"] == "preload_failed":
                     print(f"slimport verify: {_preload_failure(pool.ready, tree)}", file=sys.stderr)

@@ -9,8 +9,8 @@ import re
 from typing import Dict, Optional
 
 from slim_facts.shims import SHIMS
-from slimport.codemods import contrib_table
-from slimport.codemods.tf_api import TF1, tf_api
+from slimport.tables import contrib_table
+from slimport.tables.tf_api import TF1, tf_api
 
 _CONTRIB_SPELLINGS = (
     re.compile(r"from\s+(tensorflow\.contrib[\w.]*)\s+import\s+\(?\s*(\w+)"),

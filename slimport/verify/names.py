@@ -22,10 +22,10 @@ import ast
 import dataclasses
 from typing import Iterable, Iterator, List, Sequence
 
-from slimport.codemods import _scopes
+from slimport.analysis import scopes as _scopes
 from slim_facts.keras_route import KERAS_2_V1
 from slimport.codemods.legacy_keras import LEGACY_KERAS
-from slimport.codemods._names import (Bindings, bound_names, collect_bindings, dotted_parts,
+from slimport.analysis.names import (Bindings, bound_names, collect_bindings, dotted_parts,
                                       nested_statements, target_names)
 from slimport.verify import sources
 from slimport.verify.tree import Tree
@@ -61,18 +61,18 @@ class Use:
         return f"{self.relpath}:{self.line}"
 
 
-def _fill(reader: "_scopes._Reader", body: Sequence[ast.stmt]) -> None:
+def _fill(reader: "_scopes.BindingReader", body: Sequence[ast.stmt]) -> None:
     """What the statements of one function or class body bind there (not nested bodies)."""
     for statement in nested_statements(body, into_definitions=False):
         if isinstance(statement, ast.Import):
             for alias in statement.names:
                 local = alias.asname or alias.name.split(".")[0]
-                reader._add(local, _scopes._Entry(
+                reader.add(local, _scopes.ScopeEntry(
                     qualified=alias.name if alias.asname else local))
         elif isinstance(statement, ast.ImportFrom):
             for alias in statement.names:
                 absolute = statement.module and not statement.level
-                reader._add(alias.asname or alias.name, _scopes._Entry(
+                reader.add(alias.asname or alias.name, _scopes.ScopeEntry(
                     qualified=f"{statement.module}.{alias.name}") if absolute else None)
         elif isinstance(statement, ast.Global):
             reader.declared_global.update(statement.names)
@@ -81,11 +81,11 @@ def _fill(reader: "_scopes._Reader", body: Sequence[ast.stmt]) -> None:
         elif (isinstance(statement, ast.Assign) and len(statement.targets) == 1
               and isinstance(statement.targets[0], ast.Name)
               and dotted_parts(statement.value) is not None):
-            reader._add(statement.targets[0].id,
-                        _scopes._Entry(chain=dotted_parts(statement.value)))
+            reader.add(statement.targets[0].id,
+                        _scopes.ScopeEntry(chain=dotted_parts(statement.value)))
         else:
             for name in bound_names(statement):
-                reader._add(name)
+                reader.add(name)
 
 
 def _parameters(arguments: ast.arguments) -> Iterator[str]:
@@ -100,14 +100,14 @@ def _scope(node: ast.AST) -> "_scopes.Scope":
     scope = _scopes.Scope(node, lambda: False,  # type: ignore[arg-type]
                           kind=_scopes.CLASS if isinstance(node, ast.ClassDef)
                           else _scopes.FUNCTION)
-    reader = _scopes._Reader(lambda: False)
+    reader = _scopes.BindingReader(lambda: False)
     if isinstance(node, (*_FUNCTIONS, ast.Lambda)):
         for name in _parameters(node.args):
-            reader._add(name)
+            reader.add(name)
     if isinstance(node, _COMPREHENSIONS):
         for generator in node.generators:
             for name in target_names(generator.target):
-                reader._add(name)
+                reader.add(name)
     elif not isinstance(node, ast.Lambda):
         _fill(reader, node.body)
     scope._reader = reader
@@ -130,7 +130,7 @@ def _tests_availability(test: ast.expr) -> bool:
     return False
 
 
-class _Reader:
+class _UseReader:
     """Walks one file and collects its uses of checked names."""
 
     def __init__(self, module: str, relpath: str, bindings: Bindings, keras_2: bool) -> None:
@@ -218,7 +218,7 @@ def uses_in(tree: Tree) -> List[Use]:
             continue
         keras_2 = any(alias.name == LEGACY_KERAS for node in parsed.body
                       if isinstance(node, ast.Import) for alias in node.names)
-        reader = _Reader(module.name, module.relpath,
+        reader = _UseReader(module.name, module.relpath,
                          collect_bindings(parsed, module_level_only=True), keras_2)
         reader.walk_all(parsed.body, [], False)
         found += reader.uses

@@ -23,8 +23,7 @@ JSON schema (``version`` 2: the ``calls`` check, ``root_reasons``, ``not_ported`
     }
 """
 import json
-import sys
-from typing import Dict, Iterable, List, Sequence, TextIO
+from typing import Dict, Iterable, List, Sequence
 
 from slimport.verify.classify import Row
 from slimport.verify.kinds import (BLOCKED, FAILS, FAILS_WHEN_CALLED, IMPORT_WORK, KINDS,
@@ -160,33 +159,3 @@ def write_json(path: str, rows: Sequence[Row], header: Dict[str, object]) -> Non
     with open(path, "w") as report_file:
         json.dump(to_json(rows, header), report_file, indent=1)
         report_file.write("\n")
-
-
-class Progress:
-    """A one-line progress display on a terminal; silent when stderr is not one."""
-
-    def __init__(self, stream: TextIO = sys.stderr):
-        self.stream = stream
-        self.enabled = stream.isatty()
-        self.total = 0
-        self.done = 0
-
-    def add(self, count: int) -> None:
-        self.total += count
-
-    def started(self, target: str) -> None:
-        self._show(target)
-
-    def finished(self, target: str) -> None:
-        self.done += 1
-        self._show(target)
-
-    def close(self) -> None:
-        if self.enabled:
-            self.stream.write("\r\033[K")
-            self.stream.flush()
-
-    def _show(self, target: str) -> None:
-        if self.enabled:
-            self.stream.write(f"\r\033[K[{self.done}/{self.total}] {target}"[:120])
-            self.stream.flush()

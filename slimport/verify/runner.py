@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 from typing import Callable, Dict, Iterator, Optional, Sequence
 
-from slimport.native_log import without_native_log
+from slimport.output.native_log import without_native_log
 from slimport.verify.worker import kill_group
 
 WORKER_MODULE = "slimport.verify.worker"

@@ -7,7 +7,7 @@ import ast
 import functools
 from typing import Optional
 
-from slimport.codemods._names import parse_source
+from slimport.analysis.names import parse_source
 
 
 @functools.lru_cache(maxsize=None)

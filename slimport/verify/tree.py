@@ -19,7 +19,7 @@ import re
 from pathlib import Path
 from typing import Dict, Iterable, List, Optional, Sequence, Set
 
-from slimport.planning import not_walked
+from slimport.engine.plan import not_walked
 from slimport.verify import roots as roots_lib, sources
 
 _INIT = "__init__.py"

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import pytest
 
-from slimport import protos
+from slimport.engine import protos
 
 from tests.corpus.test_train_entry_points import (  # noqa: F401  (tf: a fixture)
     LABEL_MAP,

@@ -19,10 +19,11 @@ from typing import List
 import pytest
 
 from slim_facts.moxing import MOX_FILE_NAMES, MOX_MODULE, MOX_NAMES
-from slimport.codemods import contrib_table, moved_modules, numpy_aliases
+from slimport.codemods import moved_modules, numpy_aliases
+from slimport.tables import contrib_table
 from slimport.codemods import py2_leftovers, removed_stdlib, tf0_names
-from slimport.codemods.contrib_table import HOMES, MODULE_HOMES, SYMBOL, Home, lookup
-from slimport.codemods.tf_api import COMPAT_V1, TF1, tf_api
+from slimport.tables.contrib_table import HOMES, MODULE_HOMES, SYMBOL, Home, lookup
+from slimport.tables.tf_api import COMPAT_V1, TF1, tf_api
 
 pytestmark = pytest.mark.tf
 NEW_SINCE_TF1 = Path(__file__).resolve().parent / "data" / "compat_v1_new_since_tf1.txt"

@@ -198,14 +198,15 @@ def test_max_size_zero_ports_a_large_file(tmp_path: Path) -> None:
     data = TF_HEAD + b"X = 1\n" * 40
     job = engine.Job(engine.PORT, tmp_path / "t.py", "t.py", None)
     job.source.write_bytes(data)
-    limited = engine.port_file(job, engine.Settings(tuple(registry.CODEMODS), max_file_bytes=64,
-                                                    write=False))
-    unlimited = engine.port_file(job, engine.Settings(tuple(registry.CODEMODS), max_file_bytes=0,
-                                                      write=False))
+    codemods = tuple(registry.CODEMODS)
+    limited = engine.port_file(job, engine.PortSettings(codemods, max_file_bytes=64,
+                                                        write=False))
+    unlimited = engine.port_file(job, engine.PortSettings(codemods, max_file_bytes=0,
+                                                          write=False))
     # A dry run (--check / --diff) cannot pass a TF1 file it did not port.
     assert limited.status == "failed" and "probably needs porting" in limited.error
     assert unlimited.status == "changed"
-    written = engine.port_file(job, engine.Settings(tuple(registry.CODEMODS), max_file_bytes=64))
+    written = engine.port_file(job, engine.PortSettings(codemods, max_file_bytes=64))
     assert written.status == "skipped"
 
 

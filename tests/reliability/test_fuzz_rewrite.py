@@ -7,7 +7,7 @@ these properties depend on). For every input:
 * the output parses;
 * porting the output again changes nothing (idempotent);
 * a program with nothing TF in it comes back byte-identical;
-* codemods run on skeletons (``slimport.skeleton``, what the CLI does) give the same
+* codemods run on skeletons (``slimport.engine.skeleton``, what the CLI does) give the same
   bytes and findings as codemods run over the whole file.
 
 Examples are derandomized so CI sees the same 1,009 every run; the TF1 scripts are

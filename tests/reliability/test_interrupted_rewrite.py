@@ -8,7 +8,8 @@ tests/reliability/_killed_rewrite.py. Ctrl-C stops a run cleanly: exit 130, what
 and was not done, no traceback, no worker left, and it does not wait for the files
 being ported: every output is complete or absent. The run is held still at its N-th
 written file, or inside the port of a file that never ends by itself
-(``slimport.hold_for_tests``), before the signal is sent, so the signal always lands
+(tests/reliability/_held_rewrite.py: the engine's RunObserver hook), before the signal
+is sent, so the signal always lands
 where the test wants it, on an idle machine as on a loaded one.
 """
 from __future__ import annotations
@@ -24,12 +25,13 @@ from typing import Dict
 
 import pytest
 
-from slimport import hold_for_tests
 from slimport.engine import TEMP_SUFFIX
+from tests.reliability import _held_rewrite as held
 from tests._procs import Proc, ProcessSet, descendants, kill_all, wait_gone
 from tests.slimport.conftest import write_tree
 
 HERE = Path(__file__).resolve().parent
+HELD_REWRITE = HERE / "_held_rewrite.py"
 FILE_COUNT = 30
 RANDOM_KILLS = 5
 SEED = 6
@@ -96,14 +98,14 @@ def _finish_and_compare(root: Path, reference, slimport_cli) -> None:
     assert (root / "README.txt").read_text() == "not Python\n"
 
 
-def _held_rewrite(procs: ProcessSet, root: Path, jobs: str, after: int, hold: Path,
+def _held_after_writes(procs: ProcessSet, root: Path, jobs: str, after: int, hold: Path,
                   log: Path) -> Proc:
     """``slimport rewrite ROOT -j JOBS``, held still once ``after`` files are written."""
     hold.mkdir()
-    proc = procs.start_python(["-m", "slimport", "rewrite", str(root), "-j", jobs], log,
-                              env={hold_for_tests.ENV: f"{after}:{hold}"}, name="slimport")
+    proc = procs.start_python([str(HELD_REWRITE), "after-writes", str(after), str(hold),
+                               "rewrite", str(root), "-j", jobs], log, name="slimport")
     deadline = time.monotonic() + RUN_TIMEOUT_SECS
-    while not (hold / hold_for_tests.HELD).exists():
+    while not (hold / held.HELD).exists():
         assert proc.returncode() is None, f"the run ended before it was held:\n{proc.log()}"
         assert time.monotonic() < deadline, f"the run was never held:\n{proc.log()}"
         time.sleep(0.01)
@@ -124,7 +126,7 @@ def test_random_kills_lose_nothing(reference, slimport_cli, tmp_path: Path, make
         root = make_tree(tmp_path / f"round{round_index}" / "src", _tree())
         kill_after = rng.randint(1, FILE_COUNT - 2)
         with ProcessSet() as procs:
-            proc = _held_rewrite(procs, root, "2", kill_after, tmp_path / f"hold{round_index}",
+            proc = _held_after_writes(procs, root, "2", kill_after, tmp_path / f"hold{round_index}",
                                  tmp_path / f"round{round_index}.log")
             workers = descendants(proc.pid)
             proc.popen.send_signal(signal.SIGKILL)
@@ -175,13 +177,14 @@ def test_leftover_temp_file_is_not_copied_by_out(tmp_path: Path, make_tree,
 
 DYING_WORKER = """
 import os, signal, sys
-from slimport import cli, porting
-port_source = porting.port_source
+from slimport import cli
+from slimport.engine import port
+port_source = port.port_source
 def dies_on_f3(data, filename, *args, **kwargs):
     if filename.endswith("f3.py"):
         os.kill(os.getpid(), signal.SIGKILL)
     return port_source(data, filename, *args, **kwargs)
-porting.port_source = dies_on_f3
+port.port_source = dies_on_f3
 sys.exit(cli.main(["rewrite", "src", "-j", "2"]))
 """
 
@@ -205,7 +208,7 @@ def test_ctrl_c_stops_cleanly(jobs: str, reference, slimport_cli, tmp_path: Path
                               make_tree) -> None:
     root = make_tree(tmp_path / "src", _tree())
     with ProcessSet() as procs:
-        proc = _held_rewrite(procs, root, jobs, 3, tmp_path / "hold",
+        proc = _held_after_writes(procs, root, jobs, 3, tmp_path / "hold",
                              tmp_path / "interrupted.log")
         workers = descendants(proc.pid)
         proc.popen.send_signal(signal.SIGINT)
@@ -236,11 +239,10 @@ def _held_in_porting(procs: ProcessSet, arguments: list, held_file: str, hold: P
                      log: Path) -> Proc:
     """``slimport ARGUMENTS``, held inside the port of ``held_file``, which never ends."""
     hold.mkdir()
-    proc = procs.start_python(["-m", "slimport", *arguments], log,
-                              env={hold_for_tests.ENV_IN: f"{held_file}:{hold}"},
-                              name="slimport")
+    proc = procs.start_python([str(HELD_REWRITE), "in-port", held_file, str(hold),
+                               *arguments], log, name="slimport")
     deadline = time.monotonic() + RUN_TIMEOUT_SECS
-    while not (hold / hold_for_tests.HELD_IN).exists():
+    while not (hold / held.HELD_IN).exists():
         assert proc.returncode() is None, f"the run ended before it was held:\n{proc.log()}"
         assert time.monotonic() < deadline, f"the run was never held:\n{proc.log()}"
         time.sleep(0.01)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from slimport.codemods.contrib_table import HOMES, MODULE_HOMES, STAND_INS, lookup
+from slimport.tables.contrib_table import HOMES, MODULE_HOMES, STAND_INS, lookup
 
 CONTRIB_DIR = Path(__file__).resolve().parents[2] / "slim_ext" / "contrib"
 

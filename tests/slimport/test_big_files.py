@@ -16,8 +16,9 @@ from typing import List
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from slimport import line_map
-from slimport.codemods import CODEMODS, _lines
+from slimport.engine import line_map
+from slimport.codemods import CODEMODS
+from slimport.analysis import lines
 from slimport.engine import port_source
 from tests.slimport.conftest import REPO_ROOT
 
@@ -117,13 +118,13 @@ def test_opcodes_of_long_texts_are_a_line_diff(old: List[str], new: List[str]) -
 
 def test_lines_asked_one_at_a_time_cost_one_codegen_per_pass(monkeypatch) -> None:
     finders = []
-    real_init = _lines._LineFinder.__init__
+    real_init = lines._LineFinder.__init__
 
     def counting_init(self, *args, **kwargs) -> None:
         finders.append(kwargs.get("every_node", False))
         real_init(self, *args, **kwargs)
 
-    monkeypatch.setattr(_lines._LineFinder, "__init__", counting_init)
+    monkeypatch.setattr(lines._LineFinder, "__init__", counting_init)
     ported = port_source(_big_module(200, duplicates=True).encode(), "dup.py", CODEMODS, {})
     twice = [f for f in ported.findings if "is defined twice" in f.message]
     assert len(twice) == 200

@@ -10,9 +10,11 @@ import libcst as cst
 import pytest
 from libcst.codemod import CodemodContext, SkipFile
 
-from slimport import engine, writing
-from slimport.codemods._base import SlimportCodemod
-from slimport.report import ATTENTION, CHANGED, EDIT, FAILED, SKIPPED, UNCHANGED, WARNING
+from slimport import engine
+from slimport.engine import jobs
+from slimport.codemods.base import SlimportCodemod
+from slimport.output.results import CHANGED, FAILED, SKIPPED, UNCHANGED
+from slimport.analysis.findings import ATTENTION, EDIT, WARNING
 
 
 class RenameOldApi(SlimportCodemod):
@@ -283,9 +285,9 @@ def test_libcst_warnings_are_reported_once() -> None:
 
 
 def test_options_go_only_to_codemods_that_declare_them() -> None:
-    assert engine.options_for(RenameByMapping, {"mapping": {"a": "b"}, "other": 1}) == {
+    assert engine.options_for(RenameByMapping, {"mapping": {"a": "b"}, "other": 1}, {}) == {
         "mapping": {"a": "b"}}
-    assert engine.options_for(RenameOldApi, {"mapping": {"a": "b"}}) == {}
+    assert engine.options_for(RenameOldApi, {"mapping": {"a": "b"}}, {}) == {}
     # RenameOldApi would raise TypeError on an unexpected keyword if it got one.
     ported = port(b"data_dir = old_api\n", RenameOldApi, RenameByMapping,
                   mapping={"data_dir": "dataset_dir"})
@@ -307,11 +309,11 @@ def test_plan_skips_tool_directories_and_foreign_symlinks(tmp_path: Path, make_t
     os.symlink(tmp_path / "outside.py", src / "link_out.py")
     os.symlink("train.py", src / "link_in.py")
     os.symlink(tmp_path, src / "dir_out")
-    the_plan = engine.plan([src])
+    plan = engine.make_plan([src])
     # A folder named venv is code; a virtualenv is found by its pyvenv.cfg.
-    assert sorted(job.display for job in the_plan.python_jobs) == [
+    assert sorted(job.display for job in plan.python_jobs) == [
         str(src / "nets/net.py"), str(src / "train.py"), str(src / "venv/lib/x.py")]
-    assert {r.path: (r.status, r.error) for r in the_plan.skipped} == {
+    assert {r.path: (r.status, r.error) for r in plan.skipped} == {
         str(src / ".tox"): (SKIPPED, "tox environments; not walked"),
         str(src / "conda"): (SKIPPED, "a conda environment (has conda-meta/); not walked"),
         str(src / "dir_out"): (SKIPPED, f"symlink to {tmp_path} points outside the tree; "
@@ -321,7 +323,7 @@ def test_plan_skips_tool_directories_and_foreign_symlinks(tmp_path: Path, make_t
                                             f"outside the tree; not followed"),
         str(src / "node_modules"): (SKIPPED, "npm packages; not walked"),
     }
-    assert sorted(the_plan.not_walked) == [
+    assert sorted(plan.not_walked) == [
         (str(src / ".git"), "version control metadata"),
         (str(src / "__pycache__"), "bytecode cache"),
         (str(src / "pkg.egg-info"), "package metadata")]
@@ -331,15 +333,15 @@ def test_plan_never_reads_a_fifo(tmp_path: Path, make_tree) -> None:
     src = make_tree(tmp_path / "src", {"a.py": "x = old_api\n"})
     os.mkfifo(src / "x.py")
     os.mkfifo(src / "pipe")
-    in_place = engine.plan([src])
+    in_place = engine.make_plan([src])
     assert [job.display for job in in_place.python_jobs] == [str(src / "a.py")]
     assert [(r.path, r.error) for r in in_place.skipped] == [
         (str(src / "x.py"), "a FIFO, not a regular file; not read")]
-    out = engine.plan([src], out=tmp_path / "out")
+    out = engine.make_plan([src], out=tmp_path / "out")
     assert sorted((r.path, r.error) for r in out.skipped) == [
         (str(src / "pipe"), "a FIFO, not a regular file; not read or copied"),
         (str(src / "x.py"), "a FIFO, not a regular file; not read or copied")]
-    named = engine.plan([src / "x.py"])
+    named = engine.make_plan([src / "x.py"])
     assert (named.python_jobs, [r.error for r in named.skipped]) == (
         [], ["a FIFO, not a regular file; not read"])
 
@@ -348,7 +350,7 @@ def test_a_file_that_turned_into_a_fifo_is_refused_not_read(tmp_path: Path) -> N
     path = tmp_path / "x.py"
     os.mkfifo(path)
     with pytest.raises(OSError, match="a FIFO, not a regular file"):
-        writing.read_regular(path)  # would block forever if it waited for a writer
+        jobs.read_regular(path)  # would block forever if it waited for a writer
 
 
 def test_plan_leaves_out_excluded_paths(tmp_path: Path, make_tree) -> None:
@@ -356,47 +358,47 @@ def test_plan_leaves_out_excluded_paths(tmp_path: Path, make_tree) -> None:
         "train.py": "", "proto/a_pb2.py": "", "third_party/lib/x.py": "", "nets/third_party.py": "",
         "data.txt": "",
     })
-    the_plan = engine.plan([src], out=tmp_path / "out",
+    plan = engine.make_plan([src], out=tmp_path / "out",
                            exclude=["*_pb2.py", "third_party/*", "data.txt"])
-    assert sorted(job.display for job in the_plan.python_jobs) == [
+    assert sorted(job.display for job in plan.python_jobs) == [
         str(src / "nets/third_party.py"), str(src / "train.py")]
-    assert not [job for job in the_plan.jobs if job.kind == "copy"]
-    assert sorted(the_plan.excluded) == [
+    assert not [job for job in plan.jobs if job.kind == "copy"]
+    assert sorted(plan.excluded) == [
         (str(src / "data.txt"), "data.txt"), (str(src / "proto/a_pb2.py"), "*_pb2.py"),
         (str(src / "third_party/lib"), "third_party/*")]
-    assert engine.plan([src / "train.py"], exclude=["train.py"]).python_jobs == []
+    assert engine.make_plan([src / "train.py"], exclude=["train.py"]).python_jobs == []
 
 
 def test_plan_refuses_out_inside_source(tmp_path: Path, make_tree) -> None:
     src = make_tree(tmp_path / "src", {"a.py": "x = 1\n"})
     with pytest.raises(engine.UsageError, match="inside the source tree"):
-        engine.plan([src], out=src / "ported")
+        engine.make_plan([src], out=src / "ported")
     with pytest.raises(engine.UsageError, match="inside the source tree"):
-        engine.plan([src / "a.py"], out=src)
+        engine.make_plan([src / "a.py"], out=src)
 
 
 def test_plan_refuses_non_empty_out_unless_forced(tmp_path: Path, make_tree) -> None:
     src = make_tree(tmp_path / "src", {"a.py": "x = 1\n"})
     out = make_tree(tmp_path / "out", {"old.txt": "x"})
     with pytest.raises(engine.UsageError, match="--force"):
-        engine.plan([src], out=out)
-    assert engine.plan([src], out=out, force=True).python_jobs[0].dest == out / "a.py"
+        engine.make_plan([src], out=out)
+    assert engine.make_plan([src], out=out, force=True).python_jobs[0].dest == out / "a.py"
 
 
 def test_plan_refuses_writing_a_path_over_itself(tmp_path: Path, make_tree) -> None:
     make_tree(tmp_path, {"a/x.py": "", "b/y.py": ""})
     with pytest.raises(engine.UsageError, match="over itself"):
-        engine.plan([tmp_path / "a", tmp_path / "b"], out=tmp_path, force=True)
+        engine.make_plan([tmp_path / "a", tmp_path / "b"], out=tmp_path, force=True)
 
 
 def test_plan_refuses_missing_path(tmp_path: Path) -> None:
     with pytest.raises(engine.UsageError, match="no such file"):
-        engine.plan([tmp_path / "nope"])
+        engine.make_plan([tmp_path / "nope"])
 
 
 def test_report_path_is_checked_before_the_run(tmp_path: Path, make_tree) -> None:
     src = make_tree(tmp_path / "src", {"a.py": "x = old_api\n"})
-    the_plan = engine.plan([src])
+    plan = engine.make_plan([src])
     refusals = {
         tmp_path / "missing/dir/port.json": "directory .* does not exist",
         tmp_path: "is a directory",
@@ -404,11 +406,11 @@ def test_report_path_is_checked_before_the_run(tmp_path: Path, make_tree) -> Non
     }
     for path, message in refusals.items():
         with pytest.raises(engine.UsageError, match=message):
-            engine.check_report_path(path, the_plan, None)
-    engine.check_report_path(tmp_path / "port.json", the_plan, None)
+            engine.check_report_path(path, plan, None)
+    engine.check_report_path(tmp_path / "port.json", plan, None)
     out = tmp_path / "new"
     # Inside --out, which the run creates.
-    engine.check_report_path(out / "port.json", engine.plan([src], out=out), out)
+    engine.check_report_path(out / "port.json", engine.make_plan([src], out=out), out)
 
 
 # --- writing ---------------------------------------------------------------------
@@ -430,15 +432,15 @@ def test_atomic_write_failure_leaves_no_temp_file(tmp_path: Path) -> None:
     assert os.listdir(tmp_path) == ["a_directory"]
 
 
-def _settings(*codemods: type, write: bool = True, diff: bool = False) -> engine.Settings:
-    return engine.Settings(codemods, {}, write=write, diff=diff)
+def _settings(*codemods: type, write: bool = True, diff: bool = False) -> engine.PortSettings:
+    return engine.PortSettings(codemods, {}, write=write, diff=diff)
 
 
 def test_run_in_place_reports_each_file(tmp_path: Path, make_tree) -> None:
     src = make_tree(tmp_path / "src", {
         "a.py": "x = old_api\n", "b.py": "y = 1\n", "c.py": "old_api = (\n", "d.txt": "old_api",
     })
-    outcome = engine.run(engine.plan([src]), _settings(RenameOldApi))
+    outcome = engine.run_plan(engine.make_plan([src]), _settings(RenameOldApi))
     by_name = {Path(r.path).name: r for r in outcome.results}
     assert {name: r.status for name, r in by_name.items()} == {
         "a.py": CHANGED, "b.py": UNCHANGED, "c.py": FAILED}
@@ -452,7 +454,7 @@ def test_run_in_place_reports_each_file(tmp_path: Path, make_tree) -> None:
 def test_run_goes_on_after_a_file_too_deep_to_port(tmp_path: Path, make_tree) -> None:
     src = make_tree(tmp_path / "src", {"a.py": "x = old_api\n", "deep.py": _long_sum(3000),
                                        "z.py": "z = old_api\n"})
-    outcome = engine.run(engine.plan([src]), _settings(ShortenOldApi))
+    outcome = engine.run_plan(engine.make_plan([src]), _settings(ShortenOldApi))
     assert {Path(r.path).name: r.status for r in outcome.results} == {
         "a.py": CHANGED, "deep.py": FAILED, "z.py": CHANGED}
     assert (src / "z.py").read_text() == "z = api\n"
@@ -462,7 +464,7 @@ def test_run_goes_on_after_a_file_too_deep_to_port(tmp_path: Path, make_tree) ->
 def test_run_read_only_file_fails_alone(tmp_path: Path, make_tree) -> None:
     src = make_tree(tmp_path / "src", {"a.py": "x = old_api\n", "b.py": "y = old_api\n"})
     (src / "a.py").chmod(0o444)
-    outcome = engine.run(engine.plan([src]), _settings(RenameOldApi))
+    outcome = engine.run_plan(engine.make_plan([src]), _settings(RenameOldApi))
     statuses = {Path(r.path).name: r.status for r in outcome.results}
     assert statuses == {"a.py": FAILED, "b.py": CHANGED}
     assert "read-only" in outcome.results[0].error
@@ -479,7 +481,7 @@ def test_run_with_out_copies_the_whole_tree(tmp_path: Path, make_tree) -> None:
     os.symlink("data/labels.txt", src / "labels.txt")
     before = {p: p.read_bytes() for p in src.rglob("*") if p.is_file()}
     out = tmp_path / "out"
-    outcome = engine.run(engine.plan([src], out=out), _settings(RenameOldApi))
+    outcome = engine.run_plan(engine.make_plan([src], out=out), _settings(RenameOldApi))
 
     assert {p: p.read_bytes() for p in src.rglob("*") if p.is_file()} == before
     assert (out / "train.py").read_text() == "x = new_api\n"
@@ -501,7 +503,7 @@ def test_out_recreates_directory_symlinks_and_loops(tmp_path: Path, make_tree) -
     for name, target in links.items():
         os.symlink(target, src / name)
     out = tmp_path / "out"
-    outcome = engine.run(engine.plan([src], out=out), _settings(RenameOldApi))
+    outcome = engine.run_plan(engine.make_plan([src], out=out), _settings(RenameOldApi))
     assert [r.status for r in outcome.results] == [CHANGED], outcome.results
     recreated = {name: os.readlink(out / name) for name in links}
     assert recreated == {**links, "pkg/detour": "../data/labels.txt"}
@@ -512,7 +514,8 @@ def test_out_recreates_directory_symlinks_and_loops(tmp_path: Path, make_tree) -
 def test_one_file_with_out_works_like_a_tree(tmp_path: Path, make_tree) -> None:
     src = make_tree(tmp_path / "src", {"train.py": "x = old_api\n"})
     out = tmp_path / "new" / "dir"
-    outcome = engine.run(engine.plan([src / "train.py"], out=out), _settings(RenameOldApi))
+    outcome = engine.run_plan(engine.make_plan([src / "train.py"], out=out),
+                              _settings(RenameOldApi))
     assert [(r.status, r.output) for r in outcome.results] == [
         (CHANGED, str(out / "train.py"))]
     assert (out / "train.py").read_text() == "x = new_api\n"
@@ -522,7 +525,7 @@ def test_a_symlink_named_on_the_command_line_ports_its_target(tmp_path: Path,
                                                               make_tree) -> None:
     src = make_tree(tmp_path / "src", {"real.py": "x = old_api\n"})
     os.symlink("real.py", src / "link.py")
-    outcome = engine.run(engine.plan([src / "link.py"]), _settings(RenameOldApi))
+    outcome = engine.run_plan(engine.make_plan([src / "link.py"]), _settings(RenameOldApi))
     assert [r.status for r in outcome.results] == [CHANGED]
     assert os.readlink(src / "link.py") == "real.py"
     assert (src / "real.py").read_text() == "x = new_api\n"
@@ -530,8 +533,8 @@ def test_a_symlink_named_on_the_command_line_ports_its_target(tmp_path: Path,
 
 def test_run_dry_writes_nothing_and_builds_diff(tmp_path: Path, make_tree) -> None:
     src = make_tree(tmp_path / "src", {"a.py": "x = old_api\n"})
-    outcome = engine.run(engine.plan([src], write=False), _settings(RenameOldApi, write=False,
-                                                                     diff=True))
+    outcome = engine.run_plan(engine.make_plan([src], write=False),
+                              _settings(RenameOldApi, write=False, diff=True))
     assert (src / "a.py").read_text() == "x = old_api\n"
     assert outcome.results[0].status == CHANGED
     assert "-x = old_api\n+x = new_api\n" in outcome.results[0].diff
@@ -575,8 +578,8 @@ def test_results_name_lines_of_the_file_the_user_edits(tmp_path: Path, make_tree
 
     src = make_tree(tmp_path / "src", {"a.py": "x = 1\ny = old_api\n"})
     settings = _settings(InsertsTwoLines, write=False)
-    [dry] = engine.run(engine.plan([src], write=False), settings).results
-    [written] = engine.run(engine.plan([src]), _settings(InsertsTwoLines)).results
+    [dry] = engine.run_plan(engine.make_plan([src], write=False), settings).results
+    [written] = engine.run_plan(engine.make_plan([src]), _settings(InsertsTwoLines)).results
     assert [(f.line, line) for f, line in zip(dry.findings, dry.source_lines)] == [(2, 2)]
     assert [(f.line, line) for f, line in zip(written.findings, written.source_lines)] == [
         (4, 2)]

@@ -29,7 +29,7 @@ import pytest
 from packaging.requirements import Requirement
 
 from slim_facts.requirements import RUNTIME, pip_install_line
-from slimport import arguments
+from slimport.cli import arguments
 from tests.slimport.conftest import REPO_ROOT
 
 README = (REPO_ROOT / "README.md").read_text(encoding="utf-8")

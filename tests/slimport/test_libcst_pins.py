@@ -1,7 +1,7 @@
 """The private libcst parts slimport leans on are the ones it was written against.
 
 slimport overrides or reuses a few private pieces of libcst for speed (the skeleton
-speed-up, see slimport/codemods/_base.py and _lines.py); pyproject.toml pins libcst to
+speed-up, see slimport/codemods/base.py and _lines.py); pyproject.toml pins libcst to
 the 1.9 series for that reason. A libcst release that changes one of them fails here,
 naming what to re-check, instead of changing what the rewrite does silently.
 """
@@ -18,7 +18,7 @@ from libcst.codemod import Codemod, CodemodCommand
 from libcst.matchers import _decorators
 from libcst.matchers._visitors import MatcherDecoratableTransformer, MatcherDecoratableVisitor
 
-from slimport.codemods import _matcher_setup
+from slimport.codemods import matcher_setup
 
 # (what, the object, sha256 of its source, first 16 hex digits; why slimport cares)
 PINNED = [
@@ -36,11 +36,11 @@ PINNED = [
      "_lines.lines_of drives it with that subclass"),
     ("CodemodCommand._instantiate_and_run", CodemodCommand._instantiate_and_run,
      "a240a9825bff3bb4", "SlimportCodemod.transform_module runs RemoveImportsVisitor with it"),
-    ("_gather_constructed_visit_funcs", _matcher_setup.wrapped("_gather_constructed_visit_funcs"),
+    ("_gather_constructed_visit_funcs", matcher_setup.wrapped("_gather_constructed_visit_funcs"),
      "ad3e82129254345a", "_matcher_setup searches a class once when it finds nothing"),
-    ("_gather_constructed_leave_funcs", _matcher_setup.wrapped("_gather_constructed_leave_funcs"),
+    ("_gather_constructed_leave_funcs", matcher_setup.wrapped("_gather_constructed_leave_funcs"),
      "76ab36b58f1e84e7", "_matcher_setup searches a class once when it finds nothing"),
-    ("_gather_matchers", _matcher_setup.wrapped("_gather_matchers"),
+    ("_gather_matchers", matcher_setup.wrapped("_gather_matchers"),
      "71d18b2dd0161eae", "_matcher_setup searches a class once when it finds nothing"),
     ("MatcherDecoratableVisitor.__init__", MatcherDecoratableVisitor.__init__,
      "474a86cbe189a4fd", "it calls the searches _matcher_setup wraps, by module name"),

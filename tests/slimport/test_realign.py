@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from slimport.realign import realign
+from slimport.engine.realign import realign
 
 # (source, the codemods' output, expected after re-alignment)
 MOVES = {

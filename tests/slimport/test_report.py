@@ -1,5 +1,5 @@
-"""What a rewrite shows: the JSON report, the summary (slimport.summary), the diff
-(slimport.diffs) and the progress line (slimport.progress)."""
+"""What a rewrite shows: the JSON report, the summary (slimport.output.summary), the diff
+(slimport.output.diffs) and the progress line (slimport.output.progress)."""
 from __future__ import annotations
 
 import io
@@ -9,25 +9,31 @@ from pathlib import Path
 
 import pytest
 
-from slimport import __version__, diffs, progress, report, summary
-from slimport.report import FileResult, Finding
+from slimport import __version__
+from slimport.output import diffs
+from slimport.output import progress
+from slimport.output import json_report
+from slimport.output import results
+from slimport.output import summary
+from slimport.output.results import FileResult
+from slimport.analysis.findings import ATTENTION, Finding
 
 RESULTS = [
     FileResult(
-        path="nets/net.py", status=report.CHANGED, output="out/nets/net.py",
+        path="nets/net.py", status=results.CHANGED, output="out/nets/net.py",
         codemods=["contrib_slim", "compat_v1"],
         findings=[
             Finding("contrib_slim", 3, "tf.contrib.slim -> tf_slim"),
             Finding("compat_v1", 1, "import tensorflow.compat.v1 as tf"),
             Finding("contrib_symbols", 9, "tf.contrib.quantize has no TF2 home",
-                            "drop quantization or use TF Model Optimization", report.ATTENTION),
+                            "drop quantization or use TF Model Optimization", ATTENTION),
         ],
         source_lines=[3, 1, 7],
     ),
-    FileResult(path="util.py", status=report.UNCHANGED),
-    FileResult(path="old.py", status=report.FAILED, error="does not parse: Missing parentheses",
+    FileResult(path="util.py", status=results.UNCHANGED),
+    FileResult(path="old.py", status=results.FAILED, error="does not parse: Missing parentheses",
                error_line=4),
-    FileResult(path="link.py", status=report.SKIPPED,
+    FileResult(path="link.py", status=results.SKIPPED,
                error="symlink to /etc/x.py points outside the tree; not followed"),
 ]
 
@@ -83,9 +89,9 @@ def test_verbose_summary_adds_edits_unchanged_and_left_out() -> None:
 
 def test_json_document_matches_documented_schema(tmp_path: Path) -> None:
     target = tmp_path / "report.json"
-    report.write_json(target, RESULTS, "out", copied=2, warnings=["a run-level note"])
+    json_report.write_json(target, RESULTS, "out", copied=2, warnings=["a run-level note"])
     document = json.loads(target.read_text(encoding="utf-8"))
-    assert document["version"] == report.REPORT_SCHEMA_VERSION == 2
+    assert document["version"] == json_report.REPORT_SCHEMA_VERSION == 2
     assert document["warnings"] == ["a run-level note"]
     assert document["slimport_version"] == __version__
     assert document["mode"] == "out"
@@ -102,7 +108,7 @@ def test_json_document_matches_documented_schema(tmp_path: Path) -> None:
     for entry in document["files"]:
         assert set(entry) == {"path", "output", "status", "codemods", "edits", "findings",
                               "error", "error_line"}
-        assert entry["status"] in report.STATUSES
+        assert entry["status"] in results.STATUSES
 
 
 def test_unified_diff_applies_with_patch(tmp_path: Path) -> None:

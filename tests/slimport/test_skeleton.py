@@ -20,11 +20,12 @@ from libcst.matchers._visitors import (
 from libcst.codemod import CodemodContext
 from libcst.metadata import MetadataWrapper, PositionProvider
 
-from slimport import engine, skeleton
+from slimport import engine
+from slimport.engine import skeleton
 from slimport.codemods import CODEMODS, SlimportCodemod
-from slimport.codemods._lines import lines_of
-from slimport.codemods._names import collect_bindings, statement_chains
-from slimport.source_tree import SourceTree
+from slimport.analysis.lines import lines_of
+from slimport.analysis.names import collect_bindings, statement_chains
+from slimport.analysis.source_tree import SourceTree
 from tests.examples import _platform_tree
 
 REPO = Path(__file__).resolve().parents[2]
@@ -119,9 +120,9 @@ def test_any_program_cut_to_nothing_parses_and_expands_back(source: str) -> None
 
 def _port_both_ways(data: bytes, name: str,
                     source_tree: Optional[SourceTree] = None) -> engine.Ported:
-    ported = engine.port_source(data, name, CODEMODS, {}, source_tree=source_tree)
-    whole = engine.port_source(data, name, CODEMODS, {}, sparse=False,
-                               source_tree=source_tree)
+    facts = None if source_tree is None else {"source_tree": source_tree}
+    ported = engine.port_source(data, name, CODEMODS, {}, tree_facts=facts)
+    whole = engine.port_source(data, name, CODEMODS, {}, sparse=False, tree_facts=facts)
     assert ported.error is None, (name, ported.error)
     assert ported.data == whole.data, name
     assert ported.findings == whole.findings, name
@@ -138,7 +139,7 @@ def test_platform_tree_ports_the_same_on_skeletons(tmp_path: Path, with_sdk: boo
     # The files the platform wrote or changed (SDK imports, hand mapping, own servers, a
     # fixed model_deploy), with the tree the engine hands the codemods.
     tree = _platform_tree.assemble(tmp_path / "platform", with_sdk)
-    source_tree = engine.plan([tree]).source_tree
+    source_tree = engine.make_plan([tree]).source_tree
     for path in sorted(tree.rglob("*.py")):
         if path.name in ("train_image_classifier.py", "model_deploy.py", "uflag.py"):
             _port_both_ways(path.read_bytes(), str(path), source_tree)

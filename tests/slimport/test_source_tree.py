@@ -1,4 +1,4 @@
-"""The tree the engine hands the codemods (``Plan.source_tree``, ``_scratch.TREE_KEY``)."""
+"""The tree the engine hands the codemods (``Plan.source_tree``, sdk_imports' tree fact)."""
 from __future__ import annotations
 
 import os
@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from slimport import engine
-from slimport.source_tree import SourceTree, tree_path
+from slimport.analysis.source_tree import SourceTree, tree_path
 
 SDK_SCRIPT = "from uaitrain.arch.tensorflow import uflag\n"
 MOVED = "from slim_ext.uai import uflag\n"
@@ -17,7 +17,7 @@ def test_the_plan_records_directories_modules_and_symlinks(tmp_path: Path, make_
     make_tree(tmp_path, {"train.py": "", "README.md": "", "nets/lenet.py": "",
                          "uaitrain/arch/tensorflow/uflag.py": ""})
     (tmp_path / "link").symlink_to(tmp_path / "nets")
-    paths = engine.plan([tmp_path]).source_tree.paths
+    paths = engine.make_plan([tmp_path]).source_tree.paths
     root = os.path.abspath(tmp_path)
     assert {root, f"{root}/train", f"{root}/uaitrain", f"{root}/uaitrain/arch/tensorflow",
             f"{root}/uaitrain/arch/tensorflow/uflag", f"{root}/nets/lenet",
@@ -27,7 +27,7 @@ def test_the_plan_records_directories_modules_and_symlinks(tmp_path: Path, make_
 
 def test_a_named_file_is_a_tree_of_one(tmp_path: Path, make_tree) -> None:
     make_tree(tmp_path, {"train.py": "", "uaitrain/arch/tensorflow/uflag.py": ""})
-    tree = engine.plan([tmp_path / "train.py"]).source_tree
+    tree = engine.make_plan([tmp_path / "train.py"]).source_tree
     assert tree.paths == {tree_path(tmp_path / "train.py")}
     assert not tree.has_near(str(tmp_path / "train.py"), "uaitrain")
 

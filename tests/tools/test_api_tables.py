@@ -13,8 +13,8 @@ from typing import Dict
 
 import pytest
 
-from slimport.codemods.keras_api import API_FILE as KERAS_TABLE
-from slimport.codemods.tf_api import API_FILE as TF_TABLE
+from slimport.tables.keras_api import API_FILE as KERAS_TABLE
+from slimport.tables.tf_api import API_FILE as TF_TABLE
 
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "tools"))

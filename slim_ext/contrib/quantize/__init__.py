@@ -9,7 +9,7 @@ patches what the ported calls call. The pure-Python pattern matcher the rewrites
 built on, which other code (e.g. the Object Detection API's exporter) imported, is
 re-implemented in slim_ext.contrib.quantize.graph_matcher.
 """
-from slim_ext.contrib import removed_function
+from slim_ext.removed import removed_function
 from slim_ext.contrib.quantize import graph_matcher
 
 _QAT = (

@@ -8,7 +8,7 @@ import libcst as cst
 import pytest
 from libcst.codemod import CodemodContext
 
-from slimport.codemods.tf_api import TF1, TF2, tf_api
+from slimport.tables.tf_api import TF1, TF2, tf_api
 from slimport.codemods.compat_v1 import CompatV1Command, api_use, call_signal, name_signal
 from tests.slimport.codemods._helpers import IdempotentCodemodTest, run_codemod
 

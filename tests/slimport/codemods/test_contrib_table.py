@@ -16,7 +16,7 @@ from unittest import mock
 
 import pytest
 
-from slimport.codemods.contrib_table import (
+from slimport.tables.contrib_table import (
     HOMES,
     MODULE,
     MODULE_HOMES,
@@ -27,7 +27,7 @@ from slimport.codemods.contrib_table import (
     lookup,
     module_value_home,
 )
-from slimport.codemods.tf_api import COMPAT_V1
+from slimport.tables.tf_api import COMPAT_V1
 
 REPO = Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(REPO / "tools"))

@@ -6,7 +6,7 @@ import libcst as cst
 import pytest
 from libcst.codemod import CodemodContext
 
-from slimport.codemods._flag_names import ported_name
+from slimport.codemods.flag_names import ported_name
 from slimport.codemods.flags_to_absl import FlagsToAbslCommand
 from tests.slimport.codemods._helpers import IdempotentCodemodTest, run_codemod
 from tests.slimport.test_flag_semantics import OWNED_NAMES

@@ -5,7 +5,7 @@ import functools
 
 import pytest
 
-from slimport.codemods.keras_api import V1, V2, keras_2_only
+from slimport.tables.keras_api import V1, V2, keras_2_only
 from slimport.codemods.legacy_keras import LegacyKerasCommand, tree_needs_keras_2
 from tests.slimport.codemods._helpers import IdempotentCodemodTest, run_codemod
 

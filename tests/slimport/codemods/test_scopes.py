@@ -10,8 +10,8 @@ import pytest
 from libcst.codemod import CodemodContext
 
 from slimport.codemods import CODEMODS
-from slimport.codemods._base import SlimportCodemod
-from slimport.codemods._names import collect_bindings
+from slimport.codemods.base import SlimportCodemod
+from slimport.analysis.names import collect_bindings
 from tests.slimport.codemods._helpers import run_codemod
 
 

@@ -10,9 +10,8 @@ import pytest
 from libcst.codemod import CodemodContext
 
 from slimport.codemods import Finding
-from slimport.codemods._scratch import TREE_KEY
 from slimport.codemods.sdk_imports import SdkImportsCommand, stand_in
-from slimport.source_tree import SourceTree
+from slimport.analysis.source_tree import SourceTree
 
 SCRIPT = "/src/tree/train_image_classifier.py"
 # The tree of the train script, without and with the SDK's folder.
@@ -26,8 +25,7 @@ def run(source: str, tree: Optional[SourceTree] = WITHOUT_SDK,
         filename: str = SCRIPT) -> Tuple[str, List[Finding]]:
     """The codemod over ``source`` (dedented) as the engine runs it on a file of ``tree``
     (None: a file on its own, as under libcst.tool)."""
-    scratch = {} if tree is None else {TREE_KEY: tree}
-    command = SdkImportsCommand(CodemodContext(filename=filename, scratch=scratch))
+    command = SdkImportsCommand(CodemodContext(filename=filename), source_tree=tree)
     module = command.transform_module(cst.parse_module(textwrap.dedent(source)))
     return module.code, command.findings
 

@@ -11,8 +11,8 @@ import libcst as cst
 from libcst.codemod import CodemodContext
 
 from slimport import codemods
-from slimport.codemods._base import SlimportCodemod
-from slimport.codemods._names import collect_bindings, variable_names
+from slimport.codemods.base import SlimportCodemod
+from slimport.analysis.names import collect_bindings, variable_names
 
 SOURCE = """\
 import tensorflow as tf

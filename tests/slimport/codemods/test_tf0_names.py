@@ -5,7 +5,7 @@ import functools
 
 import pytest
 
-from slimport.codemods.tf_api import TF1, tf_api
+from slimport.tables.tf_api import TF1, tf_api
 from slimport.codemods.tf0_names import RENAMES, Tf0NamesCommand
 from tests.slimport.codemods._helpers import IdempotentCodemodTest, run_codemod
 

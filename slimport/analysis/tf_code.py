@@ -1,0 +1,540 @@
+"""What tells TF1 code from TF2 code, read off a file without running it.
+
+A file is TF1 code when it uses, through TensorFlow's public ``tf`` namespace, a name
+only the TF1 API has (``tf.placeholder``, ``tf.train.Saver``, ``tf.layers``,
+``tf.contrib``), a keyword only TF1's version of a function takes (``keep_dims=``), a
+positional argument named for TF1's parameter (``tf.nn.dropout(x, keep_prob)``) or
+more positional arguments than TF2's version takes (``tf.name_scope(scope, 'Name',
+[x])``). It is TF2 code when it uses a name or a keyword only TF2 has
+(``tf.image.resize(..., antialias=True)``). The API tables are TensorFlow 2.21's
+(``tf_api``). ``SignalScan`` finds these signals on the stdlib ast (for statement
+filters, and for the codemods that port only TF1 code); compat_v1 finds the same ones
+on libcst nodes, scope by scope, with ``api_use``, ``name_signal`` and ``call_signal``.
+"""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+from typing import (Dict, FrozenSet, Iterator, List, Optional, Sequence, Set,
+                    Tuple, Union)
+
+from slimport.tables.tf_api import COMPAT_V1, TF, TF1, TF2, Api, tf_api
+from slimport.analysis.names import (
+    Bindings,
+    bound_names,
+    collect_bindings,
+    dotted_parts,
+    is_under,
+    statement_blocks,
+    uses_walrus,
+)
+
+# A file that sets its own execution mode (TF1 eager code calls enable_eager_execution)
+# is not given another.
+MODE_SWITCHES = frozenset({"disable_v2_behavior", "enable_v2_behavior",
+                           "disable_eager_execution", "enable_eager_execution"})
+_BLOCK_FIELDS = frozenset({"body", "orelse", "finalbody", "handlers", "cases"})
+_SCOPE_EXPRESSIONS = frozenset({ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp,
+                                ast.GeneratorExp})
+# Uses the codemods before compat_v1 rewrite: no statement to classify a skeleton by.
+_REWRITTEN_EARLIER = frozenset({"contrib", "app", "flags"})
+# Imports that make a file TF1-era code on their own.
+TF1_IMPORTS = ("tf_slim", "tensorflow.contrib", "moxing", "slim_ext")
+# The slim_ext modules the port also gives TF 2.0-era code (the revived Estimator,
+# Keras 2): importing one of them alone is no TF1 evidence.
+TF2_ERA_RUNTIME = ("slim_ext.estimator", "slim_ext.legacy_keras")
+
+
+def api_use(qualified: Optional[str], head_target: Optional[str]) -> Optional[Tuple[str, str]]:
+    """(root, name relative to it) for a use of TensorFlow's public API, else None.
+
+    Args:
+      qualified: what the whole chain resolves to (``tensorflow.train.Saver``).
+      head_target: what its first name is bound to. A use is an API use only when that
+        is the package, ``tensorflow.compat.v1``, or one name imported from either
+        (``from tensorflow import logging``); ``tensorflow.core.protobuf.saver_pb2``
+        and the like are TensorFlow's own modules.
+
+    Returns:
+      ``(TF, "train.Saver")`` or ``(COMPAT_V1, "train.Saver")``; None otherwise (and
+      for dunder names such as ``tf.__version__``).
+    """
+    if qualified is None or head_target is None:
+        return None
+    for root in (COMPAT_V1, TF):
+        if head_target == root or (head_target.startswith(root + ".")
+                                   and "." not in head_target[len(root) + 1:]):
+            if root == TF and head_target.startswith(COMPAT_V1):
+                continue
+            if not qualified.startswith(root + "."):
+                return None
+            relative = qualified[len(root) + 1:]
+            if root == TF and relative.split(".")[0] == "compat":
+                return None
+            if any(part.startswith("__") for part in relative.split(".")):
+                return None
+            return root, relative
+    return None
+
+
+def name_signal(api: Api, relative: str) -> Optional[str]:
+    """TF1 or TF2 when the name alone says which API the code is written for.
+
+    Args:
+      api: the API tables.
+      relative: a name relative to ``tf`` (``train.Saver``).
+
+    Returns:
+      ``TF1``, ``TF2``, or None when both APIs have it (or neither lists it).
+    """
+    if relative.split(".")[0] == "contrib":
+        return TF1
+    kind = api.kind(relative)
+    return kind if kind in (TF1, TF2) else None
+
+
+def call_signal(api: Api, relative: str, keywords: Sequence[str],
+                positional: Sequence[Optional[str]]) -> Optional[str]:
+    """TF1 or TF2 when a call's arguments say which version of the function it means.
+
+    Args:
+      api: the API tables.
+      relative: the function, relative to ``tf``.
+      keywords: the keyword names passed.
+      positional: for each positional argument, the last name of a plain name chain
+        (``keep_prob`` for ``FLAGS.keep_prob``), else None.
+
+    Returns:
+      ``TF1``, ``TF2``, or None when the call reads the same in both.
+    """
+    signatures = api.signatures.get(relative)
+    if signatures is None:
+        return None
+    if any(keyword in signatures.v1_only for keyword in keywords):
+        return TF1
+    if any(keyword in signatures.v2_only for keyword in keywords):
+        return TF2
+    position = signatures.position
+    if position is not None and position < len(positional) \
+            and positional[position] == signatures.v1_name:
+        return TF1
+    # More arguments by position than TF2's version takes (``tf.name_scope(scope,
+    # 'Encode', [x])``): TF1's signature is the one they fit.
+    if signatures.v2_positional is not None and len(positional) > signatures.v2_positional:
+        return TF1
+    return None
+
+
+def last_name(parts: Optional[List[str]]) -> Optional[str]:
+    """The last name of a plain name chain (``keep_prob`` of ``FLAGS.keep_prob``).
+
+    Args:
+      parts: ``dotted_parts`` of an argument (None: not a chain).
+
+    Returns:
+      The name, or None.
+    """
+    return parts[-1] if parts else None
+
+
+class SignalScan:
+    """What the skeleton of a file must keep for compat_v1, found on the stdlib ast.
+
+    Every statement the codemod edits or reports on, and enough of the statements that
+    tell TF1 from TF2 for the codemod to classify the skeleton as it would the whole
+    file: the first of each kind whose first name no function, lambda, class body or
+    comprehension around it rebinds (so scopes cannot make the codemod read it
+    differently), and not a tf.contrib, app or flags use (earlier codemods rewrite
+    those). All of them only in a file that mixes TF1 and TF2, whose every TF1 use is
+    rewritten.
+    """
+
+    def __init__(self, tree: ast.Module, bindings: Bindings) -> None:
+        self.api = tf_api()
+        self.bindings = bindings
+        self.module = collect_bindings(tree, module_level_only=True)
+        self.walrus = uses_walrus(tree)
+        self.heads = {local for local, target in bindings.names.items()
+                      if is_under(target, TF)}
+        self.edits: Set[int] = set()
+        self.signal_statements: Dict[str, List[int]] = {TF1: [], TF2: []}
+        self.first_clean: Dict[str, int] = {}
+        self._walk(tree.body, frozenset())
+
+    def statements_to_keep(self) -> Set[int]:
+        """The statements a skeleton keeps for compat_v1: every one that edits or decides.
+
+        Returns:
+          ``id()`` of each statement.
+        """
+        keep = set(self.edits) | set(self.first_clean.values())
+        mixed = all(self.signal_statements.values())
+        for signal, ids in self.signal_statements.items():
+            # A kind with no clean witness (every use inside a comprehension, say) is
+            # kept whole, with the scopes around it, so the skeleton still shows it.
+            if mixed or signal not in self.first_clean:
+                keep.update(ids)
+        return keep
+
+    def _walk(self, body: Sequence[ast.stmt], local: FrozenSet[str]) -> None:
+        for statement in body:
+            self._judge(statement, local)
+            if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                inner = _locally_bound(statement, self.walrus)
+                for block in statement_blocks(statement):
+                    self._walk(block, local | inner)
+            else:
+                for block in statement_blocks(statement):
+                    self._walk(block, local)
+
+    def _judge(self, statement: ast.stmt, local: FrozenSet[str]) -> None:
+        found: List[Tuple[str, bool]] = []
+        scopes_inside = False
+        # One walk over the statement's own expressions: chains are judged whole,
+        # calls by their arguments too.
+        pending: List[ast.AST] = [node for name, value in ast.iter_fields(statement)
+                                  if name not in _BLOCK_FIELDS
+                                  for node in (value if isinstance(value, list) else [value])
+                                  if isinstance(node, ast.AST)]
+        while pending:
+            node = pending.pop()
+            kind = type(node)
+            if kind is ast.Attribute or kind is ast.Name:
+                parts = dotted_parts(node)
+                if parts is not None:
+                    if parts[0] in self.heads:
+                        signal = self._chain(statement, parts)
+                        if signal is not None:
+                            stable = len(parts) > 1 and parts[1] not in _REWRITTEN_EARLIER
+                            found.append((signal, stable and parts[0] not in local))
+                    continue
+            elif kind is ast.Call:
+                signal = self._call(node)  # type: ignore[arg-type]
+                if signal is not None:
+                    head = (dotted_parts(node.func) or [""])[0]  # type: ignore[attr-defined]
+                    found.append((signal, head not in local))
+            elif kind in _SCOPE_EXPRESSIONS:
+                scopes_inside = True
+            pending.extend(ast.iter_child_nodes(node))
+        for signal, clean in found:
+            ids = self.signal_statements[signal]
+            if not ids or ids[-1] != id(statement):
+                ids.append(id(statement))
+            if clean and not scopes_inside:
+                self.first_clean.setdefault(signal, id(statement))
+
+    def _chain(self, statement: ast.stmt, parts: List[str]) -> Optional[str]:
+        head = self.bindings.names.get(parts[0])
+        if head == TF and parts[1:3] == ["compat", "v1"]:
+            self.edits.add(id(statement))  # ``tf.compat.v1.X`` may collapse to ``tf.X``
+            return None
+        use = api_use(self.bindings.resolve_parts(parts), head)
+        if use is None:
+            return None
+        root, relative = use
+        if (parts[0] == TF and head == TF) \
+                or relative.split(".")[-1] in MODE_SWITCHES \
+                or self.api.missing_from_v1(relative) is not None:
+            self.edits.add(id(statement))
+        return name_signal(self.api, relative) if root == TF else None
+
+    def _call(self, call: ast.Call) -> Optional[str]:
+        parts = dotted_parts(call.func)
+        if parts is None or parts[0] not in self.heads:
+            return None
+        use = api_use(self.bindings.resolve_parts(parts), self.bindings.names.get(parts[0]))
+        if use is None or use[0] != TF:
+            return None
+        keywords = [keyword.arg for keyword in call.keywords if keyword.arg]
+        positional = [last_name(dotted_parts(arg)) for arg in call.args
+                      if not isinstance(arg, ast.Starred)]
+        return call_signal(self.api, use[1], keywords, positional)
+
+
+def _locally_bound(definition: Union[ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef],
+                   walrus: bool) -> FrozenSet[str]:
+    """Every name a definition's body (or a function's parameters) binds or declares
+    global/nonlocal: a chain starting with one may not mean what it does at module level."""
+    names: Set[str] = set()
+    if not isinstance(definition, ast.ClassDef):
+        arguments = definition.args
+        for argument in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs,
+                         arguments.vararg, arguments.kwarg]:
+            if argument is not None:
+                names.add(argument.arg)
+    pending = list(definition.body)
+    while pending:
+        statement = pending.pop()
+        names.update(bound_names(statement, walrus))
+        if isinstance(statement, (ast.Global, ast.Nonlocal)):
+            names.update(statement.names)
+        if not isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            for block in statement_blocks(statement):
+                pending.extend(block)
+    return frozenset(names)
+
+
+def _tf2_era_runtime(target: str, tree: ast.Module) -> bool:
+    """Whether a binding to ``target`` comes only from TF2_ERA_RUNTIME imports.
+
+    ``import slim_ext.estimator`` binds ``slim_ext`` as ``import slim_ext`` does: for
+    that name the import statements tell.
+    """
+    if target != "slim_ext":
+        return any(is_under(target, module) for module in TF2_ERA_RUNTIME)
+    imported = [alias.name for node in ast.walk(tree) if isinstance(node, ast.Import)
+                for alias in node.names if is_under(alias.name, target)]
+    return all(any(is_under(name, module) for module in TF2_ERA_RUNTIME) for name in imported)
+
+
+def relies_on_tf1_semantics(tree: ast.Module) -> bool:
+    """Whether a module relies on TF1's run-time behaviour through names TF2 has too.
+
+    Graph mode: ``self.test_session()`` (TF2's yields None under eager execution, so
+    ``sess.run`` fails). V1 shapes: ``x.get_shape()[i].value`` / ``x.shape[i].value``
+    / ``tensor_shape[i].value`` on a name that says it is a shape (a TF1 ``Dimension``;
+    TF2's ``TensorShape`` holds ints, and an int has no ``value``, so the code worked
+    only on TF1 shapes). Either makes a module that uses only names both APIs have TF1
+    code. Not read as one: a name's ``.value`` in a module that asks
+    ``hasattr(x, "value")`` (code written for both, as tf_keras' backend is), and
+    ``test_session`` called in the module that defines it (TensorFlow's test_util,
+    whose importers would all be TF1 code by the neighbour rule).
+
+    Args:
+      tree: the whole file's stdlib ``ast``.
+
+    Returns:
+      True when one of them is there.
+    """
+    # TensorFlow's own test_util defines test_session (and calls it): TF2 code.
+    defines_it = any(isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+                     and node.name == "test_session" for node in ast.walk(tree))
+    asks_for_value = any(
+        isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+        and node.func.id == "hasattr" and len(node.args) == 2
+        and isinstance(node.args[1], ast.Constant) and node.args[1].value == "value"
+        for node in ast.walk(tree))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                and node.func.attr == "test_session" and not defines_it:
+            return True
+        if isinstance(node, ast.Attribute) and node.attr == "value" \
+                and isinstance(node.value, ast.Subscript) \
+                and _is_shape(node.value.value, names_too=not asks_for_value):
+            return True
+    return False
+
+
+def _is_shape(node: ast.expr, names_too: bool) -> bool:
+    """``x.get_shape()``, ``x.shape``, or (``names_too``) a name that ends in ``shape``."""
+    if isinstance(node, ast.Call):
+        return isinstance(node.func, ast.Attribute) and node.func.attr == "get_shape" \
+            and not node.args
+    if isinstance(node, ast.Name):
+        return names_too and node.id.lower().endswith("shape")
+    return isinstance(node, ast.Attribute) and node.attr == "shape"
+
+
+def defines_test_case(tree: ast.Module) -> bool:
+    """Whether a module defines, at module level, a class of a ``...TestCase`` base.
+
+    Such a module is test code: a test runner (pytest, unittest, ``python X_test.py``)
+    imports it before any of its tests runs, and no program imports it as a library.
+
+    Args:
+      tree: the file's stdlib ``ast``.
+
+    Returns:
+      True for a test module or a test base module.
+    """
+    return any(isinstance(statement, ast.ClassDef)
+               and any((dotted_parts(base) or [""])[-1].endswith("TestCase")
+                       for base in statement.bases)
+               for statement in tree.body)
+
+
+# path of a module of the user's tree -> whether it is TF1 code (read once per process).
+_NEIGHBOURS: Dict[str, bool] = {}
+
+
+def imports_tf1_neighbour(tree: ast.Module, filename: Optional[str]) -> bool:
+    """Whether a module imports a module of its own package tree that is TF1 code.
+
+    A module that names no API only one TensorFlow has is still built on its
+    neighbours: in object detection, ``post_processing_builder.py`` hands
+    ``tf.nn.softmax`` to ``core/post_processing.py`` (TF1 code) and its test compares
+    the name. Its own package tree is the top package above it (or, for a script
+    outside any package, its directory); imports of anything else (TensorFlow, other
+    libraries) are not looked at. Measured: no TF2 package (keras, tf_keras) and no
+    TF2-valid module of tf_slim imports a TF1 module of its own tree.
+
+    Args:
+      tree: the module's stdlib ``ast``.
+      filename: its path (None: not known, nothing is looked up).
+
+    Returns:
+      True when one imported module of its tree shows TF1 evidence.
+    """
+    if not filename:
+        return False
+    path = Path(filename).resolve()
+    package = path.parent
+    while (package.parent / "__init__.py").is_file():
+        package = package.parent
+    in_package = (package / "__init__.py").is_file()
+    for name in _imported_modules(tree):
+        if name.startswith("."):
+            found = _module_file(path.parent, name)
+        elif in_package:  # its own top package: ``object_detection.core.x``
+            found = _module_file(package.parent, name) \
+                if name.split(".")[0] == package.name else None
+        else:  # a script outside packages: the modules beside it
+            found = _module_file(path.parent, name)
+        if found is not None and found != path and _is_tf1_file(found):
+            return True
+    return False
+
+
+def _imported_modules(tree: ast.Module) -> Iterator[str]:
+    """Dotted names (and, for ``from A import b``, ``A.b``) the module imports; relative
+    ones as paths from its directory (``./../core/x``)."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            yield from (alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:  # relative: the file's package, as a dotted path from its dir
+                yield from (f"./{'../' * (node.level - 1)}{base.replace('.', '/')}/{alias.name}"
+                            for alias in node.names)
+                yield f"./{'../' * (node.level - 1)}{base.replace('.', '/')}"
+                continue
+            yield base
+            yield from (f"{base}.{alias.name}" for alias in node.names)
+
+
+def _module_file(root: Path, name: str) -> Optional[Path]:
+    """The file of module ``name`` under ``root`` (``a.b`` or ``./b`` relative), if any."""
+    relative = name if name.startswith(".") else name.replace(".", "/")
+    base = (root / relative).resolve() if relative.strip("./") else None
+    if base is None:
+        return None
+    for candidate in (base.with_suffix(".py"), base / "__init__.py"):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _is_tf1_file(path: Path) -> bool:
+    key = str(path)
+    if key not in _NEIGHBOURS:
+        try:
+            tree = ast.parse(path.read_bytes())
+        except (OSError, SyntaxError, ValueError):
+            _NEIGHBOURS[key] = False
+        else:
+            _NEIGHBOURS[key] = tf1_evidence(tree, collect_bindings(tree))[0]
+    return _NEIGHBOURS[key]
+
+
+def tf1_evidence(tree: ast.Module, bindings: Bindings) -> Tuple[bool, Set[int]]:
+    """Whether ``tree`` is TF1 code, and the statements a skeleton must keep to say so.
+
+    TF1 code: any TF1 signal, an import of tf_slim, tf.contrib, MoXing or slim_ext other
+    than TF2_ERA_RUNTIME (imports are statements every skeleton keeps), or TF1 semantics
+    (``relies_on_tf1_semantics``, read off the whole file: nothing to keep).
+
+    Args:
+      tree: the file's stdlib ``ast``.
+      bindings: its bindings.
+
+    Returns:
+      (is TF1 code, ``id()`` of the statements that show it).
+    """
+    if any(target.startswith(TF1_IMPORTS) and not _tf2_era_runtime(target, tree)
+           for target in bindings.names.values()):
+        return True, set()
+    scan = SignalScan(tree, bindings)
+    witness = scan.first_clean.get(TF1)
+    if not scan.signal_statements[TF1]:
+        return relies_on_tf1_semantics(tree), set()
+    return True, {witness} if witness is not None else set()
+
+
+def tf1_before_porting(original: Optional[ast.Module]) -> bool:
+    """Whether the user's file was TF1 code before any codemod ran.
+
+    The codemods before compat_v1 rewrite some of the surest TF1 signs away
+    (``tf.app.flags``, ``tf.flags``, ``tf.contrib``, ``import moxing.tensorflow``), so a
+    file's port can read as TF2 code when it is not. False when the engine gave no
+    original (``python -m libcst.tool codemod``).
+
+    Args:
+      original: the stdlib ``ast`` of the user's file before any codemod ran
+        (``SlimportCodemod.original_ast``).
+
+    Returns:
+      True when the original file shows TF1 evidence.
+    """
+    if original is None:
+        return False
+    known = getattr(original, "_slimport_tf1", None)
+    if known is None:
+        known = tf1_evidence(original, collect_bindings(original))[0]
+        original._slimport_tf1 = known  # once per file, for every codemod that asks
+    return known
+
+
+def tf1_era_file(tree: ast.Module, bindings: Bindings) -> Tuple[bool, Set[int]]:
+    """Whether Python 2 and NumPy 1 leftovers in ``tree`` are for slimport to port, and
+    the statements a skeleton must keep to say so.
+
+    They are in TF1 code and in plain Python (a TF1 tree's helpers); a file that uses
+    TensorFlow or Keras without any TF1 sign is TF2 code (TensorFlow's and Keras' own
+    modules among them), whose leftovers are its authors' business.
+
+    Args:
+      tree: the file's stdlib ``ast``.
+      bindings: its bindings.
+
+    Returns:
+      (port the leftovers, ``id()`` of the statements that decide it).
+    """
+    if not any(target == TF or target.startswith((TF + ".", "keras", "tf_keras"))
+               for target in bindings.names.values()):
+        return True, set()
+    return tf1_evidence(tree, bindings)
+
+
+def is_tf1_code(tree: ast.Module, original: Optional[ast.Module],
+                filename: Optional[str] = None) -> bool:
+    """Whether a file is TF1 code, by any evidence: its own (``tf1_evidence``), its
+    original's before the earlier codemods (``tf1_before_porting``), or its neighbours'
+    (``imports_tf1_neighbour``), as compat_v1 decides.
+
+    Args:
+      tree: the file's stdlib ``ast`` (a skeleton's, the codemod sees).
+      original: the user's file before any codemod ran, when the engine gave it.
+      filename: the file's path, for its neighbours (None: not looked at).
+
+    Returns:
+      True for TF1 code; False for TF2 code and for plain Python.
+    """
+    if tf1_evidence(tree, collect_bindings(tree))[0] or tf1_before_porting(original):
+        return True
+    return imports_tf1_neighbour(original or tree, filename)
+
+
+def leftovers_are_ours(tree: ast.Module, original: Optional[ast.Module],
+                       filename: Optional[str] = None) -> bool:
+    """Whether the leftover codemods (Python 2, NumPy, pandas, removed stdlib names)
+    port ``tree``: TF1 code (``is_tf1_code``) or plain Python (``tf1_era_file``).
+
+    Args:
+      tree: the file's stdlib ``ast`` (a skeleton's, the codemod sees).
+      original: the user's file before any codemod ran, when the engine gave it.
+      filename: the file's path, for its neighbours (None: not looked at).
+
+    Returns:
+      True when the file's leftovers are for slimport to port.
+    """
+    return tf1_era_file(tree, collect_bindings(tree))[0] or is_tf1_code(tree, original, filename)

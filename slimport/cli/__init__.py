@@ -1,0 +1,3 @@
+from slimport.cli.entry import main
+
+__all__ = ["main"]

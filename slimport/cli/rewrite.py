@@ -1,0 +1,142 @@
+"""``slimport rewrite``: plan, port, then show what happened.
+
+The work is ``slimport.engine``'s; this module turns the parsed arguments into a
+plan and settings, runs it with a progress line, and shows the outcome: the diff
+(``--diff``), the JSON report (``--report``), the summary, and the exit code.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import Dict, List, Sequence
+
+from slimport import codemods as registry
+from slimport import engine
+from slimport.cli import exit_codes
+from slimport.cli.stdin import STDIN, rewrite_stdin
+from slimport.output import json_report
+from slimport.output.results import FileResult
+from slimport.output.diffs import colored_diff, use_color
+from slimport.output.progress import Progress
+from slimport.output.summary import QUIET, summary_text
+
+
+def _codemod_options(args: argparse.Namespace, selected: Sequence[type],
+                     warnings: List[str]) -> Dict[str, Dict[str, str]]:
+    """The options for the codemods (``--map``); a note in ``warnings`` if none takes them."""
+    mapping: Dict[str, str] = {}
+    for pairs in args.map:
+        mapping.update(pairs)
+    if mapping and not any("mapping" in getattr(c, "OPTIONS", ()) for c in selected):
+        warnings.append("--map has no effect: none of the selected codemods takes a "
+                        "mapping (see `slimport list`)")
+    return {"mapping": mapping} if mapping else {}
+
+
+def rewrite_command(args: argparse.Namespace,
+                    observer: engine.RunObserver = engine.NO_OBSERVER) -> int:
+    """``slimport rewrite`` with parsed arguments; returns the exit code.
+
+    Args:
+      args: from ``slimport.cli.arguments``.
+      observer: told of the run's steps (``engine.RunObserver``).
+
+    Returns:
+      The exit code.
+    """
+    try:
+        selected = registry.select(args.only, args.skip)
+    except ValueError as error:
+        args.usage_error(str(error))
+    if args.force and args.out is None:
+        args.usage_error("--force only applies to --out DIR")
+    warnings: List[str] = []
+    options = _codemod_options(args, selected, warnings)
+    dry_run = args.diff or args.check
+    if STDIN in map(str, args.paths):
+        return rewrite_stdin(args, selected, options, warnings)
+    if args.stdin_filename is not None:
+        args.usage_error("--stdin-filename names the file read from -, standard input")
+    try:
+        plan = engine.make_plan(args.paths, out=args.out, write=not dry_run, force=args.force,
+                                exclude=args.exclude)
+        if args.report is not None:
+            engine.check_report_path(args.report, plan, args.out)
+    except engine.UsageError as error:
+        args.usage_error(str(error))
+    texts = engine.plan_texts(plan) if engine.needs_texts(selected, options) else []
+    found = engine.survey(selected, options, plan.source_tree, texts)
+    warnings += found.warnings
+    settings = engine.PortSettings(
+        tuple(selected), options, write=not dry_run, diff=args.diff,
+        max_file_bytes=args.max_size, tree_facts=found.facts,
+        regenerate_protos=not args.only)  # --only runs just the codemods named
+
+    progress = Progress(len(plan.python_jobs), enabled=args.verbosity > QUIET)
+    try:
+        outcome = engine.run_plan(plan, settings, jobs=args.jobs or os.cpu_count() or 1,
+                                  on_done=lambda result: progress.advance(result.path),
+                                  observer=observer)
+    except engine.Interrupted as interrupted:
+        progress.close()
+        return _interrupted(args, plan, interrupted)
+    finally:
+        progress.close()
+    return _report(args, plan, outcome, warnings)
+
+
+def _interrupted(args: argparse.Namespace, plan: engine.Plan,
+                 interrupted: engine.Interrupted) -> int:
+    """After Ctrl-C: the summary of the files done, what was not done, exit 130."""
+    mode = "check" if args.check else "diff" if args.diff else "out" if args.out else "in-place"
+    done, total = interrupted.python_done, interrupted.python_total
+    sys.stderr.write(summary_text(interrupted.done.results, mode, interrupted.done.copied,
+                                  verbosity=args.verbosity))
+    left = total - done
+    if args.diff or args.check:
+        state = f"{done} of {total} Python files checked, {left} not; nothing was written"
+    elif args.out is not None:
+        state = (f"{args.out} has {done} of the {total} Python files, each complete; the "
+                 f"other {left} are not there: run the same command again with --force "
+                 f"to finish")
+    else:
+        state = (f"{done} of {total} Python files done, {left} left as they were (every "
+                 f"file is whole): run the same command again to finish")
+    print(f"slimport: interrupted: {state}", file=sys.stderr)
+    return exit_codes.EXIT_INTERRUPTED
+
+
+def _report(args: argparse.Namespace, plan: engine.Plan, outcome: engine.RunResult,
+            warnings: List[str]) -> int:
+    """Print the diff and the summary, write --report; the exit code."""
+    mode = "check" if args.check else "diff" if args.diff else "out" if args.out else "in-place"
+    if args.diff:
+        _print_diffs(outcome.results, use_color(sys.stdout, args.color))
+    exit_code = exit_codes.exit_code(outcome.results, dry_run=args.diff or args.check)
+    if args.report is not None:
+        try:
+            json_report.write_json(args.report, outcome.results, mode, outcome.copied,
+                                   warnings)
+        except OSError as error:
+            warnings.append(f"cannot write --report {args.report}: {error.strerror or error}")
+            exit_code = exit_codes.EXIT_FAILED
+    left_out = [*plan.not_walked,
+                *((path, f"matches --exclude {glob}") for path, glob in plan.excluded)]
+    sys.stderr.write(summary_text(outcome.results, mode, outcome.copied,
+                                  verbosity=args.verbosity, warnings=warnings,
+                                  left_out=left_out))
+    return exit_code
+
+
+def _print_diffs(results: Sequence[FileResult], color: bool) -> None:
+    try:
+        for result in results:
+            sys.stdout.write(colored_diff(result.diff) if color else result.diff)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # `slimport rewrite --diff | head`: the reader is gone; the summary and the
+        # exit code still follow. Later writes to stdout go nowhere.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)

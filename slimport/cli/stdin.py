@@ -1,0 +1,76 @@
+"""``slimport rewrite -``: port standard input to standard output, for editors and
+pipelines (``slimport rewrite - < train.py > train_tf2.py``).
+
+The bytes go through as they are (encoding, BOM, line endings). Standard output gets
+the ported file, or with ``--diff`` its diff, with ``--check`` nothing; a file that
+cannot be ported comes out unchanged (exit 2), so what is written is always a whole
+file. The summary goes to standard error; ``--stdin-filename`` names the file there
+and is where ``[tool.slimport]`` is looked for from. One file is no tree: the
+codemods get no tree facts (each decides from the file alone, and says so).
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any, List, Mapping, Sequence
+
+from slimport import engine
+from slimport.analysis.source_tree import SourceTree
+from slimport.cli import exit_codes
+from slimport.engine.jobs import port_to_result
+from slimport.output import json_report
+from slimport.output.diffs import colored_diff, use_color
+from slimport.output.results import CHANGED
+from slimport.output.summary import summary_text
+
+STDIN = "-"
+
+
+def rewrite_stdin(args: argparse.Namespace, codemods: Sequence[type],
+                  options: Mapping[str, Any], warnings: List[str]) -> int:
+    """Port standard input as ``args`` say with ``codemods``; returns the exit code.
+
+    Args:
+      args: ``slimport rewrite``'s parsed arguments (PATH ``-``).
+      codemods: the selected codemod classes.
+      options: their options (``--map``).
+      warnings: about the run so far; this adds its own.
+
+    Returns:
+      The exit code.
+    """
+    if args.out is not None:
+        args.usage_error("--out writes a tree; with - the ported file goes to standard output")
+    if len(args.paths) != 1:
+        args.usage_error("- (standard input) cannot be given with other PATHs")
+    display = str(args.stdin_filename) if args.stdin_filename is not None else "<stdin>"
+    if args.report is not None:
+        try:
+            engine.check_report_path(args.report, engine.Plan(), None)
+        except engine.UsageError as error:
+            args.usage_error(str(error))
+    data = sys.stdin.buffer.read()
+    dry_run = args.diff or args.check
+    found = engine.survey(codemods, options, SourceTree(),
+                          [data.decode("utf-8", "replace")], gather_facts=False)
+    warnings += found.warnings
+    settings = engine.PortSettings(tuple(codemods), options, write=not dry_run,
+                                   diff=args.diff, max_file_bytes=args.max_size)
+    result, ported = port_to_result(data, display, display, settings, written=settings.write)
+    if args.diff:
+        sys.stdout.write(colored_diff(result.diff) if use_color(sys.stdout, args.color)
+                         else result.diff)
+    elif not args.check:
+        sys.stdout.buffer.write(ported.data if result.status == CHANGED else data)
+    sys.stdout.flush()
+    mode = "check" if args.check else "diff" if args.diff else "stdin"
+    exit_code = exit_codes.exit_code([result], dry_run)
+    if args.report is not None:
+        try:
+            json_report.write_json(args.report, [result], mode, 0, warnings)
+        except OSError as error:
+            warnings.append(f"cannot write --report {args.report}: {error.strerror or error}")
+            exit_code = exit_codes.EXIT_FAILED
+    sys.stderr.write(summary_text([result], "diff" if dry_run else "stdin",
+                                  verbosity=args.verbosity, warnings=warnings))
+    return exit_code

@@ -1,0 +1,251 @@
+"""Run codemods in registry order over one libcst tree of a file's skeleton.
+
+``run_pass`` parses a skeleton (``slimport.engine.skeleton``) that keeps what every codemod
+that applies needs, runs them in order on that one tree, checks that libcst gives
+back the very text it parsed before the first edit is kept, and maps each finding's
+line back to the text the run started from (``slimport.engine.line_map``). It stops before
+a codemod that applies only after the edits before it (the next run cuts a skeleton
+that serves it too), and raises ``NeedsWholeFile`` when a skeleton cannot serve.
+"""
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence
+
+import libcst as cst
+from libcst.codemod import CodemodContext, SkipFile
+
+from slimport.engine import line_map
+from slimport.engine import skeleton
+from slimport.analysis.lines import module_code
+from slimport.analysis.names import Bindings, collect_bindings, parse_source
+from slimport.codemods.context import AST_KEY, ORIGINAL_AST_KEY, SOURCE_LINE_KEY
+from slimport.analysis.findings import ATTENTION, EDIT, WARNING, Finding
+from slimport.engine.source_checks import TOO_DEEP, libcst_error
+
+
+def options_for(codemod: type, options: Mapping[str, Any],
+                tree_facts: Mapping[str, Any]) -> Dict[str, Any]:
+    """The keyword arguments ``codemod`` gets: the user's options it declares in
+    ``OPTIONS``, and the tree facts it declares in ``TREE_FACTS`` that were gathered.
+
+    Args:
+      codemod: a codemod class.
+      options: the user's codemod options.
+      tree_facts: fact name -> value, from the engine's pre-pass.
+
+    Returns:
+      Keyword name -> value.
+    """
+    accepted = getattr(codemod, "OPTIONS", ())
+    given = {name: value for name, value in options.items() if name in accepted}
+    given.update({fact.name: tree_facts[fact.name] for fact in codemod.TREE_FACTS
+                  if fact.name in tree_facts})
+    return given
+
+
+def _reported(codemod_name: str, command: Any, context: CodemodContext) -> List[Finding]:
+    """The command's findings, plus any libcst warning that is not one of them."""
+    findings = list(command.findings)
+    # SlimportCodemod.needs_attention also warns, in this form; do not list those twice.
+    echoed = {f.as_warning() for f in findings if f.kind == ATTENTION}
+    findings += [
+        Finding(codemod_name, 0, warning, "", WARNING)
+        for warning in context.warnings if warning not in echoed
+    ]
+    return findings
+
+
+class Unported(Exception):
+    """The file is left as it is: ``reason`` at ``line`` of the text being ported."""
+
+    def __init__(self, reason: str, line: Optional[int] = None) -> None:
+        super().__init__(reason)
+        self.reason, self.line = reason, line
+
+
+class NeedsWholeFile(Exception):
+    """The skeleton cannot serve: a codemod rewrote a placeholder line, or libcst does
+    not give the skeleton's text back."""
+
+
+@dataclass
+class Located:
+    """A finding and where it is, while the text it was found in is still edited."""
+
+    finding: Finding
+    # Line in the text the current run of codemods started from (the way back).
+    source: int
+    # Line in the newest text (the way forward).
+    current: int
+
+
+@dataclass
+class PassResult:
+    """What a run of codemods over one skeleton did."""
+
+    text: str
+    findings: List[Located]
+    applied: List[str]
+    # Index of the codemod the next run starts at (len(codemods) when all ran).
+    next_index: int
+
+
+def _pass_filter(group: Sequence[type], tree: ast.Module,
+                  bindings: Bindings) -> Optional[skeleton.StatementFilter]:
+    """A statement is needed if any codemod of ``group`` needs it; None: the whole file.
+
+    Each codemod's filter sees the bindings as the codemods before it will leave them
+    (``rebound``): after contrib_slim, a ``slim`` alias is tf_slim, not TensorFlow.
+    """
+    filters = []
+    for codemod in group:
+        needed = codemod.statement_filter(tree, bindings)
+        if needed is None:
+            return None
+        filters.append(needed)
+        bindings = codemod.rebound(bindings)
+    return lambda statement: any(needed(statement) for needed in filters)
+
+
+def _first_difference(expected: str, got: str) -> int:
+    """The 1-based line where ``got`` first differs from ``expected``."""
+    for number, (want, have) in enumerate(zip(skeleton.source_lines(expected),
+                                              skeleton.source_lines(got)), start=1):
+        if want != have:
+            return number
+    return min(len(skeleton.source_lines(expected)), len(skeleton.source_lines(got))) + 1
+
+
+def _parse(cut: skeleton.Skeleton) -> cst.Module:
+    """libcst's tree of ``cut``.
+
+    Raises:
+      Unported: libcst rejects the text.
+    """
+    try:
+        return cst.parse_module(cut.text)
+    except RecursionError:
+        raise
+    except Exception as error:  # ParserSyntaxError, and anything else libcst raises
+        reason, line = libcst_error(error)
+        raise Unported(reason, cut.source_line(line or 0) or line) from error
+
+
+def _check_round_trip(cut: skeleton.Skeleton, parsed: cst.Module) -> None:
+    """Make sure libcst gives back exactly the text it parsed before any edit is kept.
+
+    Checked only once a codemod changed something: an unchanged file is handed back
+    as it was read, whatever libcst would have made of it.
+
+    Raises:
+      Unported: libcst would change the text of a whole file.
+      NeedsWholeFile: libcst would change a skeleton's text.
+    """
+    if module_code(parsed) == cut.text:
+        return
+    if not cut.is_whole:
+        raise NeedsWholeFile
+    line = _first_difference(cut.text, module_code(parsed))
+    raise Unported(
+        f"libcst cannot round-trip it: it would change line {line} (e.g. drop a "
+        f"comment after a one-line block) before any edit; left untouched: move the "
+        f"block's body onto its own line, or port this file by hand", line)
+
+
+def _skeleton_to_text(cut: skeleton.Skeleton, code: str) -> List[int]:
+    """For each line of ``code`` (a skeleton after edits), its line in ``cut.expand(code)``."""
+    lines: List[int] = []
+    number = 1
+    for line in skeleton.source_lines(code):
+        lines.append(number)
+        hidden = cut.elided.get(line)
+        number += len(skeleton.source_lines(hidden)) if hidden is not None else 1
+    return lines
+
+
+def run_pass(codemods: Sequence[type], start: int, text: str, tree: ast.Module,
+             filename: str, options: Mapping[str, Any], sparse: bool,
+             to_source: Callable[[int], int], original: Optional[ast.Module],
+             tree_facts: Optional[Mapping[str, Any]] = None) -> PassResult:
+    """Run ``codemods[start:]`` in order over one libcst tree of ``text``'s skeleton.
+
+    The skeleton keeps what any codemod that applies to ``text`` needs. The run
+    stops before a codemod that did not apply to ``text`` but applies after the
+    edits before it: the next run cuts a skeleton that serves it too. ``to_source``
+    maps lines of ``text`` to lines of the user's file; ``tree_facts`` reach the
+    codemods that declared them as keyword arguments (``options_for``).
+
+    Raises:
+      Unported: libcst cannot parse or round-trip the text, or a codemod crashed or
+        found the code nested too deeply.
+      NeedsWholeFile: the skeleton does not serve (see the class).
+      RecursionError: libcst's parser or code generation found it nested too deeply.
+    """
+    group = [codemod for codemod in codemods[start:] if codemod.applies_to(text)]
+    cut = skeleton.Skeleton(text, [])
+    if sparse and skeleton.PLACEHOLDER_PREFIX not in text:
+        bindings = collect_bindings(tree)
+        needed = _pass_filter(group, tree, bindings)
+        if needed is not None:
+            cut = skeleton.build(text, tree, bindings, needed)
+    module = parsed = _parse(cut)
+    module_ast = tree if cut.is_whole else parse_source(cut.text)
+    code, full = cut.text, text
+    # The edits of this run, on the skeleton.
+    edits = line_map.History()
+    located: List[Located] = []
+    applied: List[str] = []
+    index = start
+    while index < len(codemods):
+        codemod = codemods[index]
+        if not codemod.applies_to(full):
+            index += 1
+            continue
+        if codemod not in group:
+            break
+        index += 1
+
+        def to_text(line: int, done: int = len(edits.steps)) -> int:
+            """A line of the tree this codemod gets -> a line of ``text``."""
+            return cut.source_line(edits.oldest_line(line, upto=done))
+
+        scratch = {AST_KEY: (module, module_ast), ORIGINAL_AST_KEY: original,
+                   SOURCE_LINE_KEY: lambda line, to_text=to_text: to_source(to_text(line))}
+        context = CodemodContext(filename=filename, scratch=scratch)
+        command = codemod(context, **options_for(codemod, options, tree_facts or {}))
+        try:
+            new_module = command.transform_module(module)
+        except SkipFile:
+            continue
+        except RecursionError as error:
+            raise Unported(TOO_DEEP.format(who="libcst", where=f" in codemod {codemod.NAME}")
+                            ) from error
+        except Exception as error:
+            raise Unported(f"codemod {codemod.NAME} crashed: "
+                           f"{type(error).__name__}: {error}") from error
+        reported = _reported(codemod.NAME, command, context)
+        located += [Located(finding, to_text(finding.line), finding.line)
+                    for finding in reported]
+        if any(finding.kind == EDIT for finding in reported):
+            applied.append(codemod.NAME)
+        # A codemod that found nothing to do hands back the very tree it was given.
+        new_code = code if new_module is module else module_code(new_module)
+        if new_code != code:
+            if not edits.steps:
+                _check_round_trip(cut, parsed)
+            expanded = cut.expand(new_code)
+            if expanded is None:
+                raise NeedsWholeFile
+            edits.add(code, new_code)
+            for place in located:
+                place.current = edits.steps[-1].new_line(place.current)
+            code, full, module_ast = new_code, expanded, parse_source(new_code)
+        module = new_module
+    if not cut.is_whole:
+        in_text = _skeleton_to_text(cut, code)
+        for place in located:
+            if 0 < place.current <= len(in_text):
+                place.current = in_text[place.current - 1]
+    return PassResult(full, located, applied, index)

@@ -1,0 +1,251 @@
+"""Run a plan: the other jobs first (directories, copies, links), then the Python
+files, in this process or in a pool of worker processes.
+
+A run never stops halfway because of one file: each file's problems come back as
+its FileResult (``writing.port_file``), and a pool worker that dies takes only the
+files it held with it (reported, never half-written). Workers never outlive the
+run: each watches its parent and exits when that process is gone (``kill -9`` of
+``slimport`` leaves nothing behind).
+
+Ctrl-C stops the run at once (``slimport.engine.stopping``): the files being ported are
+dropped where they are, those being written are finished, no other file is
+started, and ``Interrupted`` carries what was done. The parent passes the Ctrl-C on
+to its workers, so a signal sent to it alone (``kill -INT``) stops them too.
+
+After the Python files, a run regenerates the tree's stale generated protobuf modules
+when the settings ask for it (``slimport.engine.protos``). A ``RunObserver`` given to
+``run_plan`` hears of each file about to be ported and each file written, in the
+process doing it (the tests hold a run still at an exact point with one).
+"""
+from __future__ import annotations
+
+import concurrent.futures
+import os
+import signal
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Dict, List, Optional
+
+from slimport.engine import protos, stopping
+from slimport.engine.plan import COPY, PORT, Job, Plan
+from slimport.output.results import CHANGED, FAILED, FileResult
+from slimport.engine.jobs import PortSettings, place, port_file
+
+# How often a pool worker checks that the process that started it is still there.
+PARENT_POLL_SECS = 0.2
+# Exit status of a worker whose parent died (EX_SOFTWARE-like, never seen by a user).
+ORPHANED_EXIT = 70
+
+
+class RunObserver:
+    """What a run tells about its progress, in the process doing the work (a pool
+    worker's, under ``-j``); this one listens to nothing. It crosses to pool workers
+    pickled, so a subclass must be importable there."""
+
+    def before_port(self, source: Path) -> None:
+        """``source`` is about to be read and ported."""
+
+    def after_write(self) -> None:
+        """A ported file was written."""
+
+    def interrupted(self) -> None:
+        """Ctrl-C stopped the run; the files not started were cancelled."""
+
+
+# The observer of a run nobody watches.
+NO_OBSERVER = RunObserver()
+
+
+@dataclass
+class RunResult:
+    """Per-path results (sorted by path) and how many other files --out copied."""
+
+    results: List[FileResult]
+    copied: int = 0
+
+
+class Interrupted(Exception):
+    """Ctrl-C stopped the run: what was done, and how many Python files were not."""
+
+    def __init__(self, done: RunResult, python_done: int, python_total: int) -> None:
+        super().__init__("interrupted")
+        self.done, self.python_done, self.python_total = done, python_done, python_total
+
+
+def _exit_when_orphaned(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(PARENT_POLL_SECS)
+    os._exit(ORPHANED_EXIT)  # no cleanup: the parent is gone, and writes are atomic
+
+
+def _start_worker() -> None:
+    """Pool worker set-up: Ctrl-C interrupts a port, never a write; exit with the parent."""
+    stopping.install(in_worker=True)
+    threading.Thread(target=_exit_when_orphaned, args=(os.getppid(),), daemon=True,
+                     name="slimport-parent-watch").start()
+
+
+def _wrote(result: FileResult) -> bool:
+    return result.status == CHANGED and result.output is not None
+
+
+def _port_in_worker(job: Job, settings: PortSettings,
+                    observer: RunObserver) -> Optional[FileResult]:
+    """``port_file`` in a pool worker; None when Ctrl-C came first or stopped the port."""
+    if stopping.requested():
+        return None  # queued before the Ctrl-C: not started
+    try:
+        with stopping.porting():
+            observer.before_port(job.source)
+            result = port_file(job, settings)
+    except KeyboardInterrupt:
+        return None
+    if _wrote(result):
+        observer.after_write()
+    return result
+
+
+def _size_or_zero(job: Job) -> int:
+    try:
+        return job.source.stat().st_size
+    except OSError:
+        return 0  # port_file reports why it cannot be read
+
+
+def _worker_died(job: Job) -> FileResult:
+    return FileResult(path=job.display, status=FAILED, error=(
+        "the worker process porting it died (killed, or out of memory); the file is "
+        "whole, as it was or ported if its write had finished; run again, with -j 1 to "
+        "use one process"))
+
+
+def _stop_pool(pool: concurrent.futures.ProcessPoolExecutor,
+               futures: Dict[concurrent.futures.Future, Job],
+               observer: RunObserver) -> List[FileResult]:
+    """After Ctrl-C: cancel what no worker started, interrupt the workers' ports, let
+    their writes finish; the results of the files that were done."""
+    for future in futures:
+        future.cancel()
+    # A terminal's Ctrl-C reaches the workers too; ``kill -INT`` of this process only.
+    for pid in list(getattr(pool, "_processes", None) or {}):
+        try:
+            os.kill(pid, signal.SIGINT)
+        except ProcessLookupError:
+            pass
+    observer.interrupted()
+    pool.shutdown(wait=True, cancel_futures=True)
+    done = []
+    for future in futures:
+        if future.cancelled() or not future.done() or future.exception() is not None:
+            continue
+        if future.result() is not None:
+            done.append(future.result())
+    return done
+
+
+def _port_in_pool(jobs: List[Job], settings: PortSettings, workers: int,
+                  on_done: Callable[[FileResult], None],
+                  observer: RunObserver) -> List[FileResult]:
+    results: List[FileResult] = []
+    futures: Dict[concurrent.futures.Future, Job] = {}
+    pool = concurrent.futures.ProcessPoolExecutor(max_workers=workers,
+                                                  initializer=_start_worker)
+    try:
+        # Largest first, so that no big file is left running alone at the end.
+        for job in sorted(jobs, key=_size_or_zero, reverse=True):
+            futures[pool.submit(_port_in_worker, job, settings, observer)] = job
+        for future in concurrent.futures.as_completed(futures):
+            try:
+                result = future.result()
+            except concurrent.futures.process.BrokenProcessPool:
+                # A worker was killed (out of memory, a signal): every file it and
+                # the pool still held is reported, none is half-written.
+                result = _worker_died(futures[future])
+            if result is None:  # a worker saw a Ctrl-C this process has not (yet)
+                raise KeyboardInterrupt
+            on_done(result)
+            results.append(result)
+    except KeyboardInterrupt:
+        raise _PoolInterrupted(_stop_pool(pool, futures, observer)) from None
+    except BaseException:
+        _stop_pool(pool, futures, observer)
+        raise
+    pool.shutdown(wait=True)
+    return results
+
+
+class _PoolInterrupted(Exception):
+    def __init__(self, done: List[FileResult]) -> None:
+        super().__init__("interrupted")
+        self.done = done
+
+
+def _port_in_this_process(jobs: List[Job], settings: PortSettings,
+                          on_done: Callable[[FileResult], None], observer: RunObserver,
+                          results: List[FileResult]) -> None:
+    """Port ``jobs`` in this process, each result into ``results`` as it comes."""
+    for job in jobs:
+        if stopping.requested():  # Ctrl-C came during the last write
+            raise KeyboardInterrupt
+        observer.before_port(job.source)
+        result = port_file(job, settings)
+        results.append(result)
+        on_done(result)
+        if _wrote(result):
+            observer.after_write()
+
+
+def run_plan(plan: Plan, settings: PortSettings, jobs: int = 1,
+             on_done: Callable[[FileResult], None] = lambda result: None,
+             observer: RunObserver = NO_OBSERVER) -> RunResult:
+    """Carry out ``plan``.
+
+    Args:
+      plan: from ``make_plan``.
+      settings: codemods, their options and the tree's facts, write/diff, protos.
+      jobs: worker processes for the Python files; 1 ports them in this process.
+        Never more processes than files.
+      on_done: called with each Python file's result as it completes (progress).
+      observer: told of each file about to be ported and each written.
+
+    Returns:
+      RunResult with results sorted by path.
+
+    Raises:
+      Interrupted: Ctrl-C; it holds the results of what was done.
+    """
+    results: List[FileResult] = list(plan.skipped)
+    python_jobs = plan.python_jobs
+    copied = 0
+    ported: List[FileResult] = []
+    previous = stopping.install()
+    try:
+        for job in plan.jobs:
+            if job.kind == PORT:
+                continue
+            if stopping.requested():
+                raise KeyboardInterrupt
+            failure = place(job)
+            if failure is not None:
+                results.append(failure)
+            elif job.kind == COPY:
+                copied += 1
+        if jobs <= 1 or len(python_jobs) <= 1:
+            _port_in_this_process(python_jobs, settings, on_done, observer, ported)
+        else:
+            ported = _port_in_pool(python_jobs, settings, min(jobs, len(python_jobs)),
+                                   on_done, observer)
+    except (KeyboardInterrupt, _PoolInterrupted) as interruption:
+        if isinstance(interruption, _PoolInterrupted):
+            ported = interruption.done
+        done = sorted(results + ported, key=lambda result: result.path)
+        raise Interrupted(RunResult(done, copied), len(ported), len(python_jobs)) from None
+    finally:
+        stopping.restore(previous)
+    results += ported
+    if settings.regenerate_protos:
+        protos.regenerate_in_run(plan, results, settings)
+    results.sort(key=lambda result: result.path)
+    return RunResult(results, copied)

@@ -1,0 +1,92 @@
+"""Per-file results of a rewrite: what happened to each path, and the totals.
+
+The engine produces one ``FileResult`` per Python file it looked at (plus one per
+path it skipped or could not copy). The ways to show them are
+``slimport.output.json_report`` (``--report FILE.json``), ``slimport.output.summary``
+(the terminal summary), ``slimport.output.diffs`` (``--diff``) and
+``slimport.output.progress`` (the progress line).
+
+A finding's line is its line in the file the user goes on to edit: the ported file
+when one was written (in place, or the ``--out`` copy), else the source.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional, Sequence
+
+from slimport.analysis.findings import ATTENTION, EDIT, WARNING, Finding
+
+CHANGED = "changed"
+UNCHANGED = "unchanged"
+FAILED = "failed"
+SKIPPED = "skipped"
+STATUSES = (CHANGED, UNCHANGED, FAILED, SKIPPED)
+
+
+@dataclass
+class FileResult:
+    """What happened to one path."""
+
+    path: str
+    status: str
+    output: Optional[str] = None
+    codemods: List[str] = field(default_factory=list)
+    # Each finding's line is in the file ``shown`` (see the module docstring).
+    findings: List[Finding] = field(default_factory=list)
+    # For each finding, its line in the source ``path``.
+    source_lines: List[int] = field(default_factory=list)
+    error: Optional[str] = None
+    error_line: Optional[int] = None
+    # Filled only when a diff was asked for.
+    diff: str = ""
+
+    @property
+    def edits(self) -> int:
+        return sum(1 for finding in self.findings if finding.kind == EDIT)
+
+    @property
+    def attention(self) -> List[Finding]:
+        return [f for f in self.findings if f.kind in (ATTENTION, WARNING)]
+
+    @property
+    def shown(self) -> str:
+        """The file the user goes on to edit: the one written, else the source."""
+        return self.output or self.path
+
+    def as_dict(self) -> dict:
+        findings = []
+        for index, finding in enumerate(self.findings):
+            entry = finding.as_dict()
+            source_line = self.source_lines[index] if index < len(self.source_lines) \
+                else finding.line
+            findings.append({"codemod": entry.pop("codemod"), "line": entry.pop("line"),
+                             "source_line": source_line, **entry})
+        return {
+            "path": self.path,
+            "output": self.output,
+            "status": self.status,
+            "codemods": list(self.codemods),
+            "edits": self.edits,
+            "findings": findings,
+            "error": self.error,
+            "error_line": self.error_line,
+        }
+
+    @property
+    def where(self) -> str:
+        """``path:line`` of a failure when its line is known, else ``path``."""
+        return f"{self.path}:{self.error_line}" if self.error_line else self.path
+
+
+def summarize(results: Sequence[FileResult], copied: int = 0) -> Dict[str, int]:
+    """Totals over ``results``: counts per status, copied files, edits, attention items."""
+    counts = {status: 0 for status in STATUSES}
+    for result in results:
+        counts[result.status] += 1
+    return {
+        "files": len(results),
+        **counts,
+        "copied": copied,
+        "edits": sum(result.edits for result in results),
+        "attention": sum(len(result.attention) for result in results),
+    }

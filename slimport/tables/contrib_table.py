@@ -1,0 +1,446 @@
+"""Where each ``tf.contrib`` name lives after TensorFlow 1: one lookup over two tables.
+
+``contrib_api.txt`` is generated (tools/gen_contrib_table.py) from TensorFlow 1.15's
+own module tree, tf_slim 1.1.0 and TensorFlow 2.21: every public name of every
+tf.contrib module, and where it went. tf_slim was cut file for file from
+contrib/{slim,layers,framework,losses,metrics,training}, so those map structurally
+(``layers.python.layers.utils`` -> ``tf_slim.layers.utils``); core TensorFlow functions
+that contrib re-exported map to the tf.compat.v1 name TF 1.15 exported them under
+(``util.constant_value`` -> ``get_static_value``); everything else is listed as gone.
+
+``HOMES`` and ``MODULE_HOMES`` below are made by hand and take precedence: contrib
+wrappers of core functions the generator cannot see through (``data.map_and_batch``),
+the pre-1.0 summaries, and ``slim_ext.contrib``, which re-implements what has no
+TF2 home (``tf.contrib.image``, ``HParams``, ...) or stands in for it with a function
+that raises, naming the alternative, only when called (``Home.alternative``).
+
+Keys are names relative to ``tensorflow.contrib`` (``framework.arg_scope``).
+tests/slimport/codemods/test_contrib_table.py imports every home with real
+TensorFlow and checks that every name of the generated table has a home or is gone.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Dict, FrozenSet, Iterable, Optional, Tuple
+
+from slimport.tables.tf_api import COMPAT_V1
+
+API_FILE = Path(__file__).with_name("contrib_api.txt")
+TF_SLIM = "tf_slim"
+STAND_INS = "slim_ext.contrib"
+SYMBOL = "symbol"
+MODULE = "module"
+PACKAGE = "package"
+_GONE = "-"
+
+
+@dataclass(frozen=True)
+class Home:
+    """The new location of one contrib symbol: ``package`` plus ``attribute`` path."""
+
+    package: str
+    attribute: str
+    # For stand-ins, which raise when called: what to use instead, shown in the report.
+    alternative: str = ""
+    # Where ``from ... import`` finds it, when that differs from the attribute path.
+    import_module: str = ""
+
+    @property
+    def is_stand_in(self) -> bool:
+        return bool(self.alternative)
+
+    @property
+    def attribute_reaches(self) -> bool:
+        """Whether ``package.attribute`` reaches it: not for a module inside tf_slim,
+        whose own star imports rebind the attributes on the way (``tf_slim.layers`` is
+        layers/layers.py); only ``from`` reaches those."""
+        return not self.package.startswith(TF_SLIM + ".")
+
+    @property
+    def dotted(self) -> str:
+        return f"{self.package}.{self.attribute}"
+
+    @property
+    def import_from(self) -> str:
+        """The module a ``from <module> import <name>`` of this symbol names."""
+        return self.import_module or self.dotted.rpartition(".")[0]
+
+    @property
+    def name(self) -> str:
+        return self.attribute.rpartition(".")[2]
+
+
+@dataclass(frozen=True)
+class Found:
+    """What ``lookup`` knows about one contrib name.
+
+    A symbol has a ``home`` or is gone; a module or package has a ``module`` home or
+    is gone. ``listed`` is the table key the answer comes from: the name itself, or
+    the gone module it is inside.
+    """
+
+    kind: str
+    listed: str
+    home: Optional[Home] = None
+    module: Optional[str] = None
+
+    @property
+    def is_gone(self) -> bool:
+        return self.home is None and self.module is None
+
+    @property
+    def is_module(self) -> bool:
+        return self.kind in (MODULE, PACKAGE)
+
+
+def _same_name(package: str, module: str, names: Iterable[str], inside: str = "",
+               alternative: str = "") -> Dict[str, Home]:
+    """``module.<name>`` -> ``package.<inside><name>`` for each name."""
+    return {f"{module}.{name}": Home(package, f"{inside}{name}", alternative)
+            for name in names}
+
+
+def _renamed(package: str, pairs: Dict[str, str]) -> Dict[str, Home]:
+    return {contrib: Home(package, attribute) for contrib, attribute in pairs.items()}
+
+
+_QAT = ("quantization-aware training in tensorflow-model-optimization "
+        "(tfmot.quantization.keras.quantize_model)")
+# tf.estimator itself runs on TF 2.21 (tensorflow-estimator 2.15, revived by slim_ext).
+_EXPERIMENT = ("tf.estimator.train_and_evaluate(estimator, tf.estimator.TrainSpec("
+               "train_input_fn, max_steps=train_steps), tf.estimator.EvalSpec(eval_input_fn, "
+               "steps=eval_steps)), the Experiment's own pieces (slimport then makes it "
+               "slim_ext.estimator.train_and_evaluate, whose ps task ends)")
+_LEARN_RUNNER = ("what learn_runner.run(experiment_fn, run_config=config, hparams=hparams) ran: "
+                 "build the Estimator and input functions experiment_fn built, then "
+                 f"{_EXPERIMENT}")
+_CONTRIB_LEARN = ("tf.estimator (tensorflow-estimator 2.15, revived on TF 2.16+ by "
+                  "slim_ext): its canned estimators, RunConfig, train_and_evaluate")
+# TPUEstimator's module in tensorflow-estimator 2.15 (runs on CPU with use_tpu=False).
+_TPU_ESTIMATOR = "tensorflow_estimator.python.estimator.tpu.tpu_estimator"
+_TPU_CONFIG = "tensorflow_estimator.python.estimator.tpu.tpu_config"
+_ADDONS = "its port in tensorflow-addons (tfa.image) on TensorFlow <= 2.15"
+_HSV = "tf.image.adjust_hue / adjust_saturation / adjust_brightness"
+
+HOMES: Dict[str, Home] = {
+    # Global-step and checkpoint helpers: contrib wrapped the core TF1 functions.
+    **_same_name(COMPAT_V1, "framework", [
+        "get_or_create_global_step", "get_global_step", "create_global_step",
+        "assert_global_step", "list_variables", "load_variable", "load_checkpoint",
+        "init_from_checkpoint",
+    ], inside="train."),
+    **_renamed(COMPAT_V1, {"framework.nest": "nest"}),
+    **_renamed(COMPAT_V1, {
+        "layers.safe_embedding_lookup_sparse": "nn.safe_embedding_lookup_sparse",
+        "layers.embedding_lookup_unique": "nn.embedding_lookup",
+    }),
+    # Not public in TF 1.15's contrib.layers, but real TF1 code reaches for them there.
+    **_same_name(TF_SLIM, "layers", ["get_variable_collections", "collect_named_outputs"],
+                 inside="layers.utils."),
+    # TensorFlow's deprecation decorators, which TF 2 keeps but no longer exports.
+    **_same_name(f"{STAND_INS}.framework", "framework", [
+        "deprecated", "deprecated_args", "deprecated_arg_values",
+    ]),
+    # HParams, re-implemented with TF1's parse and type rules; the ps placement of
+    # contrib.training's device_setter, re-implemented.
+    **_same_name(f"{STAND_INS}.training", "training", [
+        "HParams", "GreedyLoadBalancingStrategy", "byte_size_load_fn"]),
+    # tf.contrib.quantize rewrote graphs for fake quantization; nothing does that now.
+    # The stand-ins are reached through slim_ext's quantize mirror, the module
+    # ``tf.contrib.quantize`` used as a value becomes: a test's
+    # ``mock.patch.object(tf.contrib.quantize, 'create_training_graph')`` then patches
+    # what the ported calls call.
+    **_same_name(f"{STAND_INS}.quantize", "quantize", [
+        "create_training_graph", "create_eval_graph",
+        "experimental_create_training_graph", "experimental_create_eval_graph"],
+        alternative=_QAT),
+    # tf.contrib.image: what slim_ext.contrib.image could not rebuild from core ops.
+    **_same_name(f"{STAND_INS}.image", "image", [
+        "dense_image_warp", "interpolate_spline", "sparse_image_warp",
+        "single_image_random_dot_stereograms"], alternative=_ADDONS),
+    **_same_name(f"{STAND_INS}.image", "image", ["adjust_hsv_in_yiq", "random_hsv_in_yiq"],
+                 alternative=_HSV),
+    # TPUEstimator moved from contrib to tensorflow-estimator (tf.compat.v1.estimator.tpu).
+    **{f"tpu.{name}": Home(COMPAT_V1, f"estimator.tpu.{name}", import_module=module)
+       for name, module in (("TPUEstimator", _TPU_ESTIMATOR), ("TPUEstimatorSpec", _TPU_ESTIMATOR),
+                            ("RunConfig", _TPU_CONFIG), ("TPUConfig", _TPU_CONFIG))},
+    # tf.contrib.learn's RunConfig, on tf.estimator's (slim_ext.contrib.learn.run_config).
+    **_same_name(f"{STAND_INS}.learn", "learn", ["RunConfig"]),
+    # Experiment-based launching: train_and_evaluate does what it did.
+    **{key: Home(STAND_INS, "Experiment", _EXPERIMENT) for key in (
+        "learn.Experiment", "learn.python.learn.Experiment",
+        "learn.python.learn.experiment.Experiment")},
+    **{key: Home(STAND_INS, "learn_runner_run", _LEARN_RUNNER) for key in (
+        "learn.learn_runner.run", "learn.python.learn.learn_runner.run")},
+    # Re-implemented with TF1's behaviour: the optimizer wrapper that averages the
+    # weights and swaps the averages into the saver, and drop-remainder batching.
+    **_same_name(f"{STAND_INS}.opt", "opt", ["MovingAverageOptimizer"]),
+    **_renamed(f"{STAND_INS}.opt", {
+        "opt.python.training.moving_average_optimizer.MovingAverageOptimizer":
+            "MovingAverageOptimizer"}),
+    **_same_name(f"{STAND_INS}.data", "data", [
+        "batch_and_drop_remainder", "padded_batch_and_drop_remainder"]),
+    # tf.contrib.data: deprecated wrappers of what became tf.data.experimental.
+    **_renamed(COMPAT_V1, {
+        "data.Dataset": "data.Dataset",
+        "data.TFRecordDataset": "data.TFRecordDataset",
+        "data.TextLineDataset": "data.TextLineDataset",
+        "data.FixedLengthRecordDataset": "data.FixedLengthRecordDataset",
+        "data.Iterator": "data.Iterator",
+    }),
+    **_same_name(COMPAT_V1, "data", [
+        "AUTOTUNE", "Counter", "CsvDataset", "SqlDataset", "bucket_by_sequence_length",
+        "choose_from_datasets", "copy_to_device", "dense_to_sparse_batch",
+        "enumerate_dataset", "get_next_as_optional", "get_single_element",
+        "group_by_reducer", "group_by_window", "ignore_errors",
+        "make_batched_features_dataset", "make_csv_dataset",
+        "make_saveable_from_iterator", "map_and_batch", "parallel_interleave",
+        "parse_example_dataset", "prefetch_to_device", "rejection_resample",
+        "sample_from_datasets", "scan", "shuffle_and_repeat", "unbatch", "unique",
+    ], inside="data.experimental."),
+    # tf.contrib.deprecated: the pre-1.0 summary ops; the tag becomes the summary name
+    # (TensorFlow replaces characters a name cannot hold, with a warning).
+    **_renamed(COMPAT_V1, {
+        "deprecated.scalar_summary": "summary.scalar",
+        "deprecated.histogram_summary": "summary.histogram",
+        "deprecated.image_summary": "summary.image",
+        "deprecated.audio_summary": "summary.audio",
+        "deprecated.merge_summary": "summary.merge",
+        "deprecated.merge_all_summaries": "summary.merge_all",
+    }),
+    # tf.contrib.summary: compat.v1 keeps the graph-mode collection helpers.
+    **_renamed(COMPAT_V1, {
+        "summary.all_summary_ops": "summary.all_v2_summary_ops",
+        "summary.initialize": "summary.initialize",
+    }),
+    # contrib's own HashTable (shared_name third, an ``init`` op) over StaticHashTable.
+    "lookup.HashTable": Home(f"{STAND_INS}.lookup", "HashTable"),
+    "lookup.lookup_ops.HashTable": Home(f"{STAND_INS}.lookup", "HashTable"),
+}
+
+# Whole contrib modules with a slim_ext mirror (``from tensorflow.contrib.quantize.python
+# import graph_matcher`` -> ``from slim_ext.contrib.quantize import graph_matcher``).
+# MERGE NOTE: the module names are the ones the runtime branch (slim_ext/contrib/)
+# proposes; align them with it when merging.
+MODULE_HOMES: Dict[str, str] = {
+    "image": f"{STAND_INS}.image",
+    "image.python.ops.image_ops": f"{STAND_INS}.image",
+    "quantize": f"{STAND_INS}.quantize",
+    "quantize.python.graph_matcher": f"{STAND_INS}.quantize.graph_matcher",
+    "learn.preprocessing": f"{STAND_INS}.learn.preprocessing",
+    "learn.python.learn.preprocessing": f"{STAND_INS}.learn.preprocessing",
+    "learn.python.learn.preprocessing.text": f"{STAND_INS}.learn.preprocessing",
+    "learn.python.learn.preprocessing.categorical_vocabulary":
+        f"{STAND_INS}.learn.preprocessing",
+    "training.python.training.hparam": f"{STAND_INS}.training",
+    "training.python.training.device_setter": f"{STAND_INS}.training",
+    # contrib.learn's run_config module (RunConfig, its TF_CONFIG reading, the uid list).
+    "learn.python.learn.run_config": f"{STAND_INS}.learn.run_config",
+    "learn.python.learn.estimators.run_config": f"{STAND_INS}.learn.run_config",
+    # TPUEstimator's contrib modules, where the Object Detection API imports them from.
+    "tpu.python.tpu.tpu_estimator": _TPU_ESTIMATOR,
+    "tpu.python.tpu.tpu_config": _TPU_CONFIG,
+    "tfprof": f"{STAND_INS}.tfprof",
+    "tfprof.model_analyzer": f"{STAND_INS}.tfprof.model_analyzer",
+    "tfprof.tfprof_logger": f"{STAND_INS}.tfprof.tfprof_logger",
+    # The MNIST reader TF1's tutorial input_data re-exported (moved_modules ports that).
+    "learn.datasets.mnist": "slim_ext.mnist_input_data",
+    "learn.python.learn.datasets.mnist": "slim_ext.mnist_input_data",
+}
+
+# What to use instead of a contrib package that is gone with everything in it.
+GONE_FIXES: Dict[str, str] = {
+    "distributions": "tensorflow-probability (tfp.distributions)",
+    "bayesflow": "tensorflow-probability",
+    "seq2seq": "tensorflow-addons (tfa.seq2seq) on TensorFlow <= 2.15, or Keras layers",
+    "legacy_seq2seq": "Keras recurrent layers",
+    "rnn": "tf.compat.v1.nn.rnn_cell, or Keras recurrent layers",
+    "learn": _CONTRIB_LEARN,
+    "estimator": _CONTRIB_LEARN,
+    "tpu": "tf.compat.v1.tpu / tf.compat.v1.estimator.tpu (TPUEstimator, on CPU with "
+           "use_tpu=False)",
+    "keras": "tf_keras",
+    "lookup": "tf.compat.v1.lookup (StaticHashTable, KeyValueTensorInitializer)",
+    "data": "tf.data / tf.compat.v1.data.experimental (batch_and_drop_remainder: "
+            "Dataset.batch(n, drop_remainder=True))",
+    "opt": "tf.compat.v1.train optimizers, or tensorflow-addons (tfa.optimizers)",
+    "crf": "tensorflow-addons (tfa.text.crf_*) on TensorFlow <= 2.15",
+    "metrics": "tf.compat.v1.metrics",
+    "framework": "tf_slim or tf.compat.v1",
+    "layers": "tf_slim or tf.compat.v1.layers",
+}
+DEFAULT_FIX = "find its TF2 / tf_slim equivalent and rewrite by hand, or drop the feature"
+
+
+def gone_fix(key: str) -> str:
+    """What to do about the gone contrib name ``key``.
+
+    Args:
+      key: a name relative to ``tensorflow.contrib``.
+
+    Returns:
+      The fix line of its finding.
+    """
+    package, _, name = key.partition(".")
+    if package == "slim":
+        # contrib.slim re-exported contrib.layers' names; some of those have a home.
+        found = lookup(f"layers.{name}")
+        if found is not None and found.home is not None:
+            return f"use {found.home.dotted}"
+    hint = GONE_FIXES.get(package)
+    return f"use {hint}" if hint else DEFAULT_FIX
+
+
+@lru_cache(maxsize=1)
+def _generated() -> Dict[str, Tuple[str, str, str]]:
+    """key -> (kind, home, last column) from contrib_api.txt (read once per process)."""
+    table: Dict[str, Tuple[str, str, str]] = {}
+    for line in API_FILE.read_text(encoding="utf-8").splitlines():
+        if line and not line.startswith("#"):
+            key, kind, home, *rest = line.split("\t")
+            table[key] = (kind, home, rest[0] if rest else "")
+    return table
+
+
+def _generated_home(home: str, extra: str) -> Home:
+    package, _, attribute = home.partition(":")
+    return Home(package, attribute, import_module=extra)
+
+
+def lookup(key: str) -> Optional[Found]:
+    """What became of ``tensorflow.contrib.<key>``; None if TF 1.15 had no such name.
+
+    An unlisted name inside a module is looked up through the module: it is that
+    module's attribute where the module has a home of its own
+    (``image.python.ops.image_ops.rotate``), the same name in the module a listed
+    alias stands for (``losses.metric_learning.x``), or gone with a module that is
+    gone with everything in it (``distributions.Normal``).
+
+    Args:
+      key: a name relative to ``tensorflow.contrib`` (``framework.arg_scope``).
+
+    Returns:
+      Its home, or that it is gone; None when TF 1.15 had no such name.
+    """
+    generated = _generated()
+    if key in HOMES:
+        return Found(SYMBOL, key, home=HOMES[key])
+    if key in MODULE_HOMES:
+        return Found(generated.get(key, (MODULE,))[0], key, module=MODULE_HOMES[key])
+    if key in _hand_made_parents():
+        # On the way to a hand-made home (``learn.datasets`` of ``learn.datasets.mnist``).
+        return Found(generated.get(key, (PACKAGE,))[0], key)
+    if key in generated:
+        kind, home, extra = generated[key]
+        if kind == SYMBOL:
+            return Found(SYMBOL, key, home=None if home == _GONE else _generated_home(home, extra))
+        return Found(kind, key, module=None if home == _GONE else home)
+    parent = key.rpartition(".")[0]
+    while parent:
+        rest = key[len(parent) + 1:]
+        if parent in MODULE_HOMES:
+            # A mirror has the names the table lists for its module (with their homes
+            # there); another name may not be in it: reported, never written.
+            if parent in _listed_modules():
+                return Found(SYMBOL, key)
+            return Found(SYMBOL, key, home=Home(MODULE_HOMES[parent], rest))
+        kind, home, alias = generated.get(parent, ("", "", ""))
+        if alias:
+            return lookup(f"{alias}.{rest}")
+        if kind == MODULE and home != _GONE:
+            return Found(SYMBOL, key, home=Home(home, rest))
+        if kind in (MODULE, PACKAGE):
+            # A module listed with its names: another name was not in it.
+            return Found(SYMBOL, parent) if parent not in _listed_modules() else None
+        parent = parent.rpartition(".")[0]
+    return None
+
+
+@dataclass(frozen=True)
+class ChainEnd:
+    """Where a dotted use of tf.contrib stops being modules.
+
+    ``found`` is the first name of the chain that is not a module (a symbol with a
+    home, a gone one, or None: a name TF 1.15 did not have), or None when the whole
+    chain is modules; ``key`` is the chain up to that name.
+    """
+
+    key: str
+    found: Optional[Found]
+
+    @property
+    def is_module(self) -> bool:
+        return self.found is not None and self.found.is_module
+
+
+def chain_end(key: str) -> Optional[ChainEnd]:
+    """The first non-module part of ``tensorflow.contrib.<key>`` (``layers.conv2d`` of
+    ``layers.conv2d.__doc__``); None if not even its first part is a contrib module.
+
+    Args:
+      key: a chain relative to ``tensorflow.contrib``.
+
+    Returns:
+      Where the module part of the chain ends, and what is found there.
+    """
+    parts = key.split(".")
+    found: Optional[Found] = None
+    for end in range(1, len(parts) + 1):
+        prefix = ".".join(parts[:end])
+        previous, found = found, lookup(prefix)
+        if found is None and previous is None:
+            return None
+        if found is None or not found.is_module:
+            return ChainEnd(prefix, found)
+    return ChainEnd(key, found)
+
+
+def module_value_home(key: str, member: str = "") -> Optional[Tuple[str, str]]:
+    """What a contrib module used as a value becomes (``mock.patch.object(
+    tf.contrib.layers, 'summarize_collection')``): the module its members' uses are
+    rewritten to, so that reading or patching an attribute there reaches what the
+    ported calls call.
+
+    That is slim_ext's mirror of the module, or, when the one attribute read from the
+    value is known (``member``), the place its home is an attribute of under its own
+    name; a module whose members went to several places has no home as a value.
+
+    Args:
+      key: a contrib module, relative to ``tensorflow.contrib``.
+      member: the attribute read from the value, when the code names it.
+
+    Returns:
+      (package, attribute path inside it, maybe empty), or None.
+    """
+    if key in MODULE_HOMES:
+        return MODULE_HOMES[key], ""
+    found = lookup(f"{key}.{member}") if member else None
+    if found is None or found.home is None or found.home.name != member:
+        return None
+    if not found.home.attribute_reaches:
+        return None
+    return found.home.package, found.home.attribute.rpartition(".")[0]
+
+
+@lru_cache(maxsize=1)
+def _hand_made_parents() -> FrozenSet[str]:
+    """The modules the keys of HOMES and MODULE_HOMES are in."""
+    return frozenset(".".join(key.split(".")[:end]) for key in [*HOMES, *MODULE_HOMES]
+                     for end in range(1, key.count(".") + 1))
+
+
+@lru_cache(maxsize=1)
+def _listed_modules() -> FrozenSet[str]:
+    """The modules whose names the generated table lists one by one."""
+    return frozenset(key.rpartition(".")[0] for key in _generated())
+
+
+def listed_names() -> Dict[str, Tuple[str, str, str]]:
+    """The generated table as it is, for the tests.
+
+    Returns:
+      Key -> (kind, home, last column) of each line of contrib_api.txt.
+    """
+    return dict(_generated())
