@@ -17,17 +17,38 @@ codemod's keyword arguments (its ``OPTIONS``); ``tree`` and ``path`` say what th
 knows of the tree the file is in (``SourceTree``) and where in it the file is, for a
 codemod whose edit depends on that.
 
-Sources are written as they read best in a table: they are dedented, and the newline
-right after an opening triple quote is dropped (``\"\"\"`` on a line of its own).
+Sources are written as they read best in a table: they are dedented, and a first newline
+is dropped (the one after an opening ``\"\"\"``; a source that starts with a blank line
+starts with two newlines).
 """
 from __future__ import annotations
 
+import importlib
 import textwrap
 from dataclasses import dataclass, field
-from typing import Mapping, Optional, Sequence, Tuple, Union
+from typing import Mapping, Optional, Sequence, Union
 
 from slimport.codemods._findings import ATTENTION, EDIT
 from slimport.source_tree import SourceTree
+
+
+def cases_of(name: str) -> Optional[Sequence["Case"]]:
+    """The cases of the codemod named ``name``: ``CASES`` of ``cases/<name>.py``.
+
+    Args:
+      name: a codemod's ``NAME``.
+
+    Returns:
+      Its cases, in their order; None when it has no cases module.
+    """
+    module_name = f"{__name__}.{name}"
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as error:
+        if error.name != module_name:
+            raise
+        return None
+    return module.CASES
 
 
 def source_text(written: str) -> str:
@@ -148,5 +169,5 @@ Case = Union[Edit, Noop, Reported]
 CaseList = Sequence[Case]
 
 __all__ = ["Case", "CaseList", "Edit", "ExpectedFinding", "Noop", "Reported", "attention",
-           "edit", "source_text"]
+           "cases_of", "edit", "source_text"]
 

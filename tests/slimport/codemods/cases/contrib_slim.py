@@ -80,7 +80,7 @@ CASES = [
         """,
     ),
     Edit(
-        "import contrib slim as",
+        "import contrib.slim as",
         before="""
             import os
             import tensorflow.contrib.slim as slim
@@ -91,7 +91,7 @@ CASES = [
         """,
     ),
     Edit(
-        "import contrib slim without alias",
+        "import contrib.slim without alias",
         before="""
             import tensorflow.contrib.slim
 
@@ -159,7 +159,7 @@ CASES = [
         """,
     ),
     Edit(
-        "from contrib slim import names",
+        "from contrib.slim import names",
         before="""
             from tensorflow.contrib.slim import arg_scope, nets
         """,
@@ -168,7 +168,7 @@ CASES = [
         """,
     ),
     Edit(
-        "inline use without alias imports tf slim",
+        "inline use without alias imports tf_slim",
         before="""
             import tensorflow as tf
 
@@ -227,7 +227,7 @@ CASES = [
         """,
     ),
     Edit(
-        "compat v1 spelling",
+        "compat.v1 spelling",
         before="""
             import tensorflow.compat.v1 as tf
 

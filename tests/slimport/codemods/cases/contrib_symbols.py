@@ -13,7 +13,7 @@ EXPERIMENT = """
 
 CASES = [
     Edit(
-        "framework attribute with tf slim already imported",
+        "framework attribute with tf_slim already imported",
         before="""
             import tensorflow as tf
             import tf_slim as slim
@@ -30,7 +30,7 @@ CASES = [
         """,
     ),
     Edit(
-        "global step goes to compat v1 through the files tf",
+        "global step goes to compat.v1 through the file's tf",
         before="""
             import tensorflow as tf
 
@@ -43,7 +43,7 @@ CASES = [
         """,
     ),
     Edit(
-        "compat v1 tf is used directly",
+        "compat.v1 tf is used directly",
         before="""
             import tensorflow.compat.v1 as tf
 
@@ -75,7 +75,7 @@ CASES = [
         """,
     ),
     Edit(
-        "import module as alias",
+        "import a module as an alias",
         before="""
             import tensorflow.contrib.layers as layers
 
@@ -100,7 +100,7 @@ CASES = [
         """,
     ),
     Edit(
-        "deep source path module moves to its tf slim module",
+        "deep source path module moves to its tf_slim module",
         before="""
             from tensorflow.contrib.framework.python.ops import arg_scope
 
@@ -148,7 +148,7 @@ CASES = [
         """,
     ),
     Edit(
-        "symbol a deep package re exports",
+        "symbol a deep package re-exports",
         before="""
             from tensorflow.contrib.framework.python.ops import add_arg_scope
             from tensorflow.contrib.losses.python.metric_learning import triplet_semihard_loss
@@ -159,7 +159,7 @@ CASES = [
         """,
     ),
     Edit(
-        "core functions contrib re exported",
+        "core functions contrib re-exported",
         before="""
             import tensorflow as tf
 
@@ -192,7 +192,7 @@ CASES = [
         """,
     ),
     Edit(
-        "modules slim ext mirrors",
+        "modules slim_ext mirrors",
         before="""
             import tensorflow as tf
             from tensorflow.contrib.image.python.ops import image_ops
@@ -215,7 +215,7 @@ CASES = [
     # TF 1.15's contrib.tfprof re-exported ProfileContext from core; contrib.lookup
     # defined its own HashTable (shared_name third, ``init``).
     Edit(
-        "names contrib re exported go where they exist",
+        "names contrib re-exported go where they exist",
         before="""
             import tensorflow as tf
 
@@ -261,7 +261,8 @@ CASES = [
             tf_slim.summarize_collection('quant_vars')
             has_clip = hasattr(tf.compat.v1.train, 'get_or_create_global_step')
         """,
-        findings=[attention(7, "tf.contrib.quantize.create_training_graph has no TensorFlow 2 replacement")],
+        findings=[attention(7, "tf.contrib.quantize.create_training_graph has no TensorFlow 2 "
+                               "replacement")],
     ),
     Edit(
         "attributes of a ported symbol stay",
@@ -303,7 +304,7 @@ CASES = [
         """,
     ),
     Edit(
-        "pre 1 0 summary ops",
+        "pre-1.0 summary ops",
         before="""
             import tensorflow as tf
 
@@ -316,7 +317,7 @@ CASES = [
         """,
     ),
     Edit(
-        "no tf binding adds compat v1 import",
+        "no tf binding adds compat.v1 import",
         before="""
             from tensorflow.contrib import data as contrib_data
 
@@ -329,7 +330,7 @@ CASES = [
         """,
     ),
     Edit(
-        "stand ins keep the file importable",
+        "stand-ins keep the file importable",
         before="""
             import tensorflow as tf
             from tensorflow.contrib.training import HParams
@@ -345,11 +346,12 @@ CASES = [
             hparams = HParams(learning_rate=0.1)
             slim_ext.contrib.quantize.create_training_graph(quant_delay=0)
         """,
-        findings=[attention(5, "now slim_ext.contrib.quantize.create_training_graph, which raises when called", fix="tensorflow-model-optimization")],
+        findings=[attention(5, "now slim_ext.contrib.quantize.create_training_graph, which raises "
+                               "when called", fix="tensorflow-model-optimization")],
     ),
     # tf_slim.training (the attribute) is training/training.py, not the package.
     Edit(
-        "tf slim training symbols import from their file",
+        "tf_slim training symbols import from their file",
         before="""
             from tensorflow.contrib.training import create_train_op, evaluate_once
         """,
@@ -396,7 +398,7 @@ CASES = [
         """,
     ),
     Edit(
-        "tpu estimator modules object detection imports",
+        "TPUEstimator modules object detection imports",
         before="""
             from tensorflow.contrib.tpu.python.tpu import tpu_config
             from tensorflow.contrib.tpu.python.tpu import tpu_estimator
@@ -409,7 +411,7 @@ CASES = [
         """,
     ),
     Edit(
-        "stand in keeps the local name",
+        "stand-in keeps the local name",
         before="""
             from tensorflow.contrib.quantize import create_eval_graph
         """,
@@ -433,7 +435,8 @@ CASES = [
             init = tf_slim.xavier_initializer()
             emb = layers.embed_sequence(ids, 10, 4)
         """,
-        findings=[attention(4, "tf.contrib.layers.embed_sequence was removed"), attention(1, "alias `layers` is still used")],
+        findings=[attention(4, "tf.contrib.layers.embed_sequence was removed"),
+                  attention(1, "alias `layers` is still used")],
     ),
     Edit(
         "dropped import that was a whole try block",
@@ -612,8 +615,8 @@ CASES = [
         "batch_and_drop_remainder through tf",
         before="import tensorflow as tf\n"
                "dataset = dataset.apply(tf.contrib.data.batch_and_drop_remainder(batch_size))\n",
-        after="import tensorflow as tf\nimport slim_ext.contrib.data\n\n"
-              "dataset = dataset.apply(slim_ext.contrib.data.batch_and_drop_remainder(batch_size))\n",
+        after="import tensorflow as tf\nimport slim_ext.contrib.data\n\ndataset = dataset.apply("
+              "slim_ext.contrib.data.batch_and_drop_remainder(batch_size))\n",
     ),
     Edit("padded_batch_and_drop_remainder imported by name",
          before="from tensorflow.contrib.data import padded_batch_and_drop_remainder\n",

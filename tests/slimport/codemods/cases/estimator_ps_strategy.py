@@ -26,7 +26,7 @@ CASES = [
         """,
     ),
     Edit(
-        "with model to estimator and a resolver",
+        "with model_to_estimator and a resolver",
         before="""
             import tensorflow
             strategy = tensorflow.distribute.experimental.ParameterServerStrategy(

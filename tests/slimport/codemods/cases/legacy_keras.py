@@ -7,7 +7,7 @@ KERAS_HEAD = "import tensorflow as tf\n\nclass Head(tf.keras.layers.Layer):\n   
 
 CASES = [
     Edit(
-        "model to estimator",
+        "model_to_estimator",
         before="""
             import numpy as np
             import tensorflow as tf
@@ -65,7 +65,7 @@ CASES = [
         """,
     ),
     Edit(
-        "set learning phase imported by name",
+        "set_learning_phase imported by name",
         before="""
             from __future__ import print_function
             from tensorflow.keras.backend import set_learning_phase
@@ -98,7 +98,7 @@ CASES = [
         """,
     ),
     Edit(
-        "keras in an estimator model fn",
+        "keras in an estimator model_fn",
         before="""
             import tensorflow as tf
 

@@ -64,7 +64,8 @@ CASES = [
          before="from tensorflow.tools.graph_transforms import TransformGraph\n",
          after="from slim_ext.graph_transforms import TransformGraph\n"),
     Edit("graph_transforms imported as a name",
-         before="import tensorflow.tools.graph_transforms as gt\ngt.TransformGraph(g, [], [], [])\n",
+         before="import tensorflow.tools.graph_transforms as gt\n"
+                "gt.TransformGraph(g, [], [], [])\n",
          after="import slim_ext.graph_transforms as gt\ngt.TransformGraph(g, [], [], [])\n"),
     # The module imported from its package: TF2 has neither.
     Edit("graph_transforms imported from its package",
@@ -87,7 +88,8 @@ CASES = [
     ),
     Edit(
         "the checkpoint reader through compat.v1's tf",
-        before="import tensorflow.compat.v1 as tf\nfrom tensorflow.python import pywrap_tensorflow\n"
+        before="import tensorflow.compat.v1 as tf\n"
+               "from tensorflow.python import pywrap_tensorflow\n"
                "reader = pywrap_tensorflow.NewCheckpointReader(path)\n",
         after="import tensorflow.compat.v1 as tf\nreader = tf.train.NewCheckpointReader(path)\n",
     ),

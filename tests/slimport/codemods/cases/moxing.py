@@ -4,7 +4,7 @@ from tests.slimport.codemods.cases import Edit, Noop, Reported, attention, edit
 
 CASES = [
     Edit(
-        "import moxing tensorflow as mox",
+        "import moxing.tensorflow as mox",
         before="""
             import tensorflow as tf
             import moxing.tensorflow as mox  # MoXing
@@ -19,7 +19,7 @@ CASES = [
         """,
     ),
     Edit(
-        "import moxing tensorflow without alias",
+        "import moxing.tensorflow without alias",
         before="""
             import moxing.tensorflow
 
@@ -60,7 +60,7 @@ CASES = [
         """,
     ),
     Edit(
-        "from moxing tensorflow import names",
+        "from moxing.tensorflow import names",
         before="""
             from moxing.tensorflow import ModelSpec, ModeKeys, run as mox_run
         """,
@@ -69,7 +69,7 @@ CASES = [
         """,
     ),
     Edit(
-        "from import splits off what slim ext lacks",
+        "from import splits off what slim_ext lacks",
         before="""
             from moxing.tensorflow import ExportSpec, ModelSpec, run
         """,
@@ -78,7 +78,7 @@ CASES = [
             from slim_ext.mox import ModelSpec
             from slim_ext.mox import run
         """,
-        findings=[attention(1, "moxing.tensorflow.ExportSpec: MoXing's ExportSpec has no slim_ext")],
+        findings=[attention(1, "moxing.tensorflow.ExportSpec: MoXing's ExportSpec has no")],
     ),
     Edit(
         "star import",
@@ -159,7 +159,8 @@ CASES = [
             export_spec = mox.ExportSpec(inputs_dict={'images': x})
             mox.run(input_fn, model_fn)
         """,
-        findings=[attention(3, "mox.ExportSpec: MoXing's ExportSpec has no slim_ext counterpart", fix="drop the export")],
+        findings=[attention(3, "mox.ExportSpec: MoXing's ExportSpec has no slim_ext counterpart",
+                            fix="drop the export")],
     ),
     Edit(
         "every edit and report has its line and fix",

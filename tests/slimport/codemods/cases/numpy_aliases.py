@@ -52,7 +52,8 @@ CASES = [
          "import numpy as np\nif not hasattr(np, 'object'):\n    np.object = object\n"),
     # TensorFlow's own modules keep their aliases (numpy_ops/np_dtypes.py).
     Noop("tensorflow's own module",
-         "import numpy as np\nfrom tensorflow.python.framework import dtypes\nfloat_ = np.float_\n"),
+         "import numpy as np\nfrom tensorflow.python.framework import dtypes\n"
+         "float_ = np.float_\n"),
     Noop("numpy scalar types",
          "import numpy as np\nx = np.float32(1) + np.int64(2)\ny = np.bool_(True)\n"),
     Noop("the names numpy 2 keeps", "import numpy as np\nz = np.nan + np.inf\n"),

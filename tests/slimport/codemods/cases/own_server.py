@@ -3,7 +3,7 @@ from tests.slimport.codemods.cases import Edit, Noop, attention, edit
 
 CASES = [
     Edit(
-        "the platform scripts ps and worker",
+        "the platform script's ps and worker",
         before="""
             import os
             import tensorflow as tf
@@ -61,7 +61,7 @@ CASES = [
         """,
     ),
     Edit(
-        "a name cluster of the scripts own moves the import",
+        "a name cluster of the script's own moves the import",
         before="""
             import tensorflow as tf
 

@@ -20,7 +20,7 @@ CASES = [
         """,
     ),
     Edit(
-        "float repr reads are guarded",
+        "FLOAT_REPR reads are guarded",
         before="""
             import json
             from json import encoder

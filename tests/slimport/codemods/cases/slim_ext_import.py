@@ -3,7 +3,7 @@ from tests.slimport.codemods.cases import Edit, Noop, edit
 
 CASES = [
     Edit(
-        "after the first tf slim import",
+        "after the first tf_slim import",
         before="""
             import tensorflow.compat.v1 as tf
             import tf_slim as slim
@@ -22,7 +22,7 @@ CASES = [
     ),
     # Inside the try, a missing slim_ext would be taken for a missing tf_slim.
     Edit(
-        "after a try that imports tf slim",
+        "after a try that imports tf_slim",
         before="""
             try:
                 import tf_slim as slim
@@ -80,7 +80,7 @@ CASES = [
         """,
     ),
     Edit(
-        "each function that imports tf slim itself",
+        "each function that imports tf_slim itself",
         before="""
             def build(x):
                 import tf_slim as slim
@@ -125,7 +125,7 @@ CASES = [
         """,
     ),
     Edit(
-        "layers imported from compat v1",
+        "layers imported from compat.v1",
         before="""
             from tensorflow.compat.v1 import layers
             net = layers.conv2d(x, 8, 3)
@@ -157,7 +157,7 @@ CASES = [
         """,
     ),
     Edit(
-        "model to estimator through compat v1",
+        "model_to_estimator through compat.v1",
         before="""
             import tensorflow.compat.v1 as tf
             est = tf.keras.estimator.model_to_estimator(model)
@@ -172,7 +172,7 @@ CASES = [
     # Estimators.
     # Estimators.
     Edit(
-        "before tensorflow estimator imported first",
+        "before tensorflow_estimator imported first",
         before="""
             # Estimators.
             from tensorflow_estimator.python.estimator.canned import dnn
@@ -188,7 +188,7 @@ CASES = [
         """,
     ),
     Edit(
-        "estimator and tf1 layers get slim ext",
+        "estimator and tf1 layers get slim_ext",
         before="""
             import tensorflow as tf
             def model_fn(features, labels, mode):

@@ -24,7 +24,7 @@ CASES = [
     # TF2's tf.summary.scalar is another function; compat_v1 shortens the path
     # again when it switches the file to tensorflow.compat.v1.
     Edit(
-        "summaries and writer go through compat v1",
+        "summaries and writer go through compat.v1",
         before="""
             import tensorflow as tf
 
@@ -43,7 +43,7 @@ CASES = [
         """,
     ),
     Edit(
-        "compat v1 tf stays short",
+        "compat.v1 tf stays short",
         before="""
             import tensorflow.compat.v1 as tf
 
@@ -75,7 +75,7 @@ CASES = [
         """,
     ),
     Edit(
-        "concat and split in the 0x order",
+        "concat and split in the 0.x order",
         before="""
             import tensorflow as tf
 
@@ -136,7 +136,8 @@ CASES = [
                         fix="rewrite it with tf.summary.scalar's parameters")]),
     Edit(
         "star arguments hide the parameters",
-        before="import tensorflow as tf\ntf.mul(*pair)\ntf.nn.softmax_cross_entropy_with_logits(*xy)\n",
+        before="import tensorflow as tf\ntf.mul(*pair)\n"
+               "tf.nn.softmax_cross_entropy_with_logits(*xy)\n",
         after="import tensorflow as tf\ntf.multiply(*pair)\n"
               "tf.nn.softmax_cross_entropy_with_logits(*xy)\n",
         findings=[attention(3, "*args / **kwargs",

@@ -22,7 +22,7 @@ CASES = [
     ),
     # The alias imported for nothing else goes.
     Edit(
-        "through compat v1 and a module alias",
+        "through compat.v1 and a module alias",
         before="""
             import tensorflow.compat.v1 as tf
             from tensorflow_estimator import estimator as tf_estimator
