@@ -18,7 +18,15 @@ from slimport.codemods import CODEMODS, Finding, SlimportCodemod
 from slimport.codemods._findings import EDIT
 from tests.slimport.codemods import cases as cases_package
 from tests.slimport.codemods._helpers import run_codemod
-from tests.slimport.codemods.cases import Case, Edit, ExpectedFinding, Noop, Reported, cases_of
+from tests.slimport.codemods.cases import (
+    Case,
+    Edit,
+    ExpectedFinding,
+    Noop,
+    Reported,
+    cases_of,
+    text_precheck_of,
+)
 
 
 def _all_cases() -> List[Tuple[Type[SlimportCodemod], Case]]:
@@ -125,6 +133,15 @@ def test_the_text_precheck_lets_the_engine_run_it(codemod: Type[SlimportCodemod]
     assert codemod.applies_to(_source(case)), (
         f"{codemod.NAME}'s text pre-check (applies_to, TRIGGERS) refuses this source: the "
         "engine would never run the codemod on the file, and neither edit it nor report")
+
+
+@pytest.mark.parametrize(("codemod", "source", "passes"), [
+    pytest.param(codemod, source, passes, id=f"{codemod.NAME}-{'passes' if passes else 'skips'} "
+                 f"{source.splitlines()[-1]}")
+    for codemod in CODEMODS for source, passes in text_precheck_of(codemod.NAME).items()])
+def test_the_text_precheck_as_its_table_says(codemod: Type[SlimportCodemod], source: str,
+                                             passes: bool) -> None:
+    assert codemod.applies_to(source) is passes
 
 
 @pytest.mark.parametrize(("codemod", "case"), _params("recorded", (Edit,)))

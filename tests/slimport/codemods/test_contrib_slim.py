@@ -1,10 +1,10 @@
-"""contrib_slim: the tf_slim path of each contrib.slim name, and the text pre-check
-(cases/contrib_slim.py has the before/after and no-op cases)."""
+"""contrib_slim: the tf_slim path of each contrib.slim name (cases/contrib_slim.py has the
+before/after, no-op and text pre-check cases)."""
 from __future__ import annotations
 
 import pytest
 
-from slimport.codemods.contrib_slim import ContribSlimCommand, tf_slim_path
+from slimport.codemods.contrib_slim import tf_slim_path
 
 
 @pytest.mark.parametrize(
@@ -26,11 +26,3 @@ from slimport.codemods.contrib_slim import ContribSlimCommand, tf_slim_path
 )
 def test_tf_slim_path(qualified: str, expected: str) -> None:
     assert tf_slim_path(qualified) == expected
-
-
-def test_skipped_by_the_cheap_precheck_without_contrib_text() -> None:
-    assert not ContribSlimCommand.applies_to("import tensorflow as tf\nslim = None\n")
-    assert not ContribSlimCommand.applies_to("import tf_slim as slim\nx = slim.conv2d\n")
-    assert not ContribSlimCommand.applies_to("layers = tf.contrib.layers\n")
-    assert ContribSlimCommand.applies_to("slim = tf.contrib.slim\n")
-    assert ContribSlimCommand.applies_to("from tensorflow.contrib import layers, slim\n")

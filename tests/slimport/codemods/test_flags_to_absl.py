@@ -1,6 +1,6 @@
-"""flags_to_absl: where each TF1 flags name goes, the text pre-check, and a realistic train
-script through contrib_slim and flags_to_absl (cases/flags_to_absl.py has the before/after,
-no-op and reported cases)."""
+"""flags_to_absl: where each TF1 flags name goes, and a realistic train script through
+contrib_slim and flags_to_absl (cases/flags_to_absl.py has the before/after, no-op, reported
+and text pre-check cases)."""
 from __future__ import annotations
 
 import libcst as cst
@@ -31,13 +31,6 @@ from slimport.codemods.flags_to_absl import FlagsToAbslCommand
 )
 def test_ported_name(qualified: str, expected: str) -> None:
     assert ported_name(qualified) == expected
-
-
-def test_skipped_by_the_cheap_precheck_without_flags_text() -> None:
-    assert not FlagsToAbslCommand.applies_to("import tensorflow as tf\nx = tf.zeros([1])\n")
-    assert not FlagsToAbslCommand.applies_to("from absl import flags\nFLAGS = flags.FLAGS\n")
-    assert FlagsToAbslCommand.applies_to("import tensorflow as tf\ntf.app.run()\n")
-    assert FlagsToAbslCommand.applies_to("import tensorflow as tf\nFLAGS = tf.app.flags.FLAGS\n")
 
 
 # A training entry script in the style of research/slim's train_image_classifier.py.

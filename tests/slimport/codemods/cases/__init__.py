@@ -15,7 +15,9 @@ first case of a module is an ``Edit`` that shows the codemod at its best, and
 docs/codemods.md shows it (tools/gen_codemod_docs.py). A case's ``options`` are the
 codemod's keyword arguments (its ``OPTIONS``); ``tree`` and ``path`` say what the engine
 knows of the tree the file is in (``SourceTree``) and where in it the file is, for a
-codemod whose edit depends on that.
+codemod whose edit depends on that. A module may also hold ``TEXT_PRECHECK``: sources and
+whether the codemod's cheap text pre-check (``applies_to``) lets the engine parse them for
+it (a file it turns away costs nothing).
 
 Sources are written as they read best in a table: they are dedented, and a first newline
 is dropped (the one after an opening ``\"\"\"``; a source that starts with a blank line
@@ -26,10 +28,21 @@ from __future__ import annotations
 import importlib
 import textwrap
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import Mapping, Optional, Sequence, Union
 
 from slimport.codemods._findings import ATTENTION, EDIT
 from slimport.source_tree import SourceTree
+
+
+def _table(name: str) -> Optional[ModuleType]:
+    module_name = f"{__name__}.{name}"
+    try:
+        return importlib.import_module(module_name)
+    except ModuleNotFoundError as error:
+        if error.name != module_name:
+            raise
+        return None
 
 
 def cases_of(name: str) -> Optional[Sequence["Case"]]:
@@ -41,14 +54,20 @@ def cases_of(name: str) -> Optional[Sequence["Case"]]:
     Returns:
       Its cases, in their order; None when it has no cases module.
     """
-    module_name = f"{__name__}.{name}"
-    try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as error:
-        if error.name != module_name:
-            raise
-        return None
-    return module.CASES
+    table = _table(name)
+    return None if table is None else table.CASES
+
+
+def text_precheck_of(name: str) -> Mapping[str, bool]:
+    """The ``TEXT_PRECHECK`` rows of the codemod named ``name`` (none: empty).
+
+    Args:
+      name: a codemod's ``NAME``.
+
+    Returns:
+      source -> whether the codemod's text pre-check lets it through.
+    """
+    return getattr(_table(name), "TEXT_PRECHECK", {})
 
 
 def source_text(written: str) -> str:
@@ -169,5 +188,5 @@ Case = Union[Edit, Noop, Reported]
 CaseList = Sequence[Case]
 
 __all__ = ["Case", "CaseList", "Edit", "ExpectedFinding", "Noop", "Reported", "attention",
-           "cases_of", "edit", "source_text"]
+           "cases_of", "edit", "source_text", "text_precheck_of"]
 

@@ -1,6 +1,15 @@
 """contrib_slim: every spelling of tf.contrib.slim becomes tf_slim, keeping local names."""
 from tests.slimport.codemods.cases import Edit, Noop, attention, edit
 
+# Every spelling of contrib.slim has both words; tf_slim-only files have one.
+TEXT_PRECHECK = {
+    "import tensorflow as tf\nslim = None\n": False,
+    "import tf_slim as slim\nx = slim.conv2d\n": False,
+    "layers = tf.contrib.layers\n": False,
+    "slim = tf.contrib.slim\n": True,
+    "from tensorflow.contrib import layers, slim\n": True,
+}
+
 CASES = [
     # TF-Slim, the TF1 way.
     # TF-Slim, the TF1 way.

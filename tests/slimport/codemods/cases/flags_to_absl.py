@@ -5,6 +5,15 @@ from tests.slimport.codemods.cases import Edit, Noop, Reported, attention, edit
 # How the port spells tf.app.run's flag parsing in absl.
 TF1_PARSING = "flags_parser=lambda argv: flags.FLAGS(argv, known_only=True)"
 
+# TF's flags are reached through an import naming tensorflow; absl-only files (already
+# ported) are skipped.
+TEXT_PRECHECK = {
+    "import tensorflow as tf\nx = tf.zeros([1])\n": False,
+    "from absl import flags\nFLAGS = flags.FLAGS\n": False,
+    "import tensorflow as tf\ntf.app.run()\n": True,
+    "import tensorflow as tf\nFLAGS = tf.app.flags.FLAGS\n": True,
+}
+
 CASES = [
     Edit(
         "flags and run together",

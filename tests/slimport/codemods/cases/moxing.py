@@ -2,6 +2,11 @@
 does not provide are reported, never rewritten."""
 from tests.slimport.codemods.cases import Edit, Noop, Reported, attention, edit
 
+TEXT_PRECHECK = {
+    "import mox\nmox.run()\n": False,
+    "import moxing.tensorflow as mox\n": True,
+}
+
 CASES = [
     Edit(
         "import moxing.tensorflow as mox",
