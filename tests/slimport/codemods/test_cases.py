@@ -24,7 +24,9 @@ from tests.slimport.codemods.cases import (
     ExpectedFinding,
     Noop,
     Reported,
+    attention,
     cases_of,
+    edit,
     text_precheck_of,
 )
 
@@ -179,3 +181,21 @@ def test_every_table_is_a_registered_codemods() -> None:
 def test_every_known_bug_names_a_case() -> None:
     cases = {(codemod.NAME, case.title) for codemod, case in ALL_CASES}
     assert sorted(key for key in KNOWN_BUGS if key[1:] not in cases) == []
+
+
+def test_each_check_fails_on_a_wrong_case() -> None:
+    from slimport.codemods.numpy_aliases import NumpyAliasesCommand
+
+    source, ported = "import numpy as np\nx = np.float(1)\n", "import numpy as np\nx = float(1)\n"
+    test_output(NumpyAliasesCommand, Edit("right", source, ported))
+    with pytest.raises(AssertionError):
+        test_output(NumpyAliasesCommand, Edit("wrong output", source, source))
+    with pytest.raises(AssertionError):
+        test_output(NumpyAliasesCommand, Noop("an edit where none is due", source))
+    with pytest.raises(pytest.fail.Exception):
+        test_findings(NumpyAliasesCommand, Edit("wrong line", source, ported, [edit(1)]))
+    with pytest.raises(pytest.fail.Exception):
+        test_findings(NumpyAliasesCommand, Edit("a finding it does not make", source, ported,
+                                                [attention(2)]))
+    with pytest.raises(pytest.fail.Exception):
+        test_findings(NumpyAliasesCommand, Noop("a noop that reports", source))

@@ -144,10 +144,11 @@ class _Case:
 
 @dataclass(frozen=True)
 class Edit(_Case):
-    """``before`` becomes ``after``; ``after`` stays as it is.
+    """``before`` becomes ``after``; ``after`` stays as it is, with no edit recorded.
 
-    ``findings``: every attention finding of the run (none when empty); the edit
-    findings too when any is listed, else the run must record at least one edit.
+    ``findings``: every attention finding of the run (none when empty), and every edit
+    finding when any is listed; unlisted, the edits are not compared, but the change must
+    be in the report (an edit, or an attention finding that says what the code became).
     """
 
     before: str
@@ -185,8 +186,7 @@ class Reported(_Case):
 
 
 Case = Union[Edit, Noop, Reported]
-CaseList = Sequence[Case]
 
-__all__ = ["Case", "CaseList", "Edit", "ExpectedFinding", "Noop", "Reported", "attention",
+__all__ = ["Case", "Edit", "ExpectedFinding", "Noop", "Reported", "attention",
            "cases_of", "edit", "source_text", "text_precheck_of"]
 
