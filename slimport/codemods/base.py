@@ -220,7 +220,7 @@ class SlimportCodemod(VisitorBasedCodemodCommand):
 
         ``tf.app.flags`` is ``tensorflow.app.flags`` after ``import tensorflow as tf``,
         except inside a function (or lambda, class body, comprehension) that binds
-        ``tf`` to something else (``_scopes``).
+        ``tf`` to something else (``slimport.analysis.scopes``).
 
         Args:
           node: a libcst node (anything but a name chain resolves to None).

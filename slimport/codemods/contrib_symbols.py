@@ -1,7 +1,7 @@
 """tf.contrib other than slim -> tf_slim, tf.compat.v1, or slim_ext; what is gone is reported.
 
 Every spelling is resolved through the file's import bindings and scopes
-(``slimport/analysis/names.py``, ``_scopes.py``): ``tf.contrib.framework.arg_scope``,
+(``slimport/analysis/names.py``, ``scopes.py``): ``tf.contrib.framework.arg_scope``,
 ``contrib_layers.xavier_initializer`` after ``from tensorflow.contrib import layers as
 contrib_layers``, deep source paths such as ``from tensorflow.contrib.framework.python.ops
 import add_arg_scope``, and ``import tensorflow.contrib.layers as layers``; where each

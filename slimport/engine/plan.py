@@ -84,7 +84,7 @@ class Plan:
 
     @property
     def source_tree(self) -> SourceTree:
-        """What the codemods may know of the tree (``codemods._scratch.TREE_KEY``)."""
+        """The tree's paths: what the engine's pre-pass gathers the tree facts from."""
         return SourceTree(frozenset(self.tree_paths))
 
 

@@ -1,0 +1,682 @@
+"""contrib_symbols: tf.contrib.{framework,layers,metrics,...} -> tf_slim / compat.v1 / stand-ins."""
+from tests.slimport.codemods.cases import Edit, Noop, Reported, attention
+
+EXPERIMENT = """
+    import tensorflow as tf
+    from tensorflow.contrib.learn.python.learn import learn_runner
+
+    def experiment_fn(run_config, hparams):
+        return tf.contrib.learn.Experiment(estimator=e, train_input_fn=f, eval_input_fn=g)
+
+    learn_runner.run(experiment_fn, run_config=config, hparams=hparams)
+"""
+
+CASES = [
+    Edit(
+        "framework attribute with tf_slim already imported",
+        before="""
+            import tensorflow as tf
+            import tf_slim as slim
+
+            with tf.contrib.framework.arg_scope([slim.conv2d], padding='SAME'):
+                net = slim.conv2d(images, 32, [3, 3])
+        """,
+        after="""
+            import tensorflow as tf
+            import tf_slim as slim
+
+            with slim.arg_scope([slim.conv2d], padding='SAME'):
+                net = slim.conv2d(images, 32, [3, 3])
+        """,
+    ),
+    Edit(
+        "global step goes to compat.v1 through the file's tf",
+        before="""
+            import tensorflow as tf
+
+            global_step = tf.contrib.framework.get_or_create_global_step()
+        """,
+        after="""
+            import tensorflow as tf
+
+            global_step = tf.compat.v1.train.get_or_create_global_step()
+        """,
+    ),
+    Edit(
+        "compat.v1 tf is used directly",
+        before="""
+            import tensorflow.compat.v1 as tf
+
+            step = tf.contrib.framework.get_global_step()
+        """,
+        after="""
+            import tensorflow.compat.v1 as tf
+
+            step = tf.train.get_global_step()
+        """,
+    ),
+    Edit(
+        "module alias with several homes is dropped when unused",
+        before="""
+            import tensorflow as tf
+            from tensorflow.contrib import layers as contrib_layers
+
+            init = contrib_layers.xavier_initializer()
+            reg = contrib_layers.l2_regularizer(4e-5)
+            emb = contrib_layers.safe_embedding_lookup_sparse(params, ids)
+        """,
+        after="""
+            import tensorflow as tf
+            import tf_slim
+
+            init = tf_slim.xavier_initializer()
+            reg = tf_slim.l2_regularizer(4e-5)
+            emb = tf.compat.v1.nn.safe_embedding_lookup_sparse(params, ids)
+        """,
+    ),
+    Edit(
+        "import a module as an alias",
+        before="""
+            import tensorflow.contrib.layers as layers
+
+            net = layers.fully_connected(net, 10)
+        """,
+        after="""
+            import tf_slim
+
+            net = tf_slim.fully_connected(net, 10)
+        """,
+    ),
+    Edit(
+        "from import of symbols moves each to its home",
+        before="""
+            from tensorflow.contrib.framework import arg_scope, get_or_create_global_step  # both
+            from tensorflow.contrib.metrics import streaming_accuracy as accuracy
+        """,
+        after="""
+            from tf_slim import arg_scope
+            from tensorflow.compat.v1.train import get_or_create_global_step  # both
+            from tf_slim.metrics import streaming_accuracy as accuracy
+        """,
+    ),
+    Edit(
+        "deep source path module moves to its tf_slim module",
+        before="""
+            from tensorflow.contrib.framework.python.ops import arg_scope
+
+            @arg_scope.add_arg_scope
+            def my_layer(x):
+                return x
+        """,
+        after="""
+            from tf_slim.ops import arg_scope
+
+            @arg_scope.add_arg_scope
+            def my_layer(x):
+                return x
+        """,
+    ),
+    Edit(
+        "deep modules imported together keep their names",
+        before="""
+            from tensorflow.contrib.layers.python.layers import layers, utils
+
+            net = layers.conv2d(x, 8, 3)
+            utils.collect_named_outputs(collection, 'net', net)
+            variables = utils.get_variable_collections(None, 'beta')
+        """,
+        after="""
+            from tf_slim.layers import layers
+            from tf_slim.layers import utils
+
+            net = layers.conv2d(x, 8, 3)
+            utils.collect_named_outputs(collection, 'net', net)
+            variables = utils.get_variable_collections(None, 'beta')
+        """,
+    ),
+    Edit(
+        "import of a deep module as a name",
+        before="""
+            import tensorflow.contrib.layers.python.layers.layers as layers_lib
+
+            net = layers_lib.fully_connected(x, 10)
+        """,
+        after="""
+            import tf_slim.layers.layers as layers_lib
+
+            net = layers_lib.fully_connected(x, 10)
+        """,
+    ),
+    Edit(
+        "symbol a deep package re-exports",
+        before="""
+            from tensorflow.contrib.framework.python.ops import add_arg_scope
+            from tensorflow.contrib.losses.python.metric_learning import triplet_semihard_loss
+        """,
+        after="""
+            from tf_slim import add_arg_scope
+            from tf_slim.losses import triplet_semihard_loss
+        """,
+    ),
+    Edit(
+        "core functions contrib re-exported",
+        before="""
+            import tensorflow as tf
+
+            size = tf.contrib.util.constant_value(shape[0])
+            cell = tf.contrib.rnn.BasicLSTMCell(128)
+        """,
+        after="""
+            import tensorflow as tf
+
+            size = tf.compat.v1.get_static_value(shape[0])
+            cell = tf.compat.v1.nn.rnn_cell.BasicLSTMCell(128)
+        """,
+    ),
+    Edit(
+        "deprecated decorator keeps working",
+        before="""
+            import tensorflow as tf
+
+            @tf.contrib.framework.deprecated(None, 'Use model_main.py.')
+            def main(_):
+                pass
+        """,
+        after="""
+            import tensorflow as tf
+            import slim_ext.contrib.framework
+
+            @slim_ext.contrib.framework.deprecated(None, 'Use model_main.py.')
+            def main(_):
+                pass
+        """,
+    ),
+    Edit(
+        "modules slim_ext mirrors",
+        before="""
+            import tensorflow as tf
+            from tensorflow.contrib.image.python.ops import image_ops
+            from tensorflow.contrib.quantize.python import graph_matcher
+
+            rotated = tf.contrib.image.rotate(images, 0.5)
+            stats = tf.contrib.tfprof.model_analyzer.TRAINABLE_VARS_PARAMS_STAT_OPTIONS
+        """,
+        after="""
+            import tensorflow as tf
+            from slim_ext.contrib import image as image_ops
+            from slim_ext.contrib.quantize import graph_matcher
+            import slim_ext.contrib.image
+            import slim_ext.contrib.tfprof.model_analyzer
+
+            rotated = slim_ext.contrib.image.rotate(images, 0.5)
+            stats = slim_ext.contrib.tfprof.model_analyzer.TRAINABLE_VARS_PARAMS_STAT_OPTIONS
+        """,
+    ),
+    # TF 1.15's contrib.tfprof re-exported ProfileContext from core; contrib.lookup
+    # defined its own HashTable (shared_name third, ``init``).
+    Edit(
+        "names contrib re-exported go where they exist",
+        before="""
+            import tensorflow as tf
+
+            table = tf.contrib.lookup.HashTable(initializer, -1)
+            with tf.contrib.tfprof.ProfileContext('/tmp/profile') as context:
+                pass
+        """,
+        after="""
+            import tensorflow as tf
+            import slim_ext.contrib.lookup
+            import slim_ext.contrib.tfprof
+
+            table = slim_ext.contrib.lookup.HashTable(initializer, -1)
+            with slim_ext.contrib.tfprof.ProfileContext('/tmp/profile') as context:
+                pass
+        """,
+    ),
+    # Object detection's graph_rewriter_builder_test patches the modules its
+    # builder calls through; the patch must reach what the ported builder calls.
+    Edit(
+        "module used as a value becomes where its members went",
+        before="""
+            import mock
+            import tensorflow as tf
+
+            with mock.patch.object(tf.contrib.quantize, 'create_training_graph') as q:
+                with mock.patch.object(tf.contrib.layers, 'summarize_collection') as s:
+                    build()
+            tf.contrib.quantize.create_training_graph(quant_delay=0)
+            tf.contrib.layers.summarize_collection('quant_vars')
+            has_clip = hasattr(tf.contrib.framework, 'get_or_create_global_step')
+        """,
+        after="""
+            import mock
+            import tensorflow as tf
+            import slim_ext.contrib.quantize
+            import tf_slim
+
+            with mock.patch.object(slim_ext.contrib.quantize, 'create_training_graph') as q:
+                with mock.patch.object(tf_slim, 'summarize_collection') as s:
+                    build()
+            slim_ext.contrib.quantize.create_training_graph(quant_delay=0)
+            tf_slim.summarize_collection('quant_vars')
+            has_clip = hasattr(tf.compat.v1.train, 'get_or_create_global_step')
+        """,
+        findings=[attention(7, "tf.contrib.quantize.create_training_graph has no TensorFlow 2 "
+                               "replacement")],
+    ),
+    Edit(
+        "attributes of a ported symbol stay",
+        before="""
+            import tensorflow as tf
+
+            keys = tf.contrib.framework.VariableDeviceChooser.__init__
+        """,
+        after="""
+            import tensorflow as tf
+            import tf_slim
+
+            keys = tf_slim.VariableDeviceChooser.__init__
+        """,
+    ),
+    Edit(
+        "deep source path symbol",
+        before="""
+            from tensorflow.contrib.layers.python.layers.initializers import xavier_initializer
+        """,
+        after="""
+            from tf_slim import xavier_initializer
+        """,
+    ),
+    Edit(
+        "assigned module alias",
+        before="""
+            import tensorflow as tf
+            import tf_slim as slim
+            losses = tf.contrib.losses
+
+            loss = losses.softmax_cross_entropy(logits, labels)
+        """,
+        after="""
+            import tensorflow as tf
+            import tf_slim as slim
+
+            loss = slim.losses.softmax_cross_entropy(logits, labels)
+        """,
+    ),
+    Edit(
+        "pre-1.0 summary ops",
+        before="""
+            import tensorflow as tf
+
+            tf.contrib.deprecated.scalar_summary('training/Learning Rate', lr)
+        """,
+        after="""
+            import tensorflow as tf
+
+            tf.compat.v1.summary.scalar('training/Learning Rate', lr)
+        """,
+    ),
+    Edit(
+        "no tf binding adds compat.v1 import",
+        before="""
+            from tensorflow.contrib import data as contrib_data
+
+            ds = ds.apply(contrib_data.map_and_batch(fn, 32))
+        """,
+        after="""
+            import tensorflow.compat.v1 as tf
+
+            ds = ds.apply(tf.data.experimental.map_and_batch(fn, 32))
+        """,
+    ),
+    Edit(
+        "stand-ins keep the file importable",
+        before="""
+            import tensorflow as tf
+            from tensorflow.contrib.training import HParams
+
+            hparams = HParams(learning_rate=0.1)
+            tf.contrib.quantize.create_training_graph(quant_delay=0)
+        """,
+        after="""
+            import tensorflow as tf
+            from slim_ext.contrib.training import HParams
+            import slim_ext.contrib.quantize
+
+            hparams = HParams(learning_rate=0.1)
+            slim_ext.contrib.quantize.create_training_graph(quant_delay=0)
+        """,
+        findings=[attention(5, "now slim_ext.contrib.quantize.create_training_graph, which raises "
+                               "when called", fix="tensorflow-model-optimization")],
+    ),
+    # tf_slim.training (the attribute) is training/training.py, not the package.
+    Edit(
+        "tf_slim training symbols import from their file",
+        before="""
+            from tensorflow.contrib.training import create_train_op, evaluate_once
+        """,
+        after="""
+            from tf_slim.training.training import create_train_op
+            from tf_slim.training.evaluation import evaluate_once
+        """,
+    ),
+    # contrib.learn's RunConfig (every spelling TF 1.4-era trainers used), the ps
+    # placement of contrib.training's device_setter, TPUEstimator (tensorflow-estimator).
+    Edit(
+        "estimator era homes",
+        before="""
+            import tensorflow as tf
+            from tensorflow.contrib.learn.python.learn import run_config
+            from tensorflow.contrib.learn.python.learn.estimators import run_config as rc
+            from tensorflow.contrib.training.python.training import device_setter
+
+            config = run_config.RunConfig(model_dir=d)
+            old = tf.contrib.learn.RunConfig(save_checkpoints_steps=10)
+            uid = rc._DEFAULT_UID_WHITE_LIST
+            setter = tf.train.replica_device_setter(ps_strategy=(
+                tf.contrib.training.GreedyLoadBalancingStrategy(
+                    2, tf.contrib.training.byte_size_load_fn)))
+            greedy = device_setter.GreedyLoadBalancingStrategy
+            est = tf.contrib.tpu.TPUEstimator(model_fn=f, use_tpu=False, config=config)
+        """,
+        after="""
+            import tensorflow as tf
+            from slim_ext.contrib.learn import run_config
+            from slim_ext.contrib.learn import run_config as rc
+            from slim_ext.contrib import training as device_setter
+            import slim_ext.contrib.learn
+            import slim_ext.contrib.training
+
+            config = run_config.RunConfig(model_dir=d)
+            old = slim_ext.contrib.learn.RunConfig(save_checkpoints_steps=10)
+            uid = rc._DEFAULT_UID_WHITE_LIST
+            setter = tf.train.replica_device_setter(ps_strategy=(
+                slim_ext.contrib.training.GreedyLoadBalancingStrategy(
+                    2, slim_ext.contrib.training.byte_size_load_fn)))
+            greedy = device_setter.GreedyLoadBalancingStrategy
+            est = tf.compat.v1.estimator.tpu.TPUEstimator(model_fn=f, use_tpu=False, config=config)
+        """,
+    ),
+    Edit(
+        "TPUEstimator modules object detection imports",
+        before="""
+            from tensorflow.contrib.tpu.python.tpu import tpu_config
+            from tensorflow.contrib.tpu.python.tpu import tpu_estimator
+            config = tpu_config.RunConfig(tpu_config=tpu_config.TPUConfig(10))
+        """,
+        after="""
+            from tensorflow_estimator.python.estimator.tpu import tpu_config
+            from tensorflow_estimator.python.estimator.tpu import tpu_estimator
+            config = tpu_config.RunConfig(tpu_config=tpu_config.TPUConfig(10))
+        """,
+    ),
+    Edit(
+        "stand-in keeps the local name",
+        before="""
+            from tensorflow.contrib.quantize import create_eval_graph
+        """,
+        after="""
+            from slim_ext.contrib.quantize import create_eval_graph
+        """,
+        findings=[attention(1, "now slim_ext.contrib.quantize.create_eval_graph, which raises")],
+    ),
+    Edit(
+        "unknown symbol is left and its import kept",
+        before="""
+            from tensorflow.contrib import layers
+
+            init = layers.xavier_initializer()
+            emb = layers.embed_sequence(ids, 10, 4)
+        """,
+        after="""
+            from tensorflow.contrib import layers
+            import tf_slim
+
+            init = tf_slim.xavier_initializer()
+            emb = layers.embed_sequence(ids, 10, 4)
+        """,
+        findings=[attention(4, "tf.contrib.layers.embed_sequence was removed"),
+                  attention(1, "alias `layers` is still used")],
+    ),
+    Edit(
+        "dropped import that was a whole try block",
+        before="""
+            import tensorflow as tf
+            try:
+                from tensorflow.contrib import framework
+            except ImportError:
+                framework = None
+
+            scope = framework.arg_scope
+        """,
+        after="""
+            import tensorflow as tf
+            import tf_slim
+
+            try:
+                pass
+            except ImportError:
+                framework = None
+
+            scope = tf_slim.arg_scope
+        """,
+    ),
+    # Count steps.
+    # Count steps.
+    Edit(
+        "parenthesised chain and comments survive",
+        before="""
+            import tensorflow as tf  # TF1
+            import tf_slim as slim
+
+            # Count steps.
+            step = (tf.contrib.framework.get_or_create_global_step)()  # here
+        """,
+        after="""
+            import tensorflow as tf  # TF1
+            import tf_slim as slim
+
+            # Count steps.
+            step = (tf.compat.v1.train.get_or_create_global_step)()  # here
+        """,
+    ),
+    Edit(
+        "finding lines and fixes",
+        before="""
+            import tensorflow as tf
+
+            tf.contrib.quantize.create_training_graph(quant_delay=0)
+            x = tf.contrib.layers.embed_sequence(ids)
+            tf.contrib.learn.datasets.load_dataset('mnist')
+            d = tf.contrib.distributions.bijectors.Exp()
+            y = tf.contrib.layers.no_such_layer(x)
+            hp = tf.contrib.training.HParams(lr=0.1)
+        """,
+        # HParams is re-implemented: an edit, not a finding.
+        after="""
+            import tensorflow as tf
+            import slim_ext.contrib.quantize
+            import slim_ext.contrib.training
+
+            slim_ext.contrib.quantize.create_training_graph(quant_delay=0)
+            x = tf.contrib.layers.embed_sequence(ids)
+            tf.contrib.learn.datasets.load_dataset('mnist')
+            d = tf.contrib.distributions.bijectors.Exp()
+            y = tf.contrib.layers.no_such_layer(x)
+            hp = slim_ext.contrib.training.HParams(lr=0.1)
+        """,
+        # One finding per chain, naming the name or the gone module it is in.
+        findings=[
+            attention(3, "tf.contrib.quantize.create_training_graph ",
+                      fix="tensorflow-model-optimization"),
+            attention(4, "tf.contrib.layers.embed_sequence "),
+            attention(5, "tf.contrib.learn.datasets.load_dataset "),
+            attention(6, "tf.contrib.distributions.bijectors ", fix="tensorflow-probability"),
+            attention(7, "tf.contrib.layers.no_such_layer "),
+        ],
+    ),
+    Edit(
+        "experiment launching is reported with what runs it now",
+        before=EXPERIMENT,
+        after="""
+            import tensorflow as tf
+            import slim_ext.contrib
+
+            def experiment_fn(run_config, hparams):
+                return slim_ext.contrib.Experiment(estimator=e, train_input_fn=f, eval_input_fn=g)
+
+            slim_ext.contrib.learn_runner_run(experiment_fn, run_config=config, hparams=hparams)
+        """,
+        findings=[
+            attention(5, fix="tf.estimator.train_and_evaluate(estimator, tf.estimator.TrainSpec("),
+            attention(7, fix="tf.estimator.train_and_evaluate(estimator, tf.estimator.TrainSpec("),
+        ],
+    ),
+    Edit(
+        "names a moved module lacks are reported at their use",
+        before="""
+            from tensorflow.contrib.framework.python.ops import variables
+            from tensorflow.contrib.layers.python.layers import feature_column
+
+            step = variables.get_or_create_global_step()
+            init = variables.zero_initializer(ref)
+            col = feature_column.real_valued_column('x')
+        """,
+        after="""
+            from tf_slim.ops import variables
+            from tensorflow.contrib.layers.python.layers import feature_column
+
+            step = variables.get_or_create_global_step()
+            init = variables.zero_initializer(ref)
+            col = feature_column.real_valued_column('x')
+        """,
+        findings=[
+            attention(5, "tf.contrib.framework.python.ops.variables.zero_initializer "),
+            attention(6, "tf.contrib.layers.python.layers.feature_column.real_valued_column "),
+            # The gone module's import, still used, stays.
+            attention(2, "tf.contrib module alias `feature_column` is still used"),
+        ],
+    ),
+    # Nothing uses it, and on TensorFlow 2 the import alone would fail.
+    Edit(
+        "unused import of a gone module is dropped",
+        before="""
+            from tensorflow.contrib.layers.python.layers import feature_column
+            import tensorflow as tf
+        """,
+        after="import tensorflow as tf\n",
+    ),
+    Reported(
+        "kept alias import is reported at its line",
+        """
+        import tensorflow as tf
+        from tensorflow.contrib import layers
+
+        layers.embed_sequence(ids)
+        """,
+        [attention(4, "tf.contrib.layers.embed_sequence "),
+         attention(2, "still used")],
+    ),
+    # The learn module's MNIST reader re-exported the tutorial's (moved_modules' home).
+    Edit(
+        "the contrib learn mnist reader",
+        before="""
+            import tensorflow as tf
+            from tensorflow.contrib.learn.python.learn.datasets.mnist import read_data_sets
+
+            data = tf.contrib.learn.datasets.mnist.read_data_sets('/tmp/mnist', one_hot=True)
+        """,
+        after="""
+            import tensorflow as tf
+            from slim_ext.mnist_input_data import read_data_sets
+            import slim_ext.mnist_input_data
+
+            data = slim_ext.mnist_input_data.read_data_sets('/tmp/mnist', one_hot=True)
+        """,
+    ),
+    # tf.contrib.opt's MovingAverageOptimizer and tf.contrib.data's drop-remainder
+    # batching: slim_ext.contrib re-implements both with TF1's behaviour
+    # (tests/slim_ext/test_contrib_opt_data.py checks it against TF 1.15's numbers).
+    Edit(
+        "MovingAverageOptimizer through tf",
+        before="import tensorflow as tf\n"
+               "opt = tf.contrib.opt.MovingAverageOptimizer(opt, average_decay=0.999)\n",
+        after="import tensorflow as tf\nimport slim_ext.contrib.opt\n\n"
+              "opt = slim_ext.contrib.opt.MovingAverageOptimizer(opt, average_decay=0.999)\n",
+    ),
+    Edit("MovingAverageOptimizer imported by name",
+         before="from tensorflow.contrib.opt import MovingAverageOptimizer\n",
+         after="from slim_ext.contrib.opt import MovingAverageOptimizer\n"),
+    Edit("MovingAverageOptimizer from its deep module",
+         before="from tensorflow.contrib.opt.python.training.moving_average_optimizer import "
+                "MovingAverageOptimizer as MAO\n",
+         after="from slim_ext.contrib.opt import MovingAverageOptimizer as MAO\n"),
+    Edit(
+        "batch_and_drop_remainder through tf",
+        before="import tensorflow as tf\n"
+               "dataset = dataset.apply(tf.contrib.data.batch_and_drop_remainder(batch_size))\n",
+        after="import tensorflow as tf\nimport slim_ext.contrib.data\n\ndataset = dataset.apply("
+              "slim_ext.contrib.data.batch_and_drop_remainder(batch_size))\n",
+    ),
+    Edit("padded_batch_and_drop_remainder imported by name",
+         before="from tensorflow.contrib.data import padded_batch_and_drop_remainder\n",
+         after="from slim_ext.contrib.data import padded_batch_and_drop_remainder\n"),
+    # model_analyzer imported ProfileContext for itself in TF 1.15: no API of it, and not in
+    # slim_ext.contrib.tfprof.model_analyzer.
+    Reported(
+        "a name a mirror lacks is reported, not written",
+        "import tensorflow as tf\n"
+        "context = tf.contrib.tfprof.model_analyzer.ProfileContext('/tmp/p')\n",
+        [attention(2, "model_analyzer.ProfileContext")],
+    ),
+    # tf.contrib.slim belongs to contrib_slim, which runs before this codemod.
+    Noop("contrib_slim's alias assignment",
+         "import tensorflow as tf\nslim = tf.contrib.slim\nnet = slim.conv2d(x, 1, 1)\n"),
+    Noop("contrib_slim's import",
+         "from tensorflow.contrib import slim\n"),
+    # Code that says "contrib" without being TensorFlow's.
+    Noop("django's contrib",
+         "import django.contrib.admin as admin\nadmin.site.register(Model)\n"),
+    Noop("another library's contrib",
+         "from mylib.contrib import layers\nlayers.conv2d(x)\n"),
+    Noop("a dict named contrib",
+         "contrib = {'layers': 1}\nprint(contrib['layers'])\n"),
+    # ``tf`` is not TensorFlow here.
+    Noop("tfx as tf",
+         "import tfx as tf\ntf.contrib.framework.arg_scope()\n"),
+    # Already ported.
+    Noop("ported to compat.v1 and slim_ext",
+         "import tensorflow.compat.v1 as tf\nimport tf_slim as slim\nimport slim_ext.contrib\n"
+         "with slim.arg_scope([]):\n    slim_ext.contrib.HParams()\n"),
+    Noop("ported to tf_slim's modules",
+         "from tf_slim.layers import layers, utils\nutils.collect_named_outputs(c, 'n', x)\n"),
+    # A parameter, a local variable or a comprehension variable named tf is not TF.
+    Noop("a parameter named tf",
+         "import tensorflow as tf\ndef build(tf):\n    return tf.contrib.layers.flatten(x)\n"),
+    Noop("a local tf",
+         "import tensorflow as tf\ndef build():\n    tf = load()\n"
+         "    return tf.contrib.framework.arg_scope\n"),
+    Noop("a comprehension variable named tf",
+         "import tensorflow as tf\nys = [tf.contrib.layers.flatten(x) for tf in plugins]\n"),
+    # Names outside tf.contrib that only look like it.
+    Noop("compat.v1's layers",
+         "import tensorflow as tf\ntf.compat.v1.layers.dense(x, 3)\n"),
+    Noop("a module named like contrib",
+         "from tensorflow.python.ops import contrib_ops\ncontrib_ops.foo()\n"),
+    # A module used as a value whose members went to several places: no one module
+    # stands for it (compat_v1 reports the tf.contrib left).
+    Noop("a module passed as a value",
+         "import tensorflow as tf\nregistry.add(tf.contrib.layers)\n"),
+    Noop("getattr of a module",
+         "import tensorflow as tf\nfn = getattr(tf.contrib.layers, name)\n"),
+    # ... or whose named member is gone, or not a name it had.
+    Noop("hasattr of a name the module never had",
+         "import tensorflow as tf\nhasattr(tf.contrib.layers, 'no_such_layer')\n"),
+    Noop("a gone module patched",
+         "import tensorflow as tf\nmock.patch.object(tf.contrib.distributions, 'Normal')\n"),
+    Noop("slim_ext's MovingAverageOptimizer already",
+         "import slim_ext.contrib.opt\nopt = slim_ext.contrib.opt.MovingAverageOptimizer(opt)\n"),
+    Noop("tf2's drop_remainder", "dataset = dataset.batch(4, drop_remainder=True)\n"),
+    Noop("another project's MovingAverageOptimizer",
+         "from my_project.opt import MovingAverageOptimizer\n"),
+]

@@ -1,0 +1,65 @@
+"""numpy_aliases: NumPy's removed aliases -> the builtins / NumPy names they meant."""
+from tests.slimport.codemods.cases import Edit, Noop, Reported, attention
+
+CASES = [
+    Edit(
+        "builtin aliases through any numpy name",
+        before="""
+            import numpy as np
+            import numpy
+            import numpy as onp
+
+            mask = np.zeros(shape, dtype=np.bool)
+            ids = numpy.array(ids, dtype=numpy.int)
+            scale = onp.float(3) * np.long(2)
+            names = np.array(labels, dtype=np.object)
+        """,
+        after="""
+            import numpy as np
+            import numpy
+            import numpy as onp
+
+            mask = np.zeros(shape, dtype=bool)
+            ids = numpy.array(ids, dtype=int)
+            scale = float(3) * int(2)
+            names = np.array(labels, dtype=object)
+        """,
+    ),
+    Edit(
+        "numpy 2 removals",
+        before="""
+            import numpy as np
+
+            x = np.asarray(x, dtype=np.float_)
+            x[np.isnan(x)] = np.NaN
+            total = np.product(shape) + np.Inf
+        """,
+        after="""
+            import numpy as np
+
+            x = np.asarray(x, dtype=np.float64)
+            x[np.isnan(x)] = np.nan
+            total = np.prod(shape) + np.inf
+        """,
+    ),
+    Reported(
+        "a builtin the file rebinds",
+        "import numpy as np\ndef f(float):\n    return np.float(float)\n",
+        [attention(3, fix="use builtins.float")],
+    ),
+    # A compatibility shim writes the alias back (keras' tf2onnx_lib.py).
+    Noop("a shim that writes the alias back",
+         "import numpy as np\nif not hasattr(np, 'object'):\n    np.object = object\n"),
+    # TensorFlow's own modules keep their aliases (numpy_ops/np_dtypes.py).
+    Noop("tensorflow's own module",
+         "import numpy as np\nfrom tensorflow.python.framework import dtypes\n"
+         "float_ = np.float_\n"),
+    Noop("numpy scalar types",
+         "import numpy as np\nx = np.float32(1) + np.int64(2)\ny = np.bool_(True)\n"),
+    Noop("the names numpy 2 keeps", "import numpy as np\nz = np.nan + np.inf\n"),
+    # Not numpy: another library's attribute, a local np.
+    Noop("jax.numpy", "import jax.numpy as np\nx = np.float\n"),
+    Noop("another library as np", "import mylib as np\nx = np.int\n"),
+    Noop("a parameter named np", "import numpy as np\ndef f(np):\n    return np.float\n"),
+    Noop("an attribute of another object", "import numpy as np\nx = {'float': 1}\ny = x.float\n"),
+]

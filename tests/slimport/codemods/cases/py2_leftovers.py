@@ -1,0 +1,182 @@
+"""py2_leftovers: Python 2-only builtins and dict methods, ported where the meaning is certain."""
+from tests.slimport.codemods.cases import Edit, Noop, Reported, attention
+
+CASES = [
+    Edit(
+        "builtins",
+        before="""
+            import sys
+
+            LIMIT = sys.maxint
+            for step in xrange(10):
+                label = unicode(step) if isinstance(step, (int, long)) else basestring
+            answer = raw_input('continue? ')
+        """,
+        after="""
+            import sys
+
+            LIMIT = sys.maxsize
+            for step in range(10):
+                label = str(step) if isinstance(step, (int, int)) else str
+            answer = input('continue? ')
+        """,
+    ),
+    Edit(
+        "reduce gets its import",
+        before="""
+            import numpy as np
+
+            size = reduce(lambda a, b: a * b, shape)
+        """,
+        after="""
+            import numpy as np
+            from functools import reduce
+
+            size = reduce(lambda a, b: a * b, shape)
+        """,
+    ),
+    Edit(
+        "dict methods on certain dicts",
+        before="""
+            import os
+
+            counts = {}
+            for name, count in counts.iteritems():
+                pass
+            env = [k for k in os.environ.iterkeys()]
+
+            def report(**kwargs):
+                table = dict(kwargs)
+                return list(kwargs.iteritems()) + list(table.itervalues())
+        """,
+        after="""
+            import os
+
+            counts = {}
+            for name, count in counts.items():
+                pass
+            env = [k for k in os.environ.keys()]
+
+            def report(**kwargs):
+                table = dict(kwargs)
+                return list(kwargs.items()) + list(table.values())
+        """,
+    ),
+    Edit(
+        "the builtin in one function and a parameter in another",
+        before="""
+            def steps(n):
+                return list(xrange(n))
+
+            def other(xrange):
+                return xrange(3)
+        """,
+        after="""
+            def steps(n):
+                return list(range(n))
+
+            def other(xrange):
+                return xrange(3)
+        """,
+    ),
+    Edit(
+        "itertools python2 names",
+        before="""
+            import itertools
+            import itertools as it
+
+            for a, b in itertools.izip(xs, ys):
+                pass
+            squares = it.imap(square, xs)
+            kept = list(itertools.ifilter(None, xs))
+            pairs = itertools.izip_longest(xs, ys, fillvalue=0)
+        """,
+        after="""
+            import itertools
+            import itertools as it
+
+            for a, b in zip(xs, ys):
+                pass
+            squares = map(square, xs)
+            kept = list(filter(None, xs))
+            pairs = itertools.zip_longest(xs, ys, fillvalue=0)
+        """,
+    ),
+    # The result of a call (eval_metric_ops, a config's map): ported only when the
+    # rewrite saw the whole tree and no ``def iteritems`` in it.
+    Edit(
+        "dict methods when no class of the tree defines them",
+        before="""
+            metric_ops = evaluator.get_estimator_eval_metric_ops(eval_dict)
+            for key, (value_op, _) in metric_ops.iteritems():
+                pass
+            names = [n for n in load().iterkeys()]
+        """,
+        after="""
+            metric_ops = evaluator.get_estimator_eval_metric_ops(eval_dict)
+            for key, (value_op, _) in metric_ops.items():
+                pass
+            names = [n for n in load().keys()]
+        """,
+        options={"tree_iter_methods": frozenset()},
+    ),
+    # Uses whose meaning is uncertain are reported and left.
+    Reported("iteritems of an unknown receiver", "for k, v in config.iteritems():\n    pass\n",
+             [attention(1, "config.iteritems", fix="use .items()")]),
+    Reported("iterkeys of a dict reassigned",
+             "d = {}\nd = load()\nfor k in d.iterkeys():\n    pass\n",
+             [attention(3, "d.iterkeys", fix="use .keys()")]),
+    Reported("xrange under a star import",
+             "from helpers import *\nfor i in xrange(3):\n    pass\n",
+             [attention(2, "`xrange`", fix="use range")]),
+    Reported("izip with zip rebound", "import itertools\nzip = 3\nz = itertools.izip(a, b)\n",
+             [attention(3, "itertools.izip", fix="use builtins.zip")]),
+    # An iteritems some class of the tree defines (or an unknown tree) is reported.
+    Reported("iteritems a class of the tree defines",
+             "for k, v in config.iteritems():\n    pass\n",
+             [attention(1, "config.iteritems", fix="use .items()")],
+             options={"tree_iter_methods": frozenset({"iteritems"})}),
+    # Python 3 code.
+    Noop("python 3 code",
+         "import sys\nfor i in range(sys.maxsize):\n    pass\nd = {}\nd.items()\n"),
+    # The file binds the name: module level, a global, an import, a class attribute.
+    Noop("xrange from six.moves",
+         "from six.moves import xrange\nfor i in xrange(3):\n    pass\n"),
+    # TF2 code's leftovers are its authors' business (TensorFlow's own autograph).
+    Noop("tf2 code",
+         "import sys\nimport tensorflow as tf\nMAX_SIZE = sys.maxint\nx = tf.constant(1)\n"),
+    Noop("tensorflow's own module",
+         "import sys\nfrom tensorflow.python.framework import ops\nMAX_SIZE = sys.maxint\n"),
+    # six's own iteritems works on Python 3 (met in tf_slim and TensorFlow).
+    Noop("six.iteritems",
+         "import six\nfor k, v in six.iteritems({'a': 1}):\n    pass\n"),
+    Noop("long bound at module level",
+         "long = int\nx = long(3)\n"),
+    Noop("unicode bound by a global statement",
+         "def setup():\n    global unicode\n    unicode = str\n\ndef use(x):\n"
+         "    return unicode(x)\n"),
+    Noop("reduce imported already",
+         "from functools import reduce\ny = reduce(f, xs)\n"),
+    # Names in other roles: attributes, keywords, parameters, strings.
+    Noop("attributes, keywords and strings",
+         "y = obj.long\nz = f(long=3)\nw = 'xrange(3)'\n"),
+    Noop("a parameter named unicode",
+         "def f(unicode=None):\n    return unicode\n"),
+    Noop("numpy's unicode_",
+         "import numpy as np\nx = np.unicode_\n"),
+    # sys that is not the sys module.
+    Noop("another module as sys",
+         "import mysys as sys\nx = sys.maxint\n"),
+    # An iteritems the tree defines itself.
+    Noop("an iteritems the file defines",
+         "class Table:\n    def iteritems(self):\n        return iter(())\n"
+         "for k in Table().iteritems():\n    pass\n"),
+    # izip of a module that is not itertools, or with zip rebound.
+    Noop("izip of another module",
+         "import myitertools as itertools\nz = itertools.izip(a, b)\n"),
+    Noop("izip imported from itertools",
+         "from itertools import izip\nz = izip(a, b)\n"),
+    # A dict reassigned to something else is not certainly a dict.
+    Noop("a dict reassigned, and an iteritems defined",
+         "d = {}\nd = load()\ndef iteritems(x):\n    pass\nfor k in d.iteritems():\n    pass\n"),
+]
