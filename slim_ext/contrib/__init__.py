@@ -27,16 +27,16 @@ Example:
 """
 from __future__ import annotations
 
+import functools
 import importlib
 from typing import Any
-
-# Ported code (and earlier ports) catch RemovedInTF2Error from here.
-from slim_ext.removed import RemovedInTF2Error as RemovedInTF2Error
-from slim_ext.removed import removed_class, removed_function
 
 _SUBMODULES = ("framework", "image", "learn", "lookup", "quantize", "tfprof", "training")
 # Earlier ports wrote the quantize stand-ins as slim_ext.contrib.quantize_<name>.
 _EARLIER_QUANTIZE_NAMES = ("quantize_create_training_graph", "quantize_create_eval_graph")
+# Ported code (and earlier ports) catch RemovedInTF2Error from here; slim_ext.removed
+# defines it (imported on first use: this module itself imports nothing).
+_FROM_REMOVED = ("RemovedInTF2Error", "removed_class", "removed_function")
 
 
 # What Experiment-based launching did, with the Estimator slim_ext revives.
@@ -46,11 +46,21 @@ _TRAIN_AND_EVALUATE = (
     "(slim_ext.estimator.train_and_evaluate on a cluster: its ps task ends)"
 )
 
-Experiment = removed_class("tf.contrib.learn.Experiment", _TRAIN_AND_EVALUATE)
-learn_runner_run = removed_function("tf.contrib.learn.learn_runner.run", _TRAIN_AND_EVALUATE)
+
+
+@functools.lru_cache(maxsize=None)
+def _launching_stand_in(name: str) -> Any:
+  removed = importlib.import_module("slim_ext.removed")
+  if name == "Experiment":
+    return removed.removed_class("tf.contrib.learn.Experiment", _TRAIN_AND_EVALUATE)
+  return removed.removed_function("tf.contrib.learn.learn_runner.run", _TRAIN_AND_EVALUATE)
 
 
 def __getattr__(name: str) -> Any:
+  if name in _FROM_REMOVED:
+    return getattr(importlib.import_module("slim_ext.removed"), name)
+  if name in ("Experiment", "learn_runner_run"):
+    return _launching_stand_in(name)
   if name in _SUBMODULES:
     return importlib.import_module(f"{__name__}.{name}")
   if name in _EARLIER_QUANTIZE_NAMES:
@@ -65,4 +75,4 @@ def __getattr__(name: str) -> Any:
 
 def __dir__() -> list:
   return sorted(list(globals()) + list(_SUBMODULES) + list(_EARLIER_QUANTIZE_NAMES)
-                + ["HParams"])
+                + list(_FROM_REMOVED) + ["Experiment", "learn_runner_run", "HParams"])

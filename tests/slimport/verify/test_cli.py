@@ -122,17 +122,17 @@ class _Terminal:
 
 
 def test_progress_on_a_terminal_only():
-    from slimport.verify import report  # pylint: disable=g-import-not-at-top
+    from slimport.output.progress import Progress  # pylint: disable=g-import-not-at-top
 
     for tty in (True, False):
         stream = _Terminal(tty)
-        progress = report.Progress(stream)
+        progress = Progress(stream=stream, threshold=0)  # verify's: its total grows
         progress.add(3)
-        progress.started("nets.lenet")
-        progress.finished("nets.lenet")
+        progress.show("nets.lenet")
+        progress.advance("nets.lenet")
         progress.close()
         if tty:
             assert "[0/3] nets.lenet" in stream.text and "[1/3] nets.lenet" in stream.text
-            assert stream.text.endswith("\r\033[K")
+            assert stream.text.endswith("\r" + " " * len("[1/3] nets.lenet") + "\r")
         else:
             assert stream.text == ""
