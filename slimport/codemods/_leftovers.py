@@ -12,7 +12,6 @@ or ``map(`` is in too many files (``along``, ``tf.map_fn(``).
 from __future__ import annotations
 
 import ast
-from typing import ClassVar, Pattern
 
 import libcst as cst
 
@@ -22,15 +21,8 @@ from slimport.analysis.tf_code import leftovers_are_ours, tf1_era_file
 
 
 class LeftoverCodemod(SlimportCodemod):
-    """Base of the leftover codemods; subclasses set ``TRIGGER`` and define
-    ``leftover_statements`` and ``start_leftovers``."""
-
-    # The file can only need this codemod if its text matches.
-    TRIGGER: ClassVar[Pattern[str]]
-
-    @classmethod
-    def applies_to(cls, source: str) -> bool:
-        return cls.TRIGGER.search(source) is not None
+    """Base of the leftover codemods; subclasses set ``TRIGGER`` (the pattern a file's
+    text must match) and define ``leftover_statements`` and ``start_leftovers``."""
 
     @classmethod
     def statement_filter(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:

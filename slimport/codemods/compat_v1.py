@@ -236,15 +236,21 @@ class CompatV1Command(SlimportCodemod):
 
     # -- then decides and edits -------------------------------------------------------
 
-    def visit_Import(self, node: cst.Import) -> None:
+    # An import names modules; it uses none of them: its dotted names are no uses to
+    # check (after a plain ``import tensorflow``, ``from tensorflow.python.framework
+    # import ops`` would read as a use of ``tensorflow.python``, which compat.v1 lacks).
+
+    def visit_Import(self, node: cst.Import) -> bool:
         if any(get_full_name_for_node(alias.name) == TF and alias.asname is not None
                for alias in node.names):
             self._touch(node)
+        return False
 
-    def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
         if not node.relative and node.module is not None \
                 and get_full_name_for_node(node.module) == TF:
             self._touch(node)
+        return False
 
     def _touch(self, node: cst.CSTNode) -> None:
         """Note that the module-level statement around ``node`` has something to edit."""

@@ -43,16 +43,6 @@ KNOWN_BUGS = {
     ("recorded", "contrib_symbols", "unused import of a gone module is dropped"): (
         "contrib_symbols' _DropModuleAliases removes the import and records no finding: "
         "the file changes and the report lists nothing at that line"),
-    ("findings", "compat_v1", "plain import tensorflow keeps the package"): (
-        "in a TF1 file whose TensorFlow is bound by a plain `import tensorflow` (not `as tf`), "
-        "compat_v1 reports `from tensorflow.python.framework import ops` as missing from "
-        "tf.compat.v1 (`python` is not in TensorFlow 2.21's tf.compat.v1): TensorFlow's own "
-        "modules are no public API and import as they are (no report after `import "
-        "tensorflow as tf`)"),
-    ("precheck", "tf0_names", "uses that are not calls"): (
-        "tf0_names' TRIGGERS all end in '(' (mul(, rnn(): a file whose only 0.x names are "
-        "not called (ops = {'mul': tf.mul}) fails the text pre-check, and `slimport rewrite` "
-        "leaves tf.mul, which TensorFlow 2 lacks, without a report"),
 }
 
 
