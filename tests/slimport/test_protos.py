@@ -13,13 +13,13 @@ import json
 import os
 import subprocess
 import sys
-import tomllib
 from pathlib import Path
 
 import pytest
 
 from slimport.engine import protos
 from tests.slimport.conftest import REPO_ROOT, snapshot
+from slimport.cli.config import tomllib
 
 PROTOS = {
     "pkg/protos/unit.proto": (
