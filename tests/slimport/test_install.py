@@ -27,7 +27,7 @@ from typing import Dict, List, Sequence
 import pytest
 from packaging.requirements import Requirement
 
-from slim_facts.requirements import RUNTIME, pip_install_line
+from slim_facts.requirements import TF_EXTRA, pip_install_line
 from slimport.cli import arguments
 from tests.documented import documented
 from tests.slimport.conftest import REPO_ROOT
@@ -94,9 +94,9 @@ class Fresh:
                 for item in json.loads(report.read_text())["install"]}
 
 
-@pytest.fixture(scope="module")
-def fresh(tmp_path_factory) -> Fresh:
-    work = tmp_path_factory.mktemp("install")
+def make_fresh(work: Path) -> Fresh:
+    """A copy of what a clone installs from under ``work``, and a new virtualenv beside
+    it that knows nothing of this checkout or of the test's own virtualenv."""
     clone = work / "clone"
     for name in CLONE_FILES:
         source = REPO_ROOT / name
@@ -117,6 +117,11 @@ def fresh(tmp_path_factory) -> Fresh:
 
 
 @pytest.fixture(scope="module")
+def fresh(tmp_path_factory) -> Fresh:
+    return make_fresh(tmp_path_factory.mktemp("install"))
+
+
+@pytest.fixture(scope="module")
 def installed(fresh: Fresh) -> Fresh:
     """``fresh`` after the README's install lines, with the wheel installed without TF."""
     assert _code_block_after("## Install") == INSTALL_LINES
@@ -127,6 +132,7 @@ def installed(fresh: Fresh) -> Fresh:
     assert tf_extra["tf-keras"].split(".")[:2] == tf_minor, tf_extra
     assert tf_extra["tf-slim"] == "1.1.0"
     assert tf_extra["tensorflow-estimator"].startswith("2.15.")
+    assert "grpcio-tools" in tf_extra, "the protoc the rewrite regenerates stale *_pb2.py with"
     rewrite_only = fresh.resolved(INSTALL_LINES[1], fresh.clone)
     assert "libcst" in rewrite_only and "tensorflow" not in rewrite_only
     fresh.pip(INSTALL_LINES[2], cwd=fresh.clone)
@@ -164,7 +170,7 @@ def test_the_wheel_says_what_a_package_index_expects(installed: Fresh) -> None:
     assert not [c for c in classifiers if c.startswith("License ::")], \
         "a licence classifier next to an SPDX expression is refused by current setuptools"
     extra = sorted(re.findall(r"^Requires-Dist: (.*); extra == \"tf\"$", metadata, re.MULTILINE))
-    assert sorted(map(_normalized, extra)) == sorted(map(_normalized, RUNTIME))
+    assert sorted(map(_normalized, extra)) == sorted(map(_normalized, TF_EXTRA))
     with zipfile.ZipFile(wheel) as archive:
         licence = archive.read("slimport-0.1.0.dist-info/licenses/LICENSE")
     assert licence == (REPO_ROOT / "LICENSE").read_bytes()
@@ -173,7 +179,7 @@ def test_the_wheel_says_what_a_package_index_expects(installed: Fresh) -> None:
 
 def test_the_tf_extra_is_the_runtime_the_messages_name() -> None:
     project = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text())
-    assert tuple(project["project"]["optional-dependencies"]["tf"]) == RUNTIME
+    assert tuple(project["project"]["optional-dependencies"]["tf"]) == TF_EXTRA
     assert "setuptools>=77" in project["build-system"]["requires"]
 
 

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from slim_facts.requirements import PROTOC
 from slimport.engine import protos
 from tests.slimport.conftest import REPO_ROOT, snapshot
 from slimport.cli.config import tomllib
@@ -195,15 +196,16 @@ def test_without_grpcio_tools_the_stale_files_are_one_finding_with_the_install_l
     assert "1 needs attention" in ran.stderr
 
 
-def test_the_install_line_and_the_extra_install_the_protoc_the_step_runs():
-    # `pip install grpcio-tools` (the fix line) and `slimport[protos]` name one package;
-    # the version installed here (tox's pin) satisfies the extra and runs as protoc.
-    extra = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text())["project"][
-        "optional-dependencies"]["protos"]
-    assert extra == ["grpcio-tools>=1.63"] and protos.INSTALL == "pip install grpcio-tools"
+def test_the_install_line_and_the_extras_install_the_protoc_the_step_runs():
+    # `pip install grpcio-tools` (the fix line), `slimport[protos]` and `slimport[tf]` name
+    # one package; the version installed here (tox's pin) satisfies them and runs as protoc.
+    extras = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text())["project"][
+        "optional-dependencies"]
+    assert extras["protos"] == list(PROTOC) == ["grpcio-tools>=1.62"]
+    assert extras["tf"][-1] == PROTOC[0] and protos.INSTALL == "pip install grpcio-tools"
     version = protos.protoc_version()
     assert version.startswith("grpcio-tools ")
-    assert tuple(int(part) for part in version.split()[1].split(".")[:2]) >= (1, 63)
+    assert tuple(int(part) for part in version.split()[1].split(".")[:2]) >= (1, 62)
     ran = subprocess.run([*protos.protoc_command(), "--version"], capture_output=True,
                          text=True, timeout=60, check=False)
     assert ran.returncode == 0 and ran.stdout.startswith("libprotoc ")
