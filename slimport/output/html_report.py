@@ -25,16 +25,8 @@ from typing import Dict, Iterator, List, Sequence, Tuple
 from slimport import __version__
 from slimport.analysis.findings import ATTENTION, EDIT, WARNING, Finding
 from slimport.output.diffs import ADDED, KEPT, Hunk
-from slimport.output.results import (
-    CHANGED,
-    FAILED,
-    SKIPPED,
-    UNCHANGED,
-    FileResult,
-    TreeFinding,
-    summarize,
-)
-from slimport.output.summary import count
+from slimport.output.results import CHANGED, FAILED, SKIPPED, UNCHANGED, FileResult, TreeFinding
+from slimport.output.summary import count, summarize
 
 KINDS = (EDIT, ATTENTION, WARNING)
 # The groups files are shown in, top to bottom: (id, heading).

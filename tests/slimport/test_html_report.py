@@ -7,6 +7,7 @@ import difflib
 import json
 import os
 import struct
+import subprocess
 import sys
 import zlib
 from collections import Counter, defaultdict
@@ -277,6 +278,19 @@ def test_a_report_suffix_names_its_format(slimport_cli, tmp_path: Path, make_tre
     page = parse((tmp_path / "PORT.HTML").read_text(encoding="utf-8"))
     assert page.select("tr", "del")[0].select("td")[2].text == "import tensorflow as tf"
     assert "dry run (--diff)" in page.select("header")[0].text
+
+
+def test_standard_input_has_its_page_too(tmp_path: Path) -> None:
+    env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
+    ran = subprocess.run([sys.executable, "-m", "slimport", "rewrite", "-", "--stdin-filename",
+                          "train.py", "--report", "port.html"], input=SOURCE, cwd=tmp_path,
+                         env=env, capture_output=True, text=True, timeout=120, check=False)
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout != SOURCE and "tf.contrib" not in ran.stdout
+    page = parse((tmp_path / "port.html").read_text(encoding="utf-8"))
+    [section] = page.select("details", "file")
+    assert section.attrs["data-path"] == "train.py" and "standard input" in page.text
+    assert section.select("tr", "add")[0].select("td")[2].text == ran.stdout.splitlines()[0]
 
 
 # --- in a real browser --------------------------------------------------------------
