@@ -139,8 +139,11 @@ def review_hunks(before: str, after: str, marked: Collection[int],
     # Every line of the merged diff: (tag, text, old lines before it, new lines before it).
     rows: List[Tuple[str, str, int, int]] = []
     wanted: List[int] = []
-    matcher = difflib.SequenceMatcher(None, old, new)
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+    # An unchanged file (only its findings' lines to show) needs no matching; a changed
+    # one is matched as unified_diff matches it.
+    opcodes = ([("equal", 0, len(old), 0, len(new))] if before == after
+               else difflib.SequenceMatcher(None, old, new).get_opcodes())
+    for tag, i1, i2, j1, j2 in opcodes:
         if tag == "equal":
             for offset in range(i2 - i1):
                 if i1 + offset + 1 in marked:

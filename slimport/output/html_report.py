@@ -112,11 +112,6 @@ def _group(result: FileResult) -> str:
     return result.status
 
 
-def _source_line(result: FileResult, index: int) -> int:
-    finding = result.findings[index]
-    return result.source_lines[index] if index < len(result.source_lines) else finding.line
-
-
 def _finding_body(finding: Finding) -> str:
     where = f"line {finding.line}: " if finding.line else ""
     fix = f'<div class="fix">fix: {_text(finding.fix)}</div>' if finding.fix else ""
@@ -183,7 +178,7 @@ def _file_body(result: FileResult, number: int) -> str:
         parts.append(f'<p class="reason">{where}{_text(result.error)}</p>')
     by_line: Dict[int, List[Placed]] = defaultdict(list)
     for index, finding in enumerate(result.findings):
-        by_line[_source_line(result, index)].append((_anchor(number, index), finding))
+        by_line[result.source_line(index)].append((_anchor(number, index), finding))
     rows = list(_diff_rows(result.review or (), by_line))
     # What has no line in the diff: findings about the whole file, and any whose
     # line the diff does not show.

@@ -58,14 +58,18 @@ class FileResult:
         """The file the user goes on to edit: the one written, else the source."""
         return self.output or self.path
 
+    def source_line(self, index: int) -> int:
+        """Finding ``index``'s line in the source ``path``."""
+        if index < len(self.source_lines):
+            return self.source_lines[index]
+        return self.findings[index].line
+
     def as_dict(self) -> dict:
         findings = []
         for index, finding in enumerate(self.findings):
             entry = finding.as_dict()
-            source_line = self.source_lines[index] if index < len(self.source_lines) \
-                else finding.line
             findings.append({"codemod": entry.pop("codemod"), "line": entry.pop("line"),
-                             "source_line": source_line, **entry})
+                             "source_line": self.source_line(index), **entry})
         return {
             "path": self.path,
             "output": self.output,
