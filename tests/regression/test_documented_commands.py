@@ -56,6 +56,11 @@ def test_the_readme_before_and_port(clone: Path) -> None:
     shown = re.search(r"^\d+ files changed, [^\n]*other file copied$", readme, re.MULTILINE)
     assert shown is not None and shown.group(0) in port.stderr, port.stderr[-2000:]
     assert (clone / "port.json").is_file() and (clone / "ported" / "nets").is_dir()
+    shutil.rmtree(clone / "ported")  # the page is asked instead of the JSON, not after it
+    page = _run(documented("slimport rewrite examples/slim_tf1 --out ported --report port.html"),
+                clone)
+    # tests/slimport/test_html_report.py opens such a page in a real browser.
+    assert page.returncode == 0 and "<!DOCTYPE html>" in (clone / "port.html").read_text()
 
 
 def test_the_codemod_list_and_doctor(clone: Path) -> None:
