@@ -153,14 +153,16 @@ def test_checkpoint_and_export_evaluates_and_exports_each_checkpoint(tf, learn, 
     x = tf.placeholder(tf.float32, [None, 1])
     return tf.estimator.export.ServingInputReceiver({"x": x}, {"x": x})
 
-  experiment = _experiment(tf, learn, tmp_path, checkpoint_and_export=True,
+  config = learn.RunConfig(model_dir=str(tmp_path), save_checkpoints_steps=15)
+  experiment = _experiment(tf, learn, tmp_path, config=config, checkpoint_and_export=True,
                            export_strategies=learn.make_export_strategy(
                                receiver, exports_to_keep=2))
   metrics, exports = experiment.train_and_evaluate()
   assert metrics["global_step"] == TRAIN_STEPS and len(exports) == 1
   # Each checkpoint the hook saves, the first (step 0) included.
-  assert _evaluated_steps(tf, tmp_path / "eval_intermediate_export") == [0, 10, 20, 30]
-  # Four exports were written; the two newest are kept.
+  assert _evaluated_steps(tf, tmp_path / "eval_intermediate_export") == [0, 15, 30]
+  # Three exports were written (one a second: they are named by the time); the two
+  # newest are kept.
   kept = sorted(path.name for path in (tmp_path / "export" / "Servo").iterdir())
   assert len(kept) == 2 and str(exports[0].decode()).endswith(kept[-1])
 
