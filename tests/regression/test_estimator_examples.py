@@ -165,12 +165,14 @@ def _chief_first(job: PlatformJob) -> None:
 
 
 TF1_CLUSTER = ["--train_epochs", "2", "--steps_per_epoch", "40"]
-
-
-@pytest.mark.parametrize("start", [
+# A between-graph job's tasks: started ps last, or the worker only after the chief exited.
+BETWEEN_GRAPH_START_ORDERS = pytest.mark.parametrize("start", [
     lambda job: job.start_all(order=("master", "worker", "ps")),
     _chief_first,
 ], ids=["ps-last", "chief-first"])
+
+
+@BETWEEN_GRAPH_START_ORDERS
 def test_tf1_between_graph_cluster(ported, tmp_path, start):
     with ProcessSet() as procs:
         job = _job(procs, ported, tmp_path, TF1, {"master": 1, "worker": 1, "ps": 1},
@@ -183,10 +185,7 @@ def test_tf1_between_graph_cluster(ported, tmp_path, start):
     assert _accuracy(master, r"epoch 2: accuracy ([\d.]+)") > LEARNED
 
 
-@pytest.mark.parametrize("start", [
-    lambda job: job.start_all(order=("master", "worker", "ps")),
-    _chief_first,
-], ids=["ps-last", "chief-first"])
+@BETWEEN_GRAPH_START_ORDERS
 def test_experiment_cluster_schedules_by_task_type(ported, tmp_path, start):
     with ProcessSet() as procs:
         job = _job(procs, ported, tmp_path, EXPERIMENT, {"master": 1, "worker": 1, "ps": 1},

@@ -6,7 +6,6 @@ place variables as tf.contrib.training's did (checked through
 reads TF_CONFIG by tf.contrib.learn's rules (the table of TF 1.x's own
 run_config tests) while being a tf.estimator.RunConfig.
 """
-import json
 
 import pytest
 
@@ -61,14 +60,6 @@ def test_replica_device_setter_balances_variables_by_bytes(tf, training):
   assert big.device == "/job:ps/task:0"
   assert {v.device for v in small} == {"/job:ps/task:1"}
   assert result.device == "/job:worker"
-
-
-@pytest.fixture()
-def tf_config(monkeypatch):
-  def set_config(config):
-    monkeypatch.setenv("TF_CONFIG", json.dumps(config))
-  monkeypatch.delenv("TF_CONFIG", raising=False)
-  return set_config
 
 
 _CLUSTER = {"ps": ["host1:1", "host2:2"], "worker": ["host3:3", "host4:4", "host5:5"]}

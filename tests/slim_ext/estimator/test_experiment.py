@@ -10,7 +10,6 @@ cluster schedules (``train`` with its server, ``run_std_server`` on a ps that
 ends) run as processes in tests/regression/test_estimator_examples.py.
 """
 import collections
-import json
 import pathlib
 
 import pytest
@@ -29,14 +28,6 @@ def learn(tf):  # pylint: disable=unused-argument
 @pytest.fixture(scope="module")
 def learn_runner(learn):
   return learn.learn_runner
-
-
-@pytest.fixture()
-def tf_config(monkeypatch):
-  def set_config(config):
-    monkeypatch.setenv("TF_CONFIG", json.dumps(config))
-  monkeypatch.delenv("TF_CONFIG", raising=False)
-  return set_config
 
 
 def _input_fn(tf):
