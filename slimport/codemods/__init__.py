@@ -18,6 +18,7 @@ from slimport.codemods.tree_facts import TreeFact
 from slimport.codemods.compat_v1 import CompatV1Command
 from slimport.codemods.contrib_slim import ContribSlimCommand
 from slimport.codemods.contrib_symbols import ContribSymbolsCommand
+from slimport.codemods.device_spec import DeviceSpecCommand
 from slimport.codemods.cluster_bootstrap import ClusterBootstrapCommand
 from slimport.codemods.estimator_ps_strategy import EstimatorPsStrategyCommand
 from slimport.codemods.flags_to_absl import FlagsToAbslCommand
@@ -49,6 +50,7 @@ CODEMODS: List[Type[SlimportCodemod]] = [
     ClusterBootstrapCommand,
     OwnServerCommand,
     ReplicaDeviceCommand,
+    DeviceSpecCommand,
     Py2LeftoversCommand,
     Py2ListsCommand,
     RemovedStdlibCommand,

@@ -6,7 +6,7 @@ EXPERIMENT = """
     from tensorflow.contrib.learn.python.learn import learn_runner
 
     def experiment_fn(run_config, hparams):
-        return tf.contrib.learn.Experiment(estimator=e, train_input_fn=f, eval_input_fn=g)
+        return tf.contrib.learn.Experiment(e, train_input_fn=f, eval_input_fn=g)
 
     learn_runner.run(experiment_fn, run_config=config, hparams=hparams)
 """
@@ -524,7 +524,7 @@ CASES = [
             import slim_ext.contrib.learn
 
             def experiment_fn(run_config, hparams):
-                return slim_ext.contrib.learn.Experiment(estimator=e, train_input_fn=f, eval_input_fn=g)
+                return slim_ext.contrib.learn.Experiment(e, train_input_fn=f, eval_input_fn=g)
 
             learn_runner.run(experiment_fn, run_config=config, hparams=hparams)
         """,
