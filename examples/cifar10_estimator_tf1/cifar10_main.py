@@ -34,9 +34,9 @@ tf.app.flags.DEFINE_string('output_dir', '',
                            'Directory for checkpoints, summaries and exports.')
 tf.app.flags.DEFINE_integer('num_gpus', 0,
                             'Towers on GPUs; 0 builds one tower on the CPU.')
-tf.app.flags.DEFINE_string('variable_strategy', 'CPU',
+tf.app.flags.DEFINE_string('variable_strategy', '',
                            'CPU: variables on the CPU; GPU: spread over the '
-                           'GPUs by size.')
+                           'GPUs by size (default: GPU with --num_gpus, else CPU).')
 tf.app.flags.DEFINE_integer('train_steps', 200, 'Global steps to train.')
 tf.app.flags.DEFINE_integer('train_batch_size', 64,
                             'Examples per step, split over the towers.')
@@ -224,7 +224,9 @@ def get_experiment_fn(data_dir, num_gpus, variable_strategy):
 def main(unused_argv):
   if not FLAGS.data_dir or not FLAGS.output_dir:
     raise ValueError('--data_dir and --output_dir are required')
-  if FLAGS.num_gpus == 0 and FLAGS.variable_strategy == 'GPU':
+  variable_strategy = FLAGS.variable_strategy or (
+      'GPU' if FLAGS.num_gpus > 0 else 'CPU')
+  if FLAGS.num_gpus == 0 and variable_strategy == 'GPU':
     raise ValueError('--variable_strategy=GPU needs --num_gpus > 0')
   if FLAGS.num_gpus > 0 and FLAGS.train_batch_size % FLAGS.num_gpus:
     raise ValueError('--train_batch_size must be a multiple of --num_gpus')
@@ -246,8 +248,7 @@ def main(unused_argv):
       batch_norm_decay=FLAGS.batch_norm_decay,
       batch_norm_epsilon=FLAGS.batch_norm_epsilon)
   tf.contrib.learn.learn_runner.run(
-      get_experiment_fn(FLAGS.data_dir, FLAGS.num_gpus,
-                        FLAGS.variable_strategy),
+      get_experiment_fn(FLAGS.data_dir, FLAGS.num_gpus, variable_strategy),
       run_config=config,
       hparams=hparams)
 

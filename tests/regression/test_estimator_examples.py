@@ -10,8 +10,10 @@ it, with its flags only (``--data_dir --output_dir``, ``--num_gpus``): once alon
 a job from a platform TF_CONFIG (``master``, ``worker``, ``ps``, ``evaluator``) of real
 processes on 127.0.0.1 (tests/_platform_job.py), every process exiting 0 within its
 bound, in the start orders that matter: the ps last, the chief first (the worker started
-only after the chief has exited), everything at once. Each run is judged by what it left:
-the checkpoint's global step, the accuracy it printed or its evaluations wrote.
+only after the chief has exited), everything at once (the Experiment example's run alone
+is the estimator page's command, in tests/regression/test_documented_commands.py). Each
+run is judged by what it left: the checkpoint's global step, the accuracy it printed or its
+evaluations wrote.
 Runs in regression-tf221 and regression-tf215.
 """
 from __future__ import annotations
@@ -129,21 +131,9 @@ def test_trains_evaluates_and_checkpoints_alone(ported, tmp_path, script, flags,
     assert _accuracy(output, re.compile(printed, re.MULTILINE)) > LEARNED
 
 
+# The Experiment example alone is the estimator page's own lines
+# (tests/regression/test_documented_commands.py); its clusters are here.
 EXPERIMENT_STEPS = 80
-
-
-def test_experiment_trains_and_evaluates_alone(ported, tmp_path):
-    # Two towers on "GPUs" (TensorFlow soft-places them on the CPU), their variables
-    # spread by GreedyLoadBalancingStrategy through local_device_setter's DeviceSpecs.
-    model_dir = tmp_path / "model"
-    result = _run([ported.script(EXPERIMENT), "--data_dir", ported.data_for(EXPERIMENT),
-                   "--output_dir", model_dir, "--num_gpus", "2", "--variable_strategy", "GPU",
-                   "--train_steps", EXPERIMENT_STEPS])
-    assert result.returncode == 0, (result.stdout + result.stderr)[-6000:]
-    assert _checkpoint_step(model_dir) == EXPERIMENT_STEPS
-    # learn_runner's local schedule, train_and_evaluate, evaluated the last checkpoint.
-    assert _last_evaluation(model_dir)[0] == EXPERIMENT_STEPS
-    assert _last_evaluation(model_dir)[1] > LEARNED
 
 
 # -- clusters from a platform TF_CONFIG ------------------------------------------------
