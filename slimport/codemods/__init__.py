@@ -18,9 +18,11 @@ from slimport.codemods.tree_facts import TreeFact
 from slimport.codemods.compat_v1 import CompatV1Command
 from slimport.codemods.contrib_slim import ContribSlimCommand
 from slimport.codemods.contrib_symbols import ContribSymbolsCommand
+from slimport.codemods.device_spec import DeviceSpecCommand
 from slimport.codemods.cluster_bootstrap import ClusterBootstrapCommand
 from slimport.codemods.estimator_ps_strategy import EstimatorPsStrategyCommand
 from slimport.codemods.flags_to_absl import FlagsToAbslCommand
+from slimport.codemods.late_collective_strategy import LateCollectiveStrategyCommand
 from slimport.codemods.legacy_keras import LegacyKerasCommand
 from slimport.codemods.moved_modules import MovedModulesCommand
 from slimport.codemods.moxing import MoxingCommand
@@ -49,6 +51,7 @@ CODEMODS: List[Type[SlimportCodemod]] = [
     ClusterBootstrapCommand,
     OwnServerCommand,
     ReplicaDeviceCommand,
+    DeviceSpecCommand,
     Py2LeftoversCommand,
     Py2ListsCommand,
     RemovedStdlibCommand,
@@ -56,6 +59,7 @@ CODEMODS: List[Type[SlimportCodemod]] = [
     PandasAsMatrixCommand,
     LegacyKerasCommand,
     EstimatorPsStrategyCommand,
+    LateCollectiveStrategyCommand,
     TrainAndEvaluateCommand,
     SlimExtImportCommand,
     CompatV1Command,

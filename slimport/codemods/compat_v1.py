@@ -114,12 +114,13 @@ class CompatV1Command(SlimportCodemod):
     )
     # Last of those that touch TensorFlow names: it sees which TensorFlow uses remain
     # (contrib and flags rewrites resolve names through the tensorflow bindings it
-    # edits), and collapses the tf.compat.v1.X that estimator_ps_strategy writes.
+    # edits), and collapses the tf.compat.v1.X that estimator_ps_strategy and
+    # device_spec write.
     RUNS_AFTER: ClassVar[Tuple[str, ...]] = (
         "contrib_slim", "tf0_names", "contrib_symbols", "moxing", "moved_modules",
         "sdk_imports", "flags_to_absl", "uai_flags", "cluster_bootstrap", "own_server",
-        "replica_device", "legacy_keras", "estimator_ps_strategy", "train_and_evaluate",
-        "slim_ext_import")
+        "replica_device", "device_spec", "legacy_keras", "estimator_ps_strategy",
+        "train_and_evaluate", "slim_ext_import")
     TRIGGERS: ClassVar[Tuple[str, ...]] = ("tensorflow",)
 
     @classmethod

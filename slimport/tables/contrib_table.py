@@ -108,14 +108,6 @@ def _renamed(package: str, pairs: Dict[str, str]) -> Dict[str, Home]:
 
 _QAT = ("quantization-aware training in tensorflow-model-optimization "
         "(tfmot.quantization.keras.quantize_model)")
-# tf.estimator itself runs on TF 2.21 (tensorflow-estimator 2.15, revived by slim_ext).
-_EXPERIMENT = ("tf.estimator.train_and_evaluate(estimator, tf.estimator.TrainSpec("
-               "train_input_fn, max_steps=train_steps), tf.estimator.EvalSpec(eval_input_fn, "
-               "steps=eval_steps)), the Experiment's own pieces (slimport then makes it "
-               "slim_ext.estimator.train_and_evaluate, whose ps task ends)")
-_LEARN_RUNNER = ("what learn_runner.run(experiment_fn, run_config=config, hparams=hparams) ran: "
-                 "build the Estimator and input functions experiment_fn built, then "
-                 f"{_EXPERIMENT}")
 _CONTRIB_LEARN = ("tf.estimator (tensorflow-estimator 2.15, revived on TF 2.16+ by "
                   "slim_ext): its canned estimators, RunConfig, train_and_evaluate")
 # TPUEstimator's module in tensorflow-estimator 2.15 (runs on CPU with use_tpu=False).
@@ -168,12 +160,12 @@ HOMES: Dict[str, Home] = {
                             ("RunConfig", _TPU_CONFIG), ("TPUConfig", _TPU_CONFIG))},
     # tf.contrib.learn's RunConfig, on tf.estimator's (slim_ext.contrib.learn.run_config).
     **_same_name(f"{STAND_INS}.learn", "learn", ["RunConfig"]),
-    # Experiment-based launching: train_and_evaluate does what it did.
-    **{key: Home(STAND_INS, "Experiment", _EXPERIMENT) for key in (
-        "learn.Experiment", "learn.python.learn.Experiment",
-        "learn.python.learn.experiment.Experiment")},
-    **{key: Home(STAND_INS, "learn_runner_run", _LEARN_RUNNER) for key in (
-        "learn.learn_runner.run", "learn.python.learn.learn_runner.run")},
+    # Experiment-based launching on tf.estimator (learn_runner: MODULE_HOMES).
+    **{f"{package}.{name}": Home(f"{STAND_INS}.learn", name)
+       for package in ("learn", "learn.python.learn")
+       for name in ("Experiment", "ExportStrategy", "make_export_strategy")},
+    "learn.python.learn.utils.saved_model_export_utils.make_export_strategy":
+        Home(f"{STAND_INS}.learn", "make_export_strategy"),
     # Re-implemented with TF1's behaviour: the optimizer wrapper that averages the
     # weights and swaps the averages into the saver, and drop-remainder batching.
     **_same_name(f"{STAND_INS}.opt", "opt", ["MovingAverageOptimizer"]),
@@ -239,6 +231,12 @@ MODULE_HOMES: Dict[str, str] = {
     # contrib.learn's run_config module (RunConfig, its TF_CONFIG reading, the uid list).
     "learn.python.learn.run_config": f"{STAND_INS}.learn.run_config",
     "learn.python.learn.estimators.run_config": f"{STAND_INS}.learn.run_config",
+    # Experiment, learn_runner (run, tune) and export strategies, on tf.estimator.
+    "learn.python.learn.experiment": f"{STAND_INS}.learn.experiment",
+    "learn.python.learn.export_strategy": f"{STAND_INS}.learn.export_strategy",
+    **{module: f"{STAND_INS}.learn.learn_runner" for module in (
+        "learn.learn_runner", "learn.python.learn.learn_runner",
+        "learn.python.learn.learn_runner_lib")},
     # TPUEstimator's contrib modules, where the Object Detection API imports them from.
     "tpu.python.tpu.tpu_estimator": _TPU_ESTIMATOR,
     "tpu.python.tpu.tpu_config": _TPU_CONFIG,

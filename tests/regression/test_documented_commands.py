@@ -86,6 +86,28 @@ def test_the_estimator_page(clone: Path) -> None:
     assert re.search(r"epoch 3: accuracy [\d.]+", trained.stdout + trained.stderr)
 
 
+def test_the_estimator_pages_experiment_trainer(clone: Path) -> None:
+    # tests/regression/test_estimator_examples.py runs its clusters.
+    ported = _run(documented("slimport rewrite examples/cifar10_estimator_tf1 --out ported_c10"),
+                  clone)
+    assert ported.returncode == 0, ported.stderr
+    assert "0 failed" in ported.stderr and "Needs attention" not in ported.stderr, ported.stderr
+    made = _run(documented("python ported_c10/generate_data.py --data_dir data_c10"), clone)
+    assert made.returncode == 0, made.stderr[-4000:]
+    # Two towers on "GPUs" (TensorFlow soft-places them on the CPU), their variables spread
+    # by GreedyLoadBalancingStrategy through local_device_setter's DeviceSpecs; learn_runner
+    # runs the local schedule, train_and_evaluate.
+    trained = _run(documented("python ported_c10/cifar10_main.py --data_dir data_c10 "
+                              "--output_dir out_c10 --num_gpus 2 --train_steps 80"), clone)
+    assert trained.returncode == 0, trained.stderr[-4000:]
+    assert 'model_checkpoint_path: "model.ckpt-80"' in (
+        clone / "out_c10" / "checkpoint").read_text()
+    evaluated = re.findall(r"Saving dict for global step 80: accuracy = ([\d.]+)",
+                           trained.stderr)
+    # Ten classes: chance is 0.1.
+    assert evaluated and float(evaluated[-1]) > 0.25, trained.stderr[-4000:]
+
+
 def test_the_moxing_page(clone: Path) -> None:
     for words in (
             documented("python examples/moxing_tf1/make_mnist_data.py --data_dir=mnist"),

@@ -6,8 +6,8 @@ Targets, table by table: the contrib table (every generated home, every hand-mad
 every mirrored module with every name its TF 1.15 module had, listed with its home in
 the mirror or as gone, which the rewrite reports instead of writing), tf0_names'
 renames, compat_v1's ``tensorflow.compat.v1.X`` for every TF1 name of the API tables,
-moved_modules' and moxing's homes, numpy_aliases' NumPy names, and the standard-library
-names the Python 2 codemods write.
+moved_modules' and moxing's homes, device_spec's TF1 DeviceSpec, numpy_aliases' NumPy
+names, and the standard-library names the Python 2 codemods write.
 """
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from typing import List
 import pytest
 
 from slim_facts.moxing import MOX_FILE_NAMES, MOX_MODULE, MOX_NAMES
-from slimport.codemods import moved_modules, numpy_aliases
+from slimport.codemods import device_spec, moved_modules, numpy_aliases
 from slimport.tables import contrib_table
 from slimport.codemods import py2_leftovers, removed_stdlib, tf0_names
 from slimport.tables.contrib_table import HOMES, MODULE_HOMES, SYMBOL, Home, lookup
@@ -108,6 +108,15 @@ def test_every_tf1_name_compat_v1_writes_resolves() -> None:
     new_since_tf1 = {line for line in NEW_SINCE_TF1.read_text().splitlines()
                      if line and not line.startswith("#")}
     assert set(unresolved(COMPAT_V1, names)) <= new_since_tf1
+
+
+def test_device_spec_target_is_tf1s_mutable_class() -> None:
+    # device_spec writes tensorflow.compat.v1.DeviceSpec (and imports it from there).
+    assert resolves(device_spec.V1_HOME.rpartition(".")[2], COMPAT_V1)
+    spec = importlib.import_module(COMPAT_V1).DeviceSpec.from_string("/cpu:0")
+    spec.merge_from(importlib.import_module(COMPAT_V1).DeviceSpec(job="ps"))
+    spec.task = 1
+    assert spec.to_string() == "/job:ps/task:1/device:CPU:0"
 
 
 def test_moved_modules_and_moxing_homes_resolve() -> None:

@@ -30,7 +30,8 @@ from tests.examples import _platform_tree
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLE_FILES = sorted((REPO / "examples" / "slim_tf1").rglob("*.py")) + sorted(
-    path for example in ("estimator_tf1", "estimator_tf2", "keras_estimator_tf2")
+    path for example in ("estimator_tf1", "cifar10_estimator_tf1", "estimator_tf2",
+                         "keras_estimator_tf2")
     for path in (REPO / "examples" / example).glob("*.py"))
 sys.path.insert(0, str(REPO / "benchmarks"))
 import synthetic_tree  # noqa: E402  (benchmarks/ is not a package)

@@ -6,7 +6,7 @@ EXPERIMENT = """
     from tensorflow.contrib.learn.python.learn import learn_runner
 
     def experiment_fn(run_config, hparams):
-        return tf.contrib.learn.Experiment(estimator=e, train_input_fn=f, eval_input_fn=g)
+        return tf.contrib.learn.Experiment(e, train_input_fn=f, eval_input_fn=g)
 
     learn_runner.run(experiment_fn, run_config=config, hparams=hparams)
 """
@@ -516,21 +516,41 @@ CASES = [
         ],
     ),
     Edit(
-        "experiment launching is reported with what runs it now",
+        "experiment launching runs on slim_ext's experiment and learn_runner",
         before=EXPERIMENT,
         after="""
             import tensorflow as tf
-            import slim_ext.contrib
+            from slim_ext.contrib.learn import learn_runner
+            import slim_ext.contrib.learn
 
             def experiment_fn(run_config, hparams):
-                return slim_ext.contrib.Experiment(estimator=e, train_input_fn=f, eval_input_fn=g)
+                return slim_ext.contrib.learn.Experiment(e, train_input_fn=f, eval_input_fn=g)
 
-            slim_ext.contrib.learn_runner_run(experiment_fn, run_config=config, hparams=hparams)
+            learn_runner.run(experiment_fn, run_config=config, hparams=hparams)
         """,
-        findings=[
-            attention(5, fix="tf.estimator.train_and_evaluate(estimator, tf.estimator.TrainSpec("),
-            attention(7, fix="tf.estimator.train_and_evaluate(estimator, tf.estimator.TrainSpec("),
-        ],
+    ),
+    Edit(
+        "learn_runner and export strategies reached through tf.contrib.learn",
+        before="""
+            import tensorflow as tf
+
+            def experiment_fn(run_config, hparams):
+                export = tf.contrib.learn.make_export_strategy(serving_input_fn)
+                return tf.contrib.learn.Experiment(e, f, g, export_strategies=[export])
+
+            tf.contrib.learn.learn_runner.run(experiment_fn, run_config=config)
+        """,
+        after="""
+            import tensorflow as tf
+            import slim_ext.contrib.learn
+            import slim_ext.contrib.learn.learn_runner
+
+            def experiment_fn(run_config, hparams):
+                export = slim_ext.contrib.learn.make_export_strategy(serving_input_fn)
+                return slim_ext.contrib.learn.Experiment(e, f, g, export_strategies=[export])
+
+            slim_ext.contrib.learn.learn_runner.run(experiment_fn, run_config=config)
+        """,
     ),
     Edit(
         "names a moved module lacks are reported at their use",
