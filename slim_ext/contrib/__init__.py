@@ -14,6 +14,13 @@ maps each contrib module onto its mirror):
   tensorflow.contrib.tfprof                    -> slim_ext.contrib.tfprof
   tensorflow.contrib.framework (deprecated)    -> slim_ext.contrib.framework
   tensorflow.contrib.lookup (HashTable)        -> slim_ext.contrib.lookup
+  tensorflow.contrib.rnn (the cells core TF lacks) -> slim_ext.contrib.rnn
+  tensorflow.contrib.cudnn_rnn (compatible cells)  -> slim_ext.contrib.cudnn_rnn
+  tensorflow.contrib.legacy_seq2seq                -> slim_ext.contrib.legacy_seq2seq
+
+tf.contrib.distributions / bayesflow and tf.contrib.gan have maintained successors
+and go there, not here: tensorflow-probability and tensorflow-gan (the ``probability``
+and ``gan`` extras; ``import slim_ext`` revives the tf.estimator TF-GAN imports).
 
 The rest are stand-ins: they import fine and raise RemovedInTF2Error, naming what
 is gone and what to use, only when called. This module itself does not import
@@ -34,7 +41,8 @@ from typing import Any
 from slim_ext.removed import RemovedInTF2Error as RemovedInTF2Error
 from slim_ext.removed import removed_class, removed_function
 
-_SUBMODULES = ("framework", "image", "learn", "lookup", "quantize", "tfprof", "training")
+_SUBMODULES = ("cudnn_rnn", "framework", "image", "learn", "legacy_seq2seq", "lookup", "quantize",
+               "rnn", "tfprof", "training")
 # Earlier ports wrote the quantize stand-ins as slim_ext.contrib.quantize_<name>.
 _EARLIER_QUANTIZE_NAMES = ("quantize_create_training_graph", "quantize_create_eval_graph")
 
