@@ -19,8 +19,9 @@ maps each contrib module onto its mirror):
   tensorflow.contrib.legacy_seq2seq                -> slim_ext.contrib.legacy_seq2seq
 
 tf.contrib.distributions / bayesflow and tf.contrib.gan have maintained successors
-and go there, not here: tensorflow-probability and tensorflow-gan (the ``probability``
-and ``gan`` extras; ``import slim_ext`` revives the tf.estimator TF-GAN imports).
+and go there: tensorflow-probability directly, tensorflow-gan through
+``slim_ext.contrib.gan`` (TF-GAN's own objects, with the tf.estimator and
+``inspect.getargspec`` its last release needs here).
 
 The rest are stand-ins: they import fine and raise RemovedInTF2Error, naming what
 is gone and what to use, only when called. This module itself does not import
@@ -41,8 +42,8 @@ from typing import Any
 from slim_ext.removed import RemovedInTF2Error as RemovedInTF2Error
 from slim_ext.removed import removed_class, removed_function
 
-_SUBMODULES = ("cudnn_rnn", "framework", "image", "learn", "legacy_seq2seq", "lookup", "quantize",
-               "rnn", "tfprof", "training")
+_SUBMODULES = ("cudnn_rnn", "framework", "gan", "image", "learn", "legacy_seq2seq", "lookup",
+               "quantize", "rnn", "tfprof", "training")
 # Earlier ports wrote the quantize stand-ins as slim_ext.contrib.quantize_<name>.
 _EARLIER_QUANTIZE_NAMES = ("quantize_create_training_graph", "quantize_create_eval_graph")
 
