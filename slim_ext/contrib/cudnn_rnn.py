@@ -15,7 +15,7 @@ from typing import Any, Optional, Tuple
 
 import tensorflow.compat.v1 as tf
 
-from slim_ext.contrib import removed_class
+from slim_ext.removed import removed_class
 from slim_ext.contrib.rnn.lstm_ops import LSTMBlockCell
 
 __all__ = ["CudnnCompatibleGRUCell", "CudnnCompatibleLSTMCell", "CudnnGRU",

@@ -1,34 +1,33 @@
-"""tf.contrib.gan on TensorFlow 2: TF-GAN (tensorflow-gan 2.1.0), made to run here.
+"""TF-GAN (tensorflow-gan 2.1.0), where tf.contrib.gan went, made to run here.
 
-TF-GAN is where tf.contrib.gan went, with the same API (``gan_model``,
-``gan_loss``, ``gan_train_ops``, ``gan_train``, ``losses``, ``eval``, ``features``,
-``estimator.GANEstimator``, ...). Its last release needs two things it does not
-find on current Python and TensorFlow:
+slimport rewrites ``tf.contrib.gan.<name>`` to ``tensorflow_gan.<name>``: the same
+API (``gan_model``, ``gan_loss``, ``gan_train_ops``, ``gan_train``, ``losses``,
+``eval``, ``features``, ``estimator.GANEstimator``, ...). Its last release needs two
+things it does not find on current Python and TensorFlow:
 
-- ``tf.estimator``, which it reads when imported: TensorFlow >= 2.16 has none
-  until ``import slim_ext`` revives tensorflow-estimator 2.15;
+- ``tf.estimator``, which it reads when imported: TensorFlow >= 2.16 has none until
+  ``import slim_ext`` revives tensorflow-estimator 2.15 (slimport puts ``import
+  slim_ext`` before a file's ``import tensorflow_gan``);
 - ``inspect.getargspec``, which ``gan_loss``, the GAN estimators and the tuple
-  losses call and Python 3.11 removed: their modules get an ``inspect`` whose
-  ``getargspec`` answers from ``getfullargspec`` (args, varargs, keywords,
-  defaults, as the old function did); the standard library is left as it is.
+  losses call and Python 3.11 removed. ``install()`` (run by ``import slim_ext``)
+  gives those modules of TF-GAN an ``inspect`` whose ``getargspec`` answers from
+  ``getfullargspec`` (args, varargs, keywords, defaults, as the old function did),
+  when they are imported; the standard library is left as it is, and nothing of
+  TF-GAN is imported until the program imports it.
 
-slimport rewrites ``tf.contrib.gan.<name>`` to ``slim_ext.contrib.gan.<name>``:
-every attribute here is TF-GAN's own object (``slim_ext.contrib.gan.losses`` is
-``tensorflow_gan.losses``). TF-GAN and TensorFlow Probability are imported when
-this module is first used, so a tree that does not use them does not load them.
 Install: ``pip install tensorflow-gan==2.1.0 tensorflow-hub 'setuptools<81'``
 (tensorflow-hub, which TF-GAN imports, still imports ``pkg_resources``).
 """
 import collections
-import importlib
-import inspect as _inspect
+import importlib.abc
+import importlib.machinery
+import inspect
+import sys
 import types
-from typing import Any
-
-import slim_ext  # noqa: F401  (revives tf.estimator, which tensorflow_gan reads at import)
+from typing import Any, Optional, Sequence
 
 # TF-GAN's modules that call inspect.getargspec.
-_GETARGSPEC_USERS = (
+GETARGSPEC_USERS = (
     "tensorflow_gan.python.train",
     "tensorflow_gan.python.losses.tuple_losses",
     "tensorflow_gan.python.estimator.gan_estimator",
@@ -45,37 +44,63 @@ def getargspec(func: Any) -> ArgSpec:
     ValueError: ``func`` has keyword-only arguments or annotations, as the old
       function did.
   """
-  spec = _inspect.getfullargspec(func)
+  spec = inspect.getfullargspec(func)
   if spec.kwonlyargs or spec.annotations:
     raise ValueError("Function has keyword-only parameters or annotations, use "
                      "inspect.signature() API which can support them")
   return ArgSpec(spec.args, spec.varargs, spec.varkw, spec.defaults)
 
 
-def _with_getargspec() -> types.ModuleType:
-  """A stand-in for the ``inspect`` module with ``getargspec`` restored."""
-  module = types.ModuleType("inspect", _inspect.__doc__)
-  module.__dict__.update(vars(_inspect))
+def _inspect_with_getargspec() -> types.ModuleType:
+  module = types.ModuleType("inspect", inspect.__doc__)
+  module.__dict__.update(vars(inspect))
   module.getargspec = getargspec
   return module
 
 
-def _load() -> types.ModuleType:
-  tfgan = importlib.import_module("tensorflow_gan")
-  if not hasattr(_inspect, "getargspec"):
-    patched = _with_getargspec()
-    for name in _GETARGSPEC_USERS:
-      user = importlib.import_module(name)
-      if getattr(user, "inspect", None) is _inspect:
-        user.inspect = patched
-  return tfgan
+_INSPECT = _inspect_with_getargspec()
 
 
-def __getattr__(name: str) -> Any:
-  value = getattr(_load(), name)
-  globals()[name] = value  # TF-GAN's own object, looked up once
-  return value
+def give_getargspec(module: types.ModuleType) -> None:
+  """Makes ``module``'s ``inspect`` one that has ``getargspec``."""
+  if getattr(module, "inspect", None) is inspect:
+    module.inspect = _INSPECT
 
 
-def __dir__() -> list:
-  return sorted(set(globals()) | set(dir(_load())))
+class _AfterImport(importlib.abc.MetaPathFinder):
+  """Runs ``give_getargspec`` on each of ``names`` right after it is imported."""
+
+  def __init__(self, names: Sequence[str]):
+    self._names = frozenset(names)
+
+  def find_spec(self, fullname: str, path: Optional[Sequence[str]] = None,
+                target: Optional[types.ModuleType] = None):
+    if fullname not in self._names:
+      return None
+    spec = importlib.machinery.PathFinder.find_spec(fullname, path)
+    if spec is None or spec.loader is None:
+      return None
+    execute = spec.loader.exec_module
+
+    def exec_module(module: types.ModuleType) -> None:
+      execute(module)
+      give_getargspec(module)
+
+    spec.loader.exec_module = exec_module
+    return spec
+
+
+def install() -> bool:
+  """Restores ``inspect.getargspec`` for TF-GAN's modules, now and when imported.
+
+  Returns:
+    True when it had something to do (Python >= 3.11); idempotent.
+  """
+  if hasattr(inspect, "getargspec"):
+    return False
+  for name in GETARGSPEC_USERS:
+    if name in sys.modules:
+      give_getargspec(sys.modules[name])
+  if not any(isinstance(finder, _AfterImport) for finder in sys.meta_path):
+    sys.meta_path.insert(0, _AfterImport(GETARGSPEC_USERS))
+  return True

@@ -1,12 +1,12 @@
 """tf.contrib.distributions and tf.contrib.gan ported: TFP and TF-GAN used as TF1 code used them.
 
 slimport rewrites ``tf.contrib.distributions`` / ``bayesflow`` to tensorflow-probability
-and ``tf.contrib.gan`` to slim_ext.contrib.gan, which is tensorflow-gan (their maintained
-successors) with what TF-GAN 2.1.0 lacks here: the tf.estimator it reads at import
-(TensorFlow >= 2.16 has none until ``import slim_ext`` revives it) and the
-``inspect.getargspec`` its ``gan_loss`` calls (gone in Python 3.11). Ported TF1 code runs
-them in graph mode with tf.compat.v1. These run on TensorFlow 2.21 (TFP 0.25) and 2.15
-(TFP 0.23), TF-GAN 2.1.0 on both.
+and ``tf.contrib.gan`` to tensorflow-gan (their maintained successors). ``import
+slim_ext`` gives TF-GAN 2.1.0 what it lacks here: the tf.estimator it reads at import
+(TensorFlow >= 2.16 has none) and the ``inspect.getargspec`` its ``gan_loss`` calls
+(gone in Python 3.11; slim_ext.contrib.gan). Ported TF1 code runs them in graph mode with
+tf.compat.v1. These run on TensorFlow 2.21 (TFP 0.25) and 2.15 (TFP 0.23), TF-GAN 2.1.0
+on both.
 """
 import math
 
@@ -22,9 +22,9 @@ def tfp(tf):  # pylint: disable=redefined-outer-name
 
 @pytest.fixture(scope="module")
 def tfgan(tf):  # pylint: disable=redefined-outer-name,unused-argument
-  """What slimport rewrites tf.contrib.gan to: TF-GAN, made to run here."""
-  from slim_ext.contrib import gan  # pylint: disable=g-import-not-at-top
-  return gan
+  """What slimport rewrites tf.contrib.gan to: TF-GAN, imported after slim_ext."""
+  import tensorflow_gan  # pylint: disable=g-import-not-at-top
+  return tensorflow_gan
 
 
 def test_distributions_in_graph_mode(tf, tfp):
@@ -120,9 +120,10 @@ def test_gan_estimator_trains(tf, tfgan, tmp_path):
              for name in estimator.get_variable_names())
 
 
-def test_the_gan_home_is_tf_gan_itself(tfgan):
-  import tensorflow_gan  # pylint: disable=g-import-not-at-top
-  assert tfgan.gan_loss is tensorflow_gan.gan_loss
-  assert tfgan.losses is tensorflow_gan.losses
-  assert tfgan.losses.wasserstein_generator_loss is (
-      tensorflow_gan.losses.wasserstein_generator_loss)
+
+def test_getargspec_is_given_to_tf_gan_only(tfgan):
+  import inspect  # pylint: disable=g-import-not-at-top
+  from tensorflow_gan.python import train  # pylint: disable=g-import-not-at-top
+  assert train.inspect.getargspec(lambda a, b=1, *c, **d: None) == (
+      ["a", "b"], "c", "d", (1,))
+  assert hasattr(inspect, "getargspec") == (train.inspect is inspect)
