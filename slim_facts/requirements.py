@@ -18,6 +18,12 @@ RUNTIME = (
     "absl-py>=1.0",
     "tensorflow-estimator==2.15.*",
 )
+# The maintained successors of tf.contrib modules: the ``probability`` and ``gan`` extras
+# of pyproject.toml, named in the rewrite's report where a file starts to use them.
+PROBABILITY = ("tensorflow-probability[tf]>=0.23,<0.26",)
+GAN = (*PROBABILITY, "tensorflow-gan==2.1.0", "tensorflow-hub", "setuptools<81")
+# The package a ported file imports -> what installs it.
+SUCCESSORS = {"tensorflow_probability": PROBABILITY, "tensorflow_gan": GAN}
 # Characters a POSIX shell would read in an unquoted requirement.
 _SHELL_SPECIAL = set("<>*[]() ;&|$")
 

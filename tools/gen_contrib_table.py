@@ -288,6 +288,14 @@ class Tf1Tree:
                         ast.get_docstring(self.tree(origin.module)) or ""))
         return kept
 
+    def stars_from_outside(self, module: str) -> bool:
+        """Whether ``module`` star-imports a module TensorFlow's tree does not have (1.15's
+        contrib.tpu re-exported tensorflow_estimator's TPUEstimator that way)."""
+        return any(isinstance(statement, ast.ImportFrom) and statement.module
+                   and any(alias.name == "*" for alias in statement.names)
+                   and not self.is_module(_absolute(module, statement, self.is_package(module)))
+                   for statement in _top_level(self.tree(module).body))
+
     def _all_of(self, module: str, name: str) -> List[str]:
         """``__all__`` of the module ``module`` binds to ``name`` (contrib.gan keeps
         ``train.__all__``)."""
@@ -628,12 +636,24 @@ def mirrored_rows(tree: Tf1Tree, generated: Dict[str, Tuple[str, str, str]]
             continue
         provided = importlib.import_module(mirror)
         package, path = PUBLIC_PATHS.get(mirror, (mirror, ""))
-        # Its API, and the private names a mirror of the module keeps too (run_config's
-        # uid list; not a successor's, whose private names are its own).
-        private = [name for name in tree.exports(module) if name.startswith("_")
-                   and not name.startswith("__") and hasattr(provided, name)
-                   and mirror not in PUBLIC_PATHS]
-        for name in [*tree.api(module), *private]:
+        # Its API, what else it bound that the mirror has too (tpu_estimator's
+        # TPUEstimatorSpec, imported from core), and the private names a mirror of the
+        # module keeps (run_config's uid list; not a successor's: its private names are
+        # its own).
+        api = tree.api(module)
+        if tree.stars_from_outside(module):
+            # ``from tensorflow_estimator...tpu_estimator import *``: TF 1.15's module had
+            # the public names of the package it re-exported, which is the mirror.
+            api = sorted({*api, *(name for name, value in vars(provided).items()
+                                  if not name.startswith("_")
+                                  and not isinstance(value, types.ModuleType))})
+        bound = [*tree.attributes(module), *(name for name in tree.exports(module)
+                                             if name.startswith("_") and mirror not in
+                                             PUBLIC_PATHS)]
+        kept = [name for name in bound
+                if name not in api and not name.startswith("__") and hasattr(provided, name)
+                and tree.origin_of(module, name).name is not None]
+        for name in [*api, *kept]:
             if f"{key}.{name}" in MODULE_HOMES:
                 continue  # a mirrored submodule: its own entry
             kind = "module" if tree.origin_of(module, name).name is None else "symbol"

@@ -139,7 +139,7 @@ CAUSES = (
           "io.BytesIO is the data's to decide (here PIL writes PNG bytes into it); the "
           "rewrite reports the import with that fix (removed_stdlib), it cannot choose"),
     # Names the port leaves or cannot give.
-    Cause("contrib-left", PORT, r"has no attribute 'contrib'",
+    Cause("contrib-left", PORT, r"has no attribute 'contrib'|No module named 'tensorflow\.contrib",
           "tf.contrib names left in place as 'no home' (tf.contrib.lookup.HashTable now goes "
           "to slim_ext.contrib.lookup); `tf.contrib.opt.MovingAverageOptimizer` needs a "
           "slim_ext re-implementation"),

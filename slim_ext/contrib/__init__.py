@@ -17,6 +17,7 @@ maps each contrib module onto its mirror):
   tensorflow.contrib.rnn (the cells core TF lacks) -> slim_ext.contrib.rnn
   tensorflow.contrib.cudnn_rnn (compatible cells)  -> slim_ext.contrib.cudnn_rnn
   tensorflow.contrib.legacy_seq2seq                -> slim_ext.contrib.legacy_seq2seq
+  tensorflow.contrib.seq2seq (the decoding loop)   -> slim_ext.contrib.seq2seq
 
 tf.contrib.distributions / bayesflow and tf.contrib.gan have maintained successors
 and go there: tensorflow-probability directly, tensorflow-gan through
@@ -43,7 +44,7 @@ from slim_ext.removed import RemovedInTF2Error as RemovedInTF2Error
 from slim_ext.removed import removed_class, removed_function
 
 _SUBMODULES = ("cudnn_rnn", "framework", "gan", "image", "learn", "legacy_seq2seq", "lookup",
-               "quantize", "rnn", "tfprof", "training")
+               "quantize", "rnn", "seq2seq", "tfprof", "training")
 # Earlier ports wrote the quantize stand-ins as slim_ext.contrib.quantize_<name>.
 _EARLIER_QUANTIZE_NAMES = ("quantize_create_training_graph", "quantize_create_eval_graph")
 

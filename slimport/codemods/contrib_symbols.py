@@ -33,6 +33,7 @@ from typing import ClassVar, Dict, List, Optional, Set, Tuple, Union
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
+from slim_facts.requirements import SUCCESSORS, pip_install_line
 from slimport.codemods.base import SlimportCodemod, StatementFilter, chain_filter
 from slimport.analysis.names import (
     Bindings,
@@ -245,6 +246,8 @@ class ContribSymbolsCommand(SlimportCodemod):
         # Calls by their callee, and the keyword renames due in each.
         self._calls: Dict[cst.CSTNode, cst.Call] = {}
         self._renames: Dict[cst.Call, Dict[str, str]] = {}
+        # The successors (TFP, TF-GAN) whose install line the report gave already.
+        self._named_requirements: Set[str] = set()
         return bool(self.heads)
 
     # -- pass structure -------------------------------------------------------------
@@ -323,7 +326,8 @@ class ContribSymbolsCommand(SlimportCodemod):
             qualified = _normalize(get_full_name_for_node(alias.name)) or ""
             home = _moved_module(qualified) if alias.asname is not None else None
             if home is not None:
-                self.record_edit(original_node, f"tf.contrib.{_key(qualified)} -> {home}")
+                self.record_edit(original_node, f"tf.contrib.{_key(qualified)} -> {home}"
+                                 + self._installed_by(home))
                 alias = alias.with_changes(name=dotted_expression(home))
             aliases.append(alias)
         return updated_node.with_changes(names=aliases)
@@ -365,7 +369,8 @@ class ContribSymbolsCommand(SlimportCodemod):
             found = _found(qualified)
             new_module = _moved_module(qualified)
             if new_module is not None:
-                self.record_edit(original_node, f"tf.contrib.{_key(qualified)} -> {new_module}")
+                self.record_edit(original_node, f"tf.contrib.{_key(qualified)} -> {new_module}"
+                                 + self._installed_by(new_module))
                 moved.append(_import_from(new_module, local))
             elif found is not None and found.home is not None:
                 self._record(original_node, found.listed, found.home)
@@ -547,7 +552,16 @@ class ContribSymbolsCommand(SlimportCodemod):
                 f"{home.dotted}, which raises when called",
                 f"use {home.alternative}")
         else:
-            self.record_edit(node, f"tf.contrib.{key} -> {home.dotted}")
+            self.record_edit(node, f"tf.contrib.{key} -> {home.dotted}"
+                             + self._installed_by(home.package))
+
+    def _installed_by(self, module: str) -> str:
+        """What installs ``module``'s package, the first time the file uses a successor."""
+        package = module.split(".")[0]
+        if package not in SUCCESSORS or package in self._named_requirements:
+            return ""
+        self._named_requirements.add(package)
+        return f" (install it: {pip_install_line(SUCCESSORS[package])})"
 
     def _not_ported(self, node: cst.CSTNode, key: str, found: Optional[Found]) -> None:
         if found is None:

@@ -129,6 +129,10 @@ _TPU_ESTIMATOR = "tensorflow_estimator.python.estimator.tpu.tpu_estimator"
 _TPU_CONFIG = "tensorflow_estimator.python.estimator.tpu.tpu_config"
 _ADDONS = "its port in tensorflow-addons (tfa.image) on TensorFlow <= 2.15"
 _HSV = "tf.image.adjust_hue / adjust_saturation / adjust_brightness"
+_BEAM_SEARCH = ("tensorflow-addons' tfa.seq2seq.BeamSearchDecoder (TensorFlow <= 2.15), or a "
+                "beam search written on the decoder's step")
+_ATTENTION = ("tensorflow-addons' tfa.seq2seq attention (TensorFlow <= 2.15), or "
+              "tf.keras.layers.Attention / AdditiveAttention")
 
 HOMES: Dict[str, Home] = {
     # Global-step and checkpoint helpers: contrib wrapped the core TF1 functions.
@@ -224,6 +228,13 @@ HOMES: Dict[str, Home] = {
     # contrib's own HashTable (shared_name third, an ``init`` op) over StaticHashTable.
     "lookup.HashTable": Home(f"{STAND_INS}.lookup", "HashTable"),
     "lookup.lookup_ops.HashTable": Home(f"{STAND_INS}.lookup", "HashTable"),
+    # tf.contrib.seq2seq's beam search and attention: no TensorFlow 2.16+ home.
+    **_same_name(f"{STAND_INS}.seq2seq", "seq2seq", [
+        "BeamSearchDecoder", "gather_tree"], alternative=_BEAM_SEARCH),
+    **_same_name(f"{STAND_INS}.seq2seq", "seq2seq", [
+        "AttentionWrapper", "BahdanauAttention", "LuongAttention",
+        "BahdanauMonotonicAttention", "LuongMonotonicAttention", "monotonic_attention"],
+        alternative=_ATTENTION),
     # tf.contrib.distributions helpers TFP keeps elsewhere than tfp.distributions.
     **{f"distributions.{name}": Home(TFP, f"{where}.{name}",
                                      import_module=f"{TFP}.python.{where}")
@@ -276,6 +287,9 @@ MODULE_HOMES: Dict[str, str] = {
     "cudnn_rnn.python.ops.cudnn_rnn_ops": f"{STAND_INS}.cudnn_rnn",
     "legacy_seq2seq": f"{STAND_INS}.legacy_seq2seq",
     "legacy_seq2seq.python.ops.seq2seq": f"{STAND_INS}.legacy_seq2seq",
+    # contrib.seq2seq's decoding loop (helpers, BasicDecoder, dynamic_decode); its beam
+    # search and attention are stand-ins (HOMES).
+    "seq2seq": f"{STAND_INS}.seq2seq",
     # Maintained successors: TensorFlow Probability and TF-GAN.
     **{key: f"{package}.python.{path}" for key, (package, path) in
        (("distributions", (TFP, "distributions")),
@@ -335,10 +349,9 @@ GONE_FIXES: Dict[str, str] = {
                      "-> tfb.FillScaleTriL, each to be checked against its TF1 arguments)",
     "bayesflow": "tensorflow-probability (tfp.monte_carlo; importance sampling: "
                  "tfp.vi / tfp.mcmc)",
-    "seq2seq": "tensorflow-addons' tfa.seq2seq (the same API: BasicDecoder, TrainingHelper "
-               "became tfa.seq2seq.sampler.TrainingSampler, dynamic_decode, "
-               "AttentionWrapper, BeamSearchDecoder) on TensorFlow <= 2.15 only, or Keras "
-               "RNN layers; no TensorFlow 2.16+ package has it",
+    "seq2seq": "slim_ext.contrib.seq2seq for the decoding loop (helpers, BasicDecoder, "
+               "dynamic_decode); beam search and attention: tensorflow-addons' tfa.seq2seq "
+               "on TensorFlow <= 2.15 only, or Keras layers",
     "legacy_seq2seq": "slim_ext.contrib.legacy_seq2seq has the static models; others: "
                       "Keras recurrent layers",
     "rnn": "tf.compat.v1.nn.rnn_cell, or Keras recurrent layers (ConvLSTM2D for the "

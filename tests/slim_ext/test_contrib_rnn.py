@@ -1,4 +1,4 @@
-"""slim_ext's tf.contrib.rnn / cudnn_rnn / legacy_seq2seq stand-ins against TF 1.15's own.
+"""slim_ext's tf.contrib.rnn / cudnn_rnn / (legacy_)seq2seq stand-ins against TF 1.15's own.
 
 tests/slim_ext/data/tf1_rnn holds a checkpoint TensorFlow 1.15 wrote for the models
 of tests/slim_ext/tf1_rnn_models.py, built there with ``tf.contrib`` itself, and
@@ -15,7 +15,7 @@ import pytest
 
 import slim_ext  # noqa: F401  pylint: disable=unused-import
 import tensorflow.compat.v1 as tf
-from slim_ext.contrib import cudnn_rnn, legacy_seq2seq, rnn
+from slim_ext.contrib import cudnn_rnn, legacy_seq2seq, rnn, seq2seq
 from slim_ext.contrib.rnn import rnn_cell
 from tests.slim_ext import tf1_rnn_models
 
@@ -27,7 +27,7 @@ def restored():
   """(the graph's variables by name, its outputs computed from TF 1.15's checkpoint)."""
   graph = tf.Graph()
   with graph.as_default():
-    outputs = tf1_rnn_models.build(tf, rnn, rnn_cell, cudnn_rnn, legacy_seq2seq)
+    outputs = tf1_rnn_models.build(tf, rnn, rnn_cell, cudnn_rnn, legacy_seq2seq, seq2seq)
     variables = {v.op.name: v.get_shape().as_list() for v in tf.global_variables()}
     with tf.Session() as session:
       tf.train.Saver().restore(session, str(FIXTURE / "model.ckpt"))

@@ -22,7 +22,7 @@ def inputs():
   return floats, symbols
 
 
-def build(tf, rnn, rnn_cell, cudnn_rnn, legacy_seq2seq):
+def build(tf, rnn, rnn_cell, cudnn_rnn, legacy_seq2seq, seq2seq):
   """Builds every model; returns {name: output tensor}.
 
   Args:
@@ -32,6 +32,7 @@ def build(tf, rnn, rnn_cell, cudnn_rnn, legacy_seq2seq):
       or slim_ext.contrib.rnn.rnn_cell.
     cudnn_rnn: ``tf.contrib.cudnn_rnn`` or slim_ext.contrib.cudnn_rnn.
     legacy_seq2seq: ``tf.contrib.legacy_seq2seq`` or slim_ext.contrib.legacy_seq2seq.
+    seq2seq: ``tf.contrib.seq2seq`` or slim_ext.contrib.seq2seq.
   """
   floats, symbols = inputs()
   x = tf.constant(floats)
@@ -124,4 +125,48 @@ def build(tf, rnn, rnn_cell, cudnn_rnn, legacy_seq2seq):
         encoder_symbols, encoder_symbols[::-1], rnn.BasicLSTMCell(4), num_symbols=7,
         embedding_size=3, feed_previous=True)
     outputs["seq2seq_embedding_tied"] = tf.stack(out, 1)
+
+  lengths_all = tf.constant([TIME, TIME], dtype=tf.int32)
+  with tf.variable_scope("decode_training"):
+    cell = rnn.LSTMBlockCell(4)
+    decoder = seq2seq.BasicDecoder(
+        cell, seq2seq.TrainingHelper(x, lengths), cell.zero_state(BATCH, tf.float32),
+        output_layer=tf.layers.Dense(5))
+    out, state, final_lengths = seq2seq.dynamic_decode(decoder, impute_finished=True)
+    outputs["decode_training"] = out.rnn_output
+    outputs["decode_training/ids"] = out.sample_id
+    outputs["decode_training/state"] = tf.concat(list(state), 1)
+    outputs["decode_training/lengths"] = final_lengths
+    targets = tf.cast(tf.argmax(out.rnn_output, -1), tf.int32)
+    outputs["decode_training/loss"] = seq2seq.sequence_loss(
+        out.rnn_output, targets, tf.sequence_mask(lengths, tf.shape(targets)[1],
+                                                   dtype=tf.float32))
+  with tf.variable_scope("decode_greedy"):
+    embedding = tf.get_variable("embedding", [6, DEPTH])
+    cell = rnn.GRUCell(4)
+    decoder = seq2seq.BasicDecoder(
+        cell, seq2seq.GreedyEmbeddingHelper(embedding, tf.constant([1, 2]), 5),
+        cell.zero_state(BATCH, tf.float32), output_layer=tf.layers.Dense(6))
+    out, _, final_lengths = seq2seq.dynamic_decode(decoder, maximum_iterations=TIME,
+                                                   output_time_major=True)
+    outputs["decode_greedy"] = out.rnn_output
+    outputs["decode_greedy/lengths"] = final_lengths
+  with tf.variable_scope("decode_scheduled"):
+    cell = rnn.BasicLSTMCell(DEPTH)
+    helper = seq2seq.ScheduledOutputTrainingHelper(
+        x, lengths_all, sampling_probability=0.0, next_inputs_fn=tf.tanh)
+    decoder = seq2seq.BasicDecoder(cell, helper, cell.zero_state(BATCH, tf.float32))
+    out, _, _ = seq2seq.dynamic_decode(decoder)
+    outputs["decode_scheduled"] = out.rnn_output
+  with tf.variable_scope("decode_inference"):
+    cell = rnn.BasicRNNCell(DEPTH)
+    helper = seq2seq.InferenceHelper(
+        sample_fn=tf.tanh, sample_shape=[DEPTH], sample_dtype=tf.float32,
+        start_inputs=x[:, 0], end_fn=lambda sample: tf.reduce_sum(sample, -1) > 2.5)
+    decoder = seq2seq.BasicDecoder(cell, helper, cell.zero_state(BATCH, tf.float32))
+    out, _, final_lengths = seq2seq.dynamic_decode(decoder, maximum_iterations=TIME)
+    outputs["decode_inference"] = out.rnn_output
+    outputs["decode_inference/lengths"] = final_lengths
+  outputs["tile_batch"] = seq2seq.tile_batch(x, 3)
+  outputs["hardmax"] = seq2seq.hardmax(x)
   return outputs

@@ -121,6 +121,8 @@ def _resolve(home: Home) -> object:
      "slim_ext.contrib.rnn.rnn_cell.LayerNormLSTMCell"),
     ("cudnn_rnn.CudnnCompatibleLSTMCell", "slim_ext.contrib.cudnn_rnn.CudnnCompatibleLSTMCell"),
     ("legacy_seq2seq.attention_decoder", "slim_ext.contrib.legacy_seq2seq.attention_decoder"),
+    ("seq2seq.dynamic_decode", "slim_ext.contrib.seq2seq.dynamic_decode"),
+    ("seq2seq.TrainingHelper", "slim_ext.contrib.seq2seq.TrainingHelper"),
 ])
 def test_symbol_homes(key: str, home: str) -> None:
     found = lookup(key)
@@ -158,10 +160,10 @@ def test_module_homes(key: str, module: str) -> None:
     ("distributions.bijectors.Affine", "distributions.bijectors.Affine"),
     ("gan.estimator.GANHead", "gan.estimator.GANHead"),
     ("rnn.ConvLSTMCell", "rnn.ConvLSTMCell"),
-    # No TensorFlow 2.16+ package has tf.contrib.seq2seq or crf (tensorflow-addons
-    # ended at 2.15): reported with that fix.
-    ("seq2seq.BasicDecoder", "seq2seq"),
+    # No TensorFlow 2.16+ package has tf.contrib.crf, or seq2seq's beam search state
+    # (tensorflow-addons ended at 2.15): reported with that fix.
     ("crf.crf_log_likelihood", "crf"),
+    ("seq2seq.BeamSearchDecoderState", "seq2seq.BeamSearchDecoderState"),
     ("framework.python.ops.variables.zero_initializer",
      "framework.python.ops.variables.zero_initializer"),
     # A name of a mirrored module that the mirror lacks is reported, never written;

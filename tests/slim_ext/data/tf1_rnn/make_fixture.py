@@ -1,7 +1,8 @@
 """Writes this directory's fixture: TF 1.15's own contrib RNN models, saved.
 
 tests/slim_ext/tf1_rnn_models.py builds small models with TensorFlow 1.15's
-``tf.contrib.rnn``, ``tf.contrib.cudnn_rnn`` and ``tf.contrib.legacy_seq2seq``;
+``tf.contrib.rnn``, ``tf.contrib.cudnn_rnn``, ``tf.contrib.legacy_seq2seq`` and
+``tf.contrib.seq2seq``;
 this script gives every variable a random value, runs the models and writes
 
   model.ckpt.index, model.ckpt.data-00000-of-00001   the checkpoint (V2)
@@ -34,7 +35,7 @@ def main():
   with graph.as_default():
     from tensorflow.contrib.rnn.python.ops import rnn_cell  # pylint: disable=g-import-not-at-top
     outputs = tf1_rnn_models.build(tf, tf.contrib.rnn, rnn_cell, tf.contrib.cudnn_rnn,
-                                   tf.contrib.legacy_seq2seq)
+                                   tf.contrib.legacy_seq2seq, tf.contrib.seq2seq)
     variables = tf.global_variables()
     saver = tf.train.Saver(variables)
     values = np.random.RandomState(1)

@@ -859,18 +859,49 @@ CASES = [
             loss = slim_ext.contrib.legacy_seq2seq.sequence_loss(outputs, targets, weights)
         """,
     ),
+    Edit(
+        "seq2seq's decoding loop",
+        before="""
+            from tensorflow.contrib import seq2seq
+
+            helper = seq2seq.TrainingHelper(inputs, lengths)
+            decoder = seq2seq.BasicDecoder(cell, helper, initial_state)
+            outputs, state, _ = seq2seq.dynamic_decode(decoder, maximum_iterations=n)
+        """,
+        after="""
+            from slim_ext.contrib import seq2seq
+
+            helper = seq2seq.TrainingHelper(inputs, lengths)
+            decoder = seq2seq.BasicDecoder(cell, helper, initial_state)
+            outputs, state, _ = seq2seq.dynamic_decode(decoder, maximum_iterations=n)
+        """,
+    ),
     Reported(
-        "seq2seq and crf: no TensorFlow 2.16+ home, reported with tensorflow-addons",
+        "crf and beam search: no TensorFlow 2.16+ home, reported with tensorflow-addons",
         """
         import tensorflow as tf
 
-        decoder = tf.contrib.seq2seq.BasicDecoder(cell, helper, initial_state)
         ll, params = tf.contrib.crf.crf_log_likelihood(scores, tags, lengths)
         c = tf.contrib.rnn.ConvLSTMCell(2, [8, 8, 1], 4, [3, 3])
         """,
-        [attention(3, "tf.contrib.seq2seq.BasicDecoder", fix="tfa.seq2seq"),
-         attention(4, "tf.contrib.crf.crf_log_likelihood", fix="tfa.text"),
-         attention(5, "tf.contrib.rnn.ConvLSTMCell", fix="ConvLSTM2D")],
+        [attention(3, "tf.contrib.crf.crf_log_likelihood", fix="tfa.text"),
+         attention(4, "tf.contrib.rnn.ConvLSTMCell", fix="ConvLSTM2D")],
+    ),
+    Edit(
+        "beam search becomes a stand-in that says what to use",
+        before="""
+            import tensorflow as tf
+
+            decoder = tf.contrib.seq2seq.BeamSearchDecoder(cell, embed, start, end, state, 4)
+        """,
+        after="""
+            import tensorflow as tf
+            import slim_ext.contrib.seq2seq
+
+            decoder = slim_ext.contrib.seq2seq.BeamSearchDecoder(cell, embed, start, end, state, 4)
+        """,
+        findings=[attention(3, "tf.contrib.seq2seq.BeamSearchDecoder has no TensorFlow 2 "
+                            "replacement", fix="tfa.seq2seq.BeamSearchDecoder")],
     ),
     Edit(
         "an alias used only inside a function is dropped, with an edit",
