@@ -73,6 +73,8 @@ class Cause:
         or runtime change, or what the user must do.
       semantics: a TF1 run-time semantics cause: only the reference run (TF1 semantics
         set) confirms it; a test that fails there too is classed by that error instead.
+      timing: a wall-clock assertion: it passes or fails with the machine's load, so a
+        reference run that passed says nothing about it.
     """
 
     name: str
@@ -80,6 +82,7 @@ class Cause:
     error: str
     change: str
     semantics: bool = False
+    timing: bool = False
 
 
 CAUSES = (
@@ -552,7 +555,7 @@ def _classify_one(peer: Peer, failure: Failure, ref: Optional[ModuleRun],
     now = peer.match_cause(failure.error, failure.key)
     cause, evidence = now, (failure.error, failure.frame)
     if failure.reference == "passed":
-        cause = now if now.semantics else SEMANTICS_OTHER
+        cause = now if now.semantics or now.timing else SEMANTICS_OTHER
     elif failure.reference_error and (now.semantics or now is NO_CAUSE):
         cause = peer.match_cause(failure.reference_error, failure.key)
         evidence = (failure.reference_error, failure.reference_frame)

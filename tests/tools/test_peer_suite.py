@@ -235,3 +235,74 @@ def test_python_2_code_with_no_python_3_spelling_is_the_projects():
 ])
 def test_quick_leaves_out_only_the_network_building_modules(module, builds_networks):
     assert bool(od_suite.NETWORK_BUILDERS.match(module)) == builds_networks
+
+
+# -- the peers of issue 30 ---------------------------------------------------------------
+
+import corpus  # noqa: E402  pylint: disable=g-import-not-at-top,wrong-import-position
+import magenta_suite  # noqa: E402  pylint: disable=g-import-not-at-top,wrong-import-position
+import tensorlayer_suite  # noqa: E402  pylint: disable=g-import-not-at-top,wrong-import-position
+
+
+def test_the_rate_that_decides_leaves_out_the_modules_that_did_not_start():
+    runs = {"a_test.py": _run("a_test.py", {"T::a": "passed", "T::b": "failed"},
+                              [_failure("T::b", "AssertionError", "a_test.py")]),
+            "b_test.py": _run("b_test.py", {}, [_failure("", "ModuleNotFoundError: No module "
+                                                     "named 'tensor2tensor'", "b_test.py",
+                                                     tests=8)], started=False)}
+    counts = peer_suite.tally(runs, 0.0, peer_suite.classify(magenta_suite.PEER, runs, {}))
+    assert (counts.passed, counts.failed, counts.failed_unstarted) == (1, 9, 8)
+    assert counts.rate == 0.1 and counts.started_rate == 0.5
+
+
+def test_a_wall_clock_test_stays_the_projects_when_the_reference_passed_it():
+    # Load decides; the reference run passing it is no evidence of missing TF1 semantics.
+    test = "MidiHubTest::testStartPlayback_Updates"
+    module = "magenta/interfaces/midi/midi_hub_test.py"
+    error = "AssertionError: 17.95 != 17.94 within 0.01 delta"
+    runs = {module: _run(module, {test: "failed"}, [_failure(test, error, module)])}
+    reference = {module: _run(module, {test: "passed"})}
+    (classed,) = peer_suite.classify(magenta_suite.PEER, runs, reference)
+    assert (classed.cause, classed.owner) == ("wall-clock", peer_suite.PROJECT)
+
+
+@pytest.mark.parametrize("peer, error, cause, owner", [
+    # A peer's own signature comes before the common not-installed one.
+    (magenta_suite.PEER, "ModuleNotFoundError: No module named 'tensor2tensor'",
+     "tensor2tensor", peer_suite.BLOCKED),
+    (tensorlayer_suite.PEER, "ImportError: cannot import name 'getargspec' from 'inspect'",
+     "hyperdash-py311", peer_suite.BLOCKED),
+    (magenta_suite.PEER, "ModuleNotFoundError: No module named 'tensorflow.contrib'",
+     "contrib-left", peer_suite.PORT),
+    (magenta_suite.PEER, "FileNotFoundError: [Errno 2] No such file or directory: "
+     "'/w/ported/magenta/music/../testdata/example.mid'", "missing-test-data",
+     peer_suite.PROJECT),
+    (tensorlayer_suite.PEER, "TypeError: Dimension value must be integer or None or have an "
+     "__index__ method, got value '16.0' with type", "tf-float-dimension",
+     peer_suite.THIRD_PARTY),
+])
+def test_peer_causes(peer, error, cause, owner):
+    found = peer.match_cause(error)
+    assert (found.name, found.owner) == (cause, owner)
+
+
+def test_wheels_download_by_name_and_unpack_where_asked(tmp_path):
+    wheel = corpus.Corpus("x", "tensor-layer==1.2", "0" * 64, wheel="py3-none-any")
+    assert wheel.archive == "tensor_layer-1.2-py3-none-any.whl"
+    assert corpus.Corpus("x", "facenet==1.0.5", "0" * 64).archive == "facenet-1.0.5.tar.gz"
+    archive = tmp_path / wheel.archive
+    import zipfile  # pylint: disable=g-import-not-at-top
+    with zipfile.ZipFile(archive, "w") as zipped:
+        zipped.writestr("tests/test_a.py", "")
+    assert corpus.unpack(archive, tmp_path / "out") == tmp_path / "out"
+    assert (tmp_path / "out" / "tests" / "test_a.py").exists()
+
+
+def test_each_peer_finds_its_test_modules(tmp_path):
+    for path in ("tests/test_layers.py", "tests/utils/helper.py", "tensorlayer/layers.py",
+                 "magenta/music/midi_io_test.py", "magenta/music/midi_io.py"):
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text("")
+    assert peer_suite.test_modules(tensorlayer_suite.PEER, tmp_path) == ["tests/test_layers.py"]
+    assert peer_suite.test_modules(magenta_suite.PEER, tmp_path) == [
+        "magenta/music/midi_io_test.py"]
