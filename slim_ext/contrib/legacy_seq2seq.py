@@ -71,6 +71,16 @@ def _decode_either_way(decode: Callable[[bool], Tuple[List[tf.Tensor], Any]],
   return outputs_and_state[:num_outputs], state
 
 
+def _decode(decode: Callable[..., Tuple[List[tf.Tensor], Any]], feed_previous: Any,
+            num_outputs: int, state_structure: Any) -> Tuple[List[tf.Tensor], Any]:
+  """``decode(feed_previous)`` for a Python bool; for a tensor, both decoders (whose fed
+  previous outputs' embeddings stay fixed) chosen by tf.cond, as TF1 did."""
+  if isinstance(feed_previous, bool):
+    return decode(feed_previous)
+  return _decode_either_way(lambda feed: decode(feed, update=False), feed_previous,
+                            num_outputs, state_structure)
+
+
 def rnn_decoder(decoder_inputs: Sequence[tf.Tensor], initial_state: Any, cell: Any,
                 loop_function: Optional[LoopFunction] = None,
                 scope: Optional[Any] = None) -> Tuple[List[tf.Tensor], Any]:
@@ -177,10 +187,7 @@ def embedding_rnn_seq2seq(encoder_inputs: Sequence[tf.Tensor],
           output_projection=output_projection, feed_previous=feed,
           update_embedding_for_previous=update)
 
-    if isinstance(feed_previous, bool):
-      return decode(feed_previous)
-    return _decode_either_way(lambda feed: decode(feed, update=False), feed_previous,
-                              len(decoder_inputs), encoder_state)
+    return _decode(decode, feed_previous, len(decoder_inputs), encoder_state)
 
 
 def embedding_tied_rnn_seq2seq(encoder_inputs: Sequence[tf.Tensor],
@@ -212,8 +219,8 @@ def embedding_tied_rnn_seq2seq(encoder_inputs: Sequence[tf.Tensor],
     batch_size = tf.compat.dimension_value(encoder_inputs[0].get_shape()[0])
     if batch_size is None:
       batch_size = tf.shape(encoder_inputs[0])[0]
-    return _decode_either_way(lambda feed: decode(feed, update=False), feed_previous,
-                              len(decoder_inputs), cell.zero_state(batch_size, dtype))
+    return _decode(decode, feed_previous, len(decoder_inputs),
+                   cell.zero_state(batch_size, dtype))
 
 
 def attention_decoder(decoder_inputs: Sequence[tf.Tensor], initial_state: Any,
@@ -379,10 +386,7 @@ def embedding_attention_seq2seq(encoder_inputs: Sequence[tf.Tensor],
           update_embedding_for_previous=update,
           initial_state_attention=initial_state_attention)
 
-    if isinstance(feed_previous, bool):
-      return decode(feed_previous)
-    return _decode_either_way(lambda feed: decode(feed, update=False), feed_previous,
-                              len(decoder_inputs), encoder_state)
+    return _decode(decode, feed_previous, len(decoder_inputs), encoder_state)
 
 
 def one2many_rnn_seq2seq(encoder_inputs: Sequence[tf.Tensor],

@@ -111,6 +111,22 @@ class Helper(abc.ABC):
     """Returns (finished, next inputs, next state)."""
 
 
+class _IdHelper(Helper):
+  """A helper whose sample ids are int32 scalars, one per batch entry (``_batch_size``)."""
+
+  @property
+  def batch_size(self) -> Any:
+    return self._batch_size
+
+  @property
+  def sample_ids_shape(self) -> tf.TensorShape:
+    return tf.TensorShape([])
+
+  @property
+  def sample_ids_dtype(self) -> tf.DType:
+    return tf.int32
+
+
 class CustomHelper(Helper):
   """TF1's ``tf.contrib.seq2seq.CustomHelper``: a helper from three functions."""
 
@@ -164,7 +180,7 @@ class CustomHelper(Helper):
                                   sample_ids=sample_ids)
 
 
-class TrainingHelper(Helper):
+class TrainingHelper(_IdHelper):
   """TF1's ``tf.contrib.seq2seq.TrainingHelper``: feeds the ground-truth inputs."""
 
   def __init__(self, inputs: Any, sequence_length: Any, time_major: bool = False,
@@ -200,18 +216,6 @@ class TrainingHelper(Helper):
   @property
   def sequence_length(self) -> tf.Tensor:
     return self._sequence_length
-
-  @property
-  def batch_size(self) -> Any:
-    return self._batch_size
-
-  @property
-  def sample_ids_shape(self) -> tf.TensorShape:
-    return tf.TensorShape([])
-
-  @property
-  def sample_ids_dtype(self) -> tf.DType:
-    return tf.int32
 
   def initialize(self, name=None):
     with tf.name_scope(name, "TrainingHelperInitialize"):
@@ -364,7 +368,7 @@ class ScheduledOutputTrainingHelper(TrainingHelper):
       return finished, next_inputs, state
 
 
-class GreedyEmbeddingHelper(Helper):
+class GreedyEmbeddingHelper(_IdHelper):
   """TF1's ``tf.contrib.seq2seq.GreedyEmbeddingHelper``: feeds the embedding of the
   argmax of the outputs; a sequence ends at ``end_token``."""
 
@@ -390,18 +394,6 @@ class GreedyEmbeddingHelper(Helper):
     if self._end_token.get_shape().ndims != 0:
       raise ValueError("end_token must be a scalar")
     self._start_inputs = self._embedding_fn(self._start_tokens)
-
-  @property
-  def batch_size(self) -> Any:
-    return self._batch_size
-
-  @property
-  def sample_ids_shape(self) -> tf.TensorShape:
-    return tf.TensorShape([])
-
-  @property
-  def sample_ids_dtype(self) -> tf.DType:
-    return tf.int32
 
   def initialize(self, name=None):
     return tf.tile([False], [self._batch_size]), self._start_inputs

@@ -120,6 +120,53 @@ def sharded_variable(name: str, shape: Sequence[int], dtype: tf.DType,
   return value
 
 
+class LSTMSizes:
+  """``state_size`` and ``output_size`` of an LSTM of ``_num_units`` units and an optional
+  ``_num_proj`` projection (a mixin before the cell's base class)."""
+
+  _num_proj: Optional[int] = None
+
+  @property
+  def state_size(self) -> LSTMStateTuple:
+    return LSTMStateTuple(self._num_units, self._num_proj or self._num_units)
+
+  @property
+  def output_size(self) -> int:
+    return self._num_proj or self._num_units
+
+
+class UnitSizes:
+  """``state_size`` and ``output_size`` of a cell whose state is its ``_num_units``-wide
+  output (a mixin before the cell's base class)."""
+
+  @property
+  def state_size(self) -> int:
+    return self._num_units
+
+  @property
+  def output_size(self) -> int:
+    return self._num_units
+
+
+class Wrapper(RNNCell):
+  """A cell around ``_cell``: its state and output sizes, and its zero state under the
+  wrapper's name (TF1's wrappers' shared part)."""
+
+  _cell: Any
+
+  @property
+  def state_size(self) -> Any:
+    return self._cell.state_size
+
+  @property
+  def output_size(self) -> Any:
+    return self._cell.output_size
+
+  def zero_state(self, batch_size: Any, dtype: tf.DType) -> Any:
+    with tf.name_scope(type(self).__name__ + "ZeroState", values=[batch_size]):
+      return self._cell.zero_state(batch_size, dtype)
+
+
 def is_cell(cell: Any) -> bool:
   """Whether ``cell`` behaves as an RNN cell (TF1's ``_like_rnncell``)."""
   return (hasattr(cell, "output_size") and hasattr(cell, "state_size")

@@ -10,33 +10,21 @@ from typing import Any, Optional, Tuple
 
 import tensorflow.compat.v1 as tf
 
-from slim_ext.contrib.rnn._cell_parts import Activation, Linear, RNNCell, check_cell
+from slim_ext.contrib.rnn._cell_parts import Activation, Linear, RNNCell, Wrapper, check_cell
 
 __all__ = ["EmbeddingWrapper", "InputProjectionWrapper", "OutputProjectionWrapper"]
 
 
-class _Wrapper(RNNCell):
-  """A cell around ``cell``: its state, and its zero state under the wrapper's name."""
+class _CheckedWrapper(Wrapper):
+  """A wrapper that checks its cell when it is made."""
 
   def __init__(self, cell: RNNCell, reuse: Optional[bool] = None):
     super().__init__(_reuse=reuse)
     check_cell(cell)
     self._cell = cell
 
-  @property
-  def state_size(self) -> Any:
-    return self._cell.state_size
 
-  @property
-  def output_size(self) -> Any:
-    return self._cell.output_size
-
-  def zero_state(self, batch_size: Any, dtype: tf.DType) -> Any:
-    with tf.name_scope(type(self).__name__ + "ZeroState", values=[batch_size]):
-      return self._cell.zero_state(batch_size, dtype)
-
-
-class EmbeddingWrapper(_Wrapper):
+class EmbeddingWrapper(_CheckedWrapper):
   """TF1's ``tf.contrib.rnn.EmbeddingWrapper``: embeds integer inputs before the cell."""
 
   def __init__(self, cell: RNNCell, embedding_classes: int, embedding_size: int,
@@ -77,7 +65,7 @@ class EmbeddingWrapper(_Wrapper):
     return self._cell(embedded, state)
 
 
-class InputProjectionWrapper(_Wrapper):
+class InputProjectionWrapper(_CheckedWrapper):
   """TF1's ``tf.contrib.rnn.InputProjectionWrapper``: projects the inputs before the cell."""
 
   def __init__(self, cell: RNNCell, num_proj: int, activation: Optional[Activation] = None,
@@ -107,7 +95,7 @@ class InputProjectionWrapper(_Wrapper):
     return self._cell(projected, state)
 
 
-class OutputProjectionWrapper(_Wrapper):
+class OutputProjectionWrapper(_CheckedWrapper):
   """TF1's ``tf.contrib.rnn.OutputProjectionWrapper``: projects the cell's output."""
 
   def __init__(self, cell: RNNCell, output_size: int,

@@ -16,12 +16,12 @@ from typing import Optional, Tuple
 
 import tensorflow.compat.v1 as tf
 
-from slim_ext.contrib.rnn._cell_parts import LayerRNNCell
+from slim_ext.contrib.rnn._cell_parts import LayerRNNCell, UnitSizes
 
 __all__ = ["GRUBlockCell", "GRUBlockCellV2"]
 
 
-class GRUBlockCell(LayerRNNCell):
+class GRUBlockCell(UnitSizes, LayerRNNCell):
   """TF1's ``tf.contrib.rnn.GRUBlockCell`` (deprecated there for GRUBlockCellV2)."""
 
   _NAMES = {"gate_kernel": "w_ru", "gate_bias": "b_ru", "candidate_kernel": "w_c",
@@ -43,36 +43,28 @@ class GRUBlockCell(LayerRNNCell):
     super().__init__(_reuse=reuse, name=name)
     if (cell_size is None) == (num_units is None):
       raise ValueError("Exactly one of num_units or cell_size must be provided.")
-    self._cell_size = num_units if num_units is not None else cell_size
+    self._num_units = num_units if num_units is not None else cell_size
     self.input_spec = tf.layers.InputSpec(ndim=2)
-
-  @property
-  def state_size(self) -> int:
-    return self._cell_size
-
-  @property
-  def output_size(self) -> int:
-    return self._cell_size
 
   def build(self, input_shape: tf.TensorShape) -> None:
     input_size = tf.compat.dimension_value(tf.TensorShape(input_shape)[1])
     if input_size is None:
       raise ValueError("Expecting input_size to be set.")
-    rows = input_size + self._cell_size
+    rows = input_size + self._num_units
     names = self._NAMES
-    self._gate_kernel = self.add_weight(names["gate_kernel"], [rows, self._cell_size * 2])
-    self._gate_bias = self.add_weight(names["gate_bias"], [self._cell_size * 2],
+    self._gate_kernel = self.add_weight(names["gate_kernel"], [rows, self._num_units * 2])
+    self._gate_bias = self.add_weight(names["gate_bias"], [self._num_units * 2],
                                       initializer=tf.constant_initializer(1.0))
     self._candidate_kernel = self.add_weight(names["candidate_kernel"],
-                                             [rows, self._cell_size])
-    self._candidate_bias = self.add_weight(names["candidate_bias"], [self._cell_size],
+                                             [rows, self._num_units])
+    self._candidate_bias = self.add_weight(names["candidate_bias"], [self._num_units],
                                            initializer=tf.constant_initializer(0.0))
     self.built = True
 
   def call(self, inputs: tf.Tensor, h_prev: tf.Tensor) -> Tuple[tf.Tensor, tf.Tensor]:
     cell_size = tf.compat.dimension_value(h_prev.get_shape().with_rank(2)[1])
-    if cell_size != self._cell_size:
-      raise ValueError(f"Shape of h_prev[1] incorrect: cell_size {self._cell_size} vs "
+    if cell_size != self._num_units:
+      raise ValueError(f"Shape of h_prev[1] incorrect: cell_size {self._num_units} vs "
                        f"{cell_size}")
     gates = tf.sigmoid(tf.nn.bias_add(tf.matmul(tf.concat([inputs, h_prev], 1),
                                                 self._gate_kernel), self._gate_bias))

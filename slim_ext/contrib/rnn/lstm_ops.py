@@ -13,7 +13,7 @@ from typing import Any, Optional, Tuple
 
 import tensorflow.compat.v1 as tf
 
-from slim_ext.contrib.rnn._cell_parts import LayerRNNCell, LSTMStateTuple
+from slim_ext.contrib.rnn._cell_parts import LayerRNNCell, LSTMSizes, LSTMStateTuple
 
 __all__ = ["LSTMBlockCell", "LSTMBlockFusedCell", "LSTMBlockWrapper"]
 
@@ -42,7 +42,7 @@ def lstm_block_step(inputs: tf.Tensor, cs_prev: tf.Tensor, h_prev: tf.Tensor,
   return cs, tf.sigmoid(o) * tf.tanh(cs)
 
 
-class LSTMBlockCell(LayerRNNCell):
+class LSTMBlockCell(LSTMSizes, LayerRNNCell):
   """TF1's ``tf.contrib.rnn.LSTMBlockCell``: a basic LSTM cell, one fused step.
 
   ``forget_bias`` (default 1) is added to the forget gate's pre-activation.
@@ -69,14 +69,6 @@ class LSTMBlockCell(LayerRNNCell):
     self._use_peephole = use_peephole
     self._cell_clip = cell_clip if cell_clip is not None else -1
     self.input_spec = tf.layers.InputSpec(ndim=2)
-
-  @property
-  def state_size(self) -> LSTMStateTuple:
-    return LSTMStateTuple(self._num_units, self._num_units)
-
-  @property
-  def output_size(self) -> int:
-    return self._num_units
 
   def build(self, inputs_shape: tf.TensorShape) -> None:
     input_size = tf.compat.dimension_value(tf.TensorShape(inputs_shape)[1])

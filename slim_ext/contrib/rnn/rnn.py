@@ -4,7 +4,7 @@ Each layer is a forward and a backward cell; the concatenation of their outputs 
 the next layer's input. Variables are made as in TF1, under
 ``stack_bidirectional_rnn/cell_<i>/bidirectional_rnn/{fw,bw}/<cell scope>/``.
 """
-from typing import Any, List, Optional, Sequence, Tuple
+from typing import Any, Callable, List, Optional, Sequence, Tuple
 
 import tensorflow.compat.v1 as tf
 
@@ -31,8 +31,28 @@ def _check_layers(cells_fw: Sequence[Any], cells_bw: Sequence[Any],
       raise ValueError(f"{name} must be a list of state tensors (one per layer).")
 
 
-def _layer_states(states: Optional[Sequence[Any]], layer: int) -> Any:
-  return states[layer] if states else None
+def _stack(cells_fw: List[Any], cells_bw: List[Any], inputs: Any,
+           initial_states_fw: Optional[List[Any]], initial_states_bw: Optional[List[Any]],
+           scope: Optional[Any], run_layer: Callable[..., Tuple[Any, Any, Any]]
+           ) -> Tuple[Any, tuple, tuple]:
+  """Runs ``run_layer(cell_fw, cell_bw, inputs, initial_fw, initial_bw, cell_scope)`` ->
+  (outputs, state_fw, state_bw) for each layer, in ``cell_<i>`` scopes, each layer's
+  outputs the next one's inputs.
+
+  Raises:
+    ValueError: the cell lists or initial state lists do not match.
+  """
+  _check_layers(cells_fw, cells_bw, initial_states_fw, initial_states_bw)
+  states_fw, states_bw = [], []
+  with tf.variable_scope(scope or "stack_bidirectional_rnn"):
+    for i, (cell_fw, cell_bw) in enumerate(zip(cells_fw, cells_bw)):
+      with tf.variable_scope(f"cell_{i}") as cell_scope:
+        inputs, state_fw, state_bw = run_layer(
+            cell_fw, cell_bw, inputs, initial_states_fw[i] if initial_states_fw else None,
+            initial_states_bw[i] if initial_states_bw else None, cell_scope)
+      states_fw.append(state_fw)
+      states_bw.append(state_bw)
+  return inputs, tuple(states_fw), tuple(states_bw)
 
 
 def stack_bidirectional_rnn(cells_fw: List[Any], cells_bw: List[Any], inputs: List[Any],
@@ -60,20 +80,13 @@ def stack_bidirectional_rnn(cells_fw: List[Any], cells_bw: List[Any], inputs: Li
   Raises:
     ValueError: the cell lists or initial state lists do not match.
   """
-  _check_layers(cells_fw, cells_bw, initial_states_fw, initial_states_bw)
-  states_fw, states_bw = [], []
-  layer_inputs = inputs
-  with tf.variable_scope(scope or "stack_bidirectional_rnn"):
-    for i, (cell_fw, cell_bw) in enumerate(zip(cells_fw, cells_bw)):
-      with tf.variable_scope(f"cell_{i}") as cell_scope:
-        layer_inputs, state_fw, state_bw = tf.nn.static_bidirectional_rnn(
-            cell_fw, cell_bw, layer_inputs,
-            initial_state_fw=_layer_states(initial_states_fw, i),
-            initial_state_bw=_layer_states(initial_states_bw, i),
-            sequence_length=sequence_length, dtype=dtype, scope=cell_scope)
-      states_fw.append(state_fw)
-      states_bw.append(state_bw)
-  return layer_inputs, tuple(states_fw), tuple(states_bw)
+  def run_layer(cell_fw, cell_bw, layer_inputs, initial_fw, initial_bw, cell_scope):
+    return tf.nn.static_bidirectional_rnn(
+        cell_fw, cell_bw, layer_inputs, initial_state_fw=initial_fw,
+        initial_state_bw=initial_bw, sequence_length=sequence_length, dtype=dtype,
+        scope=cell_scope)
+  return _stack(cells_fw, cells_bw, inputs, initial_states_fw, initial_states_bw, scope,
+                run_layer)
 
 
 def stack_bidirectional_dynamic_rnn(cells_fw: List[Any], cells_bw: List[Any], inputs: Any,
@@ -106,22 +119,14 @@ def stack_bidirectional_dynamic_rnn(cells_fw: List[Any], cells_bw: List[Any], in
   Raises:
     ValueError: the cell lists or initial state lists do not match.
   """
-  _check_layers(cells_fw, cells_bw, initial_states_fw, initial_states_bw)
-  states_fw, states_bw = [], []
-  layer_inputs = inputs
-  with tf.variable_scope(scope or "stack_bidirectional_rnn"):
-    for i, (cell_fw, cell_bw) in enumerate(zip(cells_fw, cells_bw)):
-      with tf.variable_scope(f"cell_{i}"):
-        outputs, (state_fw, state_bw) = tf.nn.bidirectional_dynamic_rnn(
-            cell_fw, cell_bw, layer_inputs,
-            initial_state_fw=_layer_states(initial_states_fw, i),
-            initial_state_bw=_layer_states(initial_states_bw, i),
-            sequence_length=sequence_length, parallel_iterations=parallel_iterations,
-            dtype=dtype, time_major=time_major)
-        layer_inputs = tf.concat(outputs, 2)
-      states_fw.append(state_fw)
-      states_bw.append(state_bw)
-  return layer_inputs, tuple(states_fw), tuple(states_bw)
+  def run_layer(cell_fw, cell_bw, layer_inputs, initial_fw, initial_bw, unused_scope):
+    outputs, (state_fw, state_bw) = tf.nn.bidirectional_dynamic_rnn(
+        cell_fw, cell_bw, layer_inputs, initial_state_fw=initial_fw,
+        initial_state_bw=initial_bw, sequence_length=sequence_length,
+        parallel_iterations=parallel_iterations, dtype=dtype, time_major=time_major)
+    return tf.concat(outputs, 2), state_fw, state_bw
+  return _stack(cells_fw, cells_bw, inputs, initial_states_fw, initial_states_bw, scope,
+                run_layer)
 
 
 def transpose_batch_time(x: Any) -> tf.Tensor:

@@ -23,20 +23,24 @@ from typing import Any, Optional, Tuple
 import tensorflow.compat.v1 as tf
 
 from slim_ext.contrib.rnn._cell_parts import (
-    Activation, LayerRNNCell, Linear, LSTMStateTuple, RNNCell, check_cell, input_depth,
-    layer_norm, sharded_variable)
+    Activation, LayerRNNCell, Linear, LSTMSizes, LSTMStateTuple, RNNCell, UnitSizes, Wrapper,
+    check_cell, input_depth, layer_norm, sharded_variable)
 
 __all__ = ["AttentionCellWrapper", "CoupledInputForgetGateLSTMCell", "HighwayWrapper",
            "LayerNormBasicLSTMCell", "LayerNormLSTMCell", "NASCell", "UGRNNCell"]
 
 
-def _lstm_sizes(num_units: int, num_proj: Optional[int]) -> Tuple[LSTMStateTuple, int]:
-  """(state size, output size) of an LSTM with an optional projection."""
-  output = num_proj or num_units
-  return LSTMStateTuple(num_units, output), output
+class _LayerNorm:
+  """TF1's cells' ``_norm``: layer norm with the cell's initial gain and shift."""
+
+  _norm_gain: float
+  _norm_shift: float
+
+  def _norm(self, value: tf.Tensor, scope: str) -> tf.Tensor:
+    return layer_norm(value, scope, self._norm_gain, self._norm_shift)
 
 
-class CoupledInputForgetGateLSTMCell(RNNCell):
+class CoupledInputForgetGateLSTMCell(_LayerNorm, RNNCell):
   """TF1's ``tf.contrib.rnn.CoupledInputForgetGateLSTMCell``: the input gate is 1 - forget."""
 
   def __init__(self, num_units: int, use_peepholes: bool = False,
@@ -77,8 +81,9 @@ class CoupledInputForgetGateLSTMCell(RNNCell):
     self._layer_norm = layer_norm
     self._norm_gain = norm_gain
     self._norm_shift = norm_shift
-    state_size, self._output_size = _lstm_sizes(num_units, num_proj)
+    state_size = LSTMStateTuple(num_units, num_proj or num_units)
     self._state_size = state_size if state_is_tuple else sum(state_size)
+    self._output_size = num_proj or num_units
 
   @property
   def state_size(self) -> Any:
@@ -87,9 +92,6 @@ class CoupledInputForgetGateLSTMCell(RNNCell):
   @property
   def output_size(self) -> int:
     return self._output_size
-
-  def _norm(self, value: tf.Tensor, scope: str) -> tf.Tensor:
-    return layer_norm(value, scope, self._norm_gain, self._norm_shift)
 
   def call(self, inputs: tf.Tensor, state: Any) -> Tuple[tf.Tensor, Any]:
     num_proj = self._num_proj or self._num_units
@@ -134,7 +136,7 @@ class CoupledInputForgetGateLSTMCell(RNNCell):
     return m, new_state
 
 
-class LayerNormBasicLSTMCell(RNNCell):
+class LayerNormBasicLSTMCell(_LayerNorm, LSTMSizes, RNNCell):
   """TF1's ``tf.contrib.rnn.LayerNormBasicLSTMCell``: layer norm and recurrent dropout."""
 
   def __init__(self, num_units: int, forget_bias: float = 1.0,
@@ -169,17 +171,6 @@ class LayerNormBasicLSTMCell(RNNCell):
     self._norm_gain = norm_gain
     self._norm_shift = norm_shift
 
-  @property
-  def state_size(self) -> LSTMStateTuple:
-    return LSTMStateTuple(self._num_units, self._num_units)
-
-  @property
-  def output_size(self) -> int:
-    return self._num_units
-
-  def _norm(self, value: tf.Tensor, scope: str) -> tf.Tensor:
-    return layer_norm(value, scope, self._norm_gain, self._norm_shift)
-
   def call(self, inputs: tf.Tensor, state: Any) -> Tuple[tf.Tensor, LSTMStateTuple]:
     c, h = state
     args = tf.concat([inputs, h], 1)
@@ -202,7 +193,7 @@ class LayerNormBasicLSTMCell(RNNCell):
     return new_h, LSTMStateTuple(new_c, new_h)
 
 
-class LayerNormLSTMCell(RNNCell):
+class LayerNormLSTMCell(_LayerNorm, LSTMSizes, RNNCell):
   """TF1's ``tf.contrib.rnn.LayerNormLSTMCell``: LSTMCell with layer-normalized gates."""
 
   def __init__(self, num_units: int, use_peepholes: bool = False,
@@ -239,18 +230,6 @@ class LayerNormLSTMCell(RNNCell):
     self._layer_norm = layer_norm
     self._norm_gain = norm_gain
     self._norm_shift = norm_shift
-    self._state_size, self._output_size = _lstm_sizes(num_units, num_proj)
-
-  @property
-  def state_size(self) -> LSTMStateTuple:
-    return self._state_size
-
-  @property
-  def output_size(self) -> int:
-    return self._output_size
-
-  def _norm(self, value: tf.Tensor, scope: str) -> tf.Tensor:
-    return layer_norm(value, scope, self._norm_gain, self._norm_shift)
 
   def call(self, inputs: tf.Tensor, state: Any) -> Tuple[tf.Tensor, LSTMStateTuple]:
     c_prev, m_prev = state
@@ -289,7 +268,7 @@ class LayerNormLSTMCell(RNNCell):
     return m, LSTMStateTuple(c, m)
 
 
-class NASCell(LayerRNNCell):
+class NASCell(LSTMSizes, LayerRNNCell):
   """TF1's ``tf.contrib.rnn.NASCell`` (Zoph and Le, 2017); a layer cell (``nas_cell``)."""
 
   _NAS_BASE = 8
@@ -309,15 +288,6 @@ class NASCell(LayerRNNCell):
     self._num_units = num_units
     self._num_proj = num_proj
     self._use_bias = use_bias
-    self._state_size, self._output_size = _lstm_sizes(num_units, num_proj)
-
-  @property
-  def state_size(self) -> LSTMStateTuple:
-    return self._state_size
-
-  @property
-  def output_size(self) -> int:
-    return self._output_size
 
   def build(self, inputs_shape: tf.TensorShape) -> None:
     input_size = tf.compat.dimension_value(tf.TensorShape(inputs_shape).with_rank(2)[1])
@@ -356,7 +326,7 @@ class NASCell(LayerRNNCell):
     return new_m, LSTMStateTuple(new_c, new_m)
 
 
-class UGRNNCell(RNNCell):
+class UGRNNCell(UnitSizes, RNNCell):
   """TF1's ``tf.contrib.rnn.UGRNNCell`` (Collins et al., 2017): one update gate."""
 
   def __init__(self, num_units: int, initializer: Optional[Any] = None,
@@ -377,14 +347,6 @@ class UGRNNCell(RNNCell):
     self._forget_bias = forget_bias
     self._activation = activation
     self._linear = None
-
-  @property
-  def state_size(self) -> int:
-    return self._num_units
-
-  @property
-  def output_size(self) -> int:
-    return self._num_units
 
   def call(self, inputs: tf.Tensor, state: tf.Tensor) -> Tuple[tf.Tensor, tf.Tensor]:
     input_depth(inputs)
@@ -496,7 +458,7 @@ class AttentionCellWrapper(RNNCell):
       return new_attns, tf.slice(attn_states, [0, 1, 0], [-1, -1, -1])
 
 
-class HighwayWrapper(RNNCell):
+class HighwayWrapper(Wrapper):
   """TF1's ``tf.contrib.rnn.HighwayWrapper``: a highway connection from the cell's
   input to its output (Srivastava et al., 2015).
 
@@ -518,18 +480,6 @@ class HighwayWrapper(RNNCell):
     self._cell = cell
     self._couple_carry_transform_gates = couple_carry_transform_gates
     self._carry_bias_init = carry_bias_init
-
-  @property
-  def state_size(self) -> Any:
-    return self._cell.state_size
-
-  @property
-  def output_size(self) -> Any:
-    return self._cell.output_size
-
-  def zero_state(self, batch_size: Any, dtype: tf.DType) -> Any:
-    with tf.name_scope(type(self).__name__ + "ZeroState", values=[batch_size]):
-      return self._cell.zero_state(batch_size, dtype)
 
   def _highway(self, inp: tf.Tensor, out: tf.Tensor) -> tf.Tensor:
     input_size = input_depth(inp)
