@@ -53,8 +53,14 @@ CAUSES = (
     Cause("numpy-list-of-slices", THIRD_PARTY,
           r"IndexError: only integers, slices \(`:`\), ellipsis",
           "NumPy >= 1.23 no longer indexes with a list of slices (a tuple is needed)"),
+    Cause("numpy-tostring", THIRD_PARTY, r"'numpy\.ndarray' object has no attribute 'tostring'",
+          "NumPy 2 removed ndarray.tostring (tobytes, the same bytes, since NumPy 1.9)"),
+    Cause("numpy-ragged", THIRD_PARTY,
+          r"'list' object has no attribute 'size'|inhomogeneous shape",
+          "NumPy >= 1.24 makes no array of ragged nested lists (np.size(control) of "
+          "controls of different lengths raised ValueError, then this)"),
     Cause("protobuf-7-compare", THIRD_PARTY,
-          r"'FieldDescriptor' object has no attribute 'label'",
+          r"FieldDescriptor' object has no attribute 'label'",
           "TensorFlow 2.21's own protobuf test helper (util/protobuf/compare.py) reads "
           "FieldDescriptor.label, which protobuf 7 removed"),
     Cause("librosa-keyword-only", THIRD_PARTY,
