@@ -6,7 +6,7 @@ A leaf module (it imports nothing of slim_ext): ``slim_ext.contrib`` and
 """
 from __future__ import annotations
 
-from typing import Any, Callable, NoReturn
+from typing import Any, Callable, NoReturn, Type
 
 
 class RemovedInTF2Error(NotImplementedError):
@@ -28,3 +28,12 @@ def removed_function(feature: str, alternative: str) -> Callable[..., NoReturn]:
   stand_in.__name__ = feature.rsplit(".", 1)[-1]
   stand_in.__doc__ = f"Stand-in for {feature}.\n\nRaises:\n  RemovedInTF2Error: always.\n"
   return stand_in
+
+
+def removed_class(feature: str, alternative: str) -> Type[Any]:
+  """A class whose constructor raises RemovedInTF2Error (isinstance checks still work)."""
+  def __init__(self: Any, *args: Any, **kwargs: Any) -> NoReturn:
+    raise RemovedInTF2Error(_message(feature, alternative))
+
+  doc = f"Stand-in for {feature}: instantiating it raises RemovedInTF2Error."
+  return type(feature.rsplit(".", 1)[-1], (), {"__init__": __init__, "__doc__": doc})

@@ -26,6 +26,12 @@ RUNTIME = (
 # one (TF 2.21: 1.85). About 8 MB installed, with wheels for Python 3.10-3.13.
 PROTOC = ("grpcio-tools>=1.62",)
 TF_EXTRA = RUNTIME + PROTOC
+# The maintained successors of tf.contrib modules: the ``probability`` and ``gan`` extras
+# of pyproject.toml, named in the rewrite's report where a file starts to use them.
+PROBABILITY = ("tensorflow-probability[tf]>=0.23,<0.26",)
+GAN = (*PROBABILITY, "tensorflow-gan==2.1.0", "tensorflow-hub", "setuptools<81")
+# The package a ported file imports -> what installs it.
+SUCCESSORS = {"tensorflow_probability": PROBABILITY, "tensorflow_gan": GAN}
 # Characters a POSIX shell would read in an unquoted requirement.
 _SHELL_SPECIAL = set("<>*[]() ;&|$")
 

@@ -16,6 +16,15 @@ maps each contrib module onto its mirror):
   tensorflow.contrib.tfprof                    -> slim_ext.contrib.tfprof
   tensorflow.contrib.framework (deprecated)    -> slim_ext.contrib.framework
   tensorflow.contrib.lookup (HashTable)        -> slim_ext.contrib.lookup
+  tensorflow.contrib.rnn (the cells core TF lacks) -> slim_ext.contrib.rnn
+  tensorflow.contrib.cudnn_rnn (compatible cells)  -> slim_ext.contrib.cudnn_rnn
+  tensorflow.contrib.legacy_seq2seq                -> slim_ext.contrib.legacy_seq2seq
+  tensorflow.contrib.seq2seq (the decoding loop)   -> slim_ext.contrib.seq2seq
+
+tf.contrib.distributions / bayesflow and tf.contrib.gan have maintained successors
+and go there: tensorflow-probability directly, tensorflow-gan through
+``slim_ext.contrib.gan`` (TF-GAN's own objects, with the tf.estimator and
+``inspect.getargspec`` its last release needs here).
 
 The rest are stand-ins: they import fine and raise RemovedInTF2Error, naming what
 is gone and what to use, only when called. This module itself does not import
@@ -32,7 +41,8 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-_SUBMODULES = ("framework", "image", "learn", "lookup", "quantize", "tfprof", "training")
+_SUBMODULES = ("cudnn_rnn", "framework", "gan", "image", "learn", "legacy_seq2seq", "lookup",
+               "quantize", "rnn", "seq2seq", "tfprof", "training")
 # Earlier ports wrote the quantize stand-ins as slim_ext.contrib.quantize_<name>.
 _EARLIER_QUANTIZE_NAMES = ("quantize_create_training_graph", "quantize_create_eval_graph")
 # Earlier ports wrote stand-ins for Experiment-based launching under these names;

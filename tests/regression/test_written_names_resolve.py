@@ -4,8 +4,10 @@ regression-tf215 on TF 2.15).
 
 Targets, table by table: the contrib table (every generated home, every hand-made home,
 every mirrored module with every name its TF 1.15 module had, listed with its home in
-the mirror or as gone, which the rewrite reports instead of writing), tf0_names'
-renames, compat_v1's ``tensorflow.compat.v1.X`` for every TF1 name of the API tables,
+the mirror or as gone, which the rewrite reports instead of writing; the homes in
+TensorFlow Probability and TF-GAN resolve with the ``probability`` and ``gan`` extras
+installed, as every tox env that runs this has them), tf0_names' renames, compat_v1's
+``tensorflow.compat.v1.X`` for every TF1 name of the API tables,
 moved_modules' and moxing's homes, device_spec's TF1 DeviceSpec, numpy_aliases' NumPy
 names, and the standard-library names the Python 2 codemods write.
 """
@@ -71,6 +73,10 @@ def test_every_contrib_home_resolves() -> None:
         elif found.module is not None:
             modules.append(found.module)
     assert len(homes) > 900
+    # The successors' and the stand-ins' homes are among them (issue 30).
+    assert {home.package for home in homes} >= {
+        "tensorflow_probability", "tensorflow_gan", "slim_ext.contrib.rnn",
+        "slim_ext.contrib.cudnn_rnn", "slim_ext.contrib.legacy_seq2seq"}
     assert [home.dotted for home in homes if not home_resolves(home)] == []
     assert modules_missing(modules) == []
 

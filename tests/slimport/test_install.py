@@ -27,7 +27,7 @@ from typing import Dict, List, Sequence
 import pytest
 from packaging.requirements import Requirement
 
-from slim_facts.requirements import TF_EXTRA, pip_install_line
+from slim_facts.requirements import GAN, PROBABILITY, TF_EXTRA, pip_install_line
 from slimport.cli import arguments
 from tests.documented import documented
 from tests.slimport.conftest import REPO_ROOT
@@ -180,6 +180,9 @@ def test_the_wheel_says_what_a_package_index_expects(installed: Fresh) -> None:
 def test_the_tf_extra_is_the_runtime_the_messages_name() -> None:
     project = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text())
     assert tuple(project["project"]["optional-dependencies"]["tf"]) == TF_EXTRA
+    # The contrib successors' extras are what the rewrite's report names (issue 30).
+    extras = project["project"]["optional-dependencies"]
+    assert (tuple(extras["probability"]), tuple(extras["gan"])) == (PROBABILITY, GAN)
     assert "setuptools>=77" in project["build-system"]["requires"]
 
 

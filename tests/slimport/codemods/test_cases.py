@@ -41,9 +41,6 @@ ALL_CASES = _all_cases()
 # What a codemod gets wrong today, each with the bug: (check, codemod, case title) -> why.
 # Strict: the check fails the run once the bug is fixed, so that its entry goes.
 KNOWN_BUGS = {
-    ("recorded", "contrib_symbols", "unused import of a gone module is dropped"): (
-        "contrib_symbols' _DropModuleAliases removes the import and records no finding: "
-        "the file changes and the report lists nothing at that line"),
 }
 
 
