@@ -22,11 +22,14 @@ from slimport.codemods.cluster_bootstrap import ClusterBootstrapCommand
 from slimport.codemods.estimator_ps_strategy import EstimatorPsStrategyCommand
 from slimport.codemods.flags_to_absl import FlagsToAbslCommand
 from slimport.codemods.legacy_keras import LegacyKerasCommand
+from slimport.codemods.matplotlib_api import MatplotlibApiCommand
 from slimport.codemods.moved_modules import MovedModulesCommand
 from slimport.codemods.moxing import MoxingCommand
 from slimport.codemods.numpy_aliases import NumpyAliasesCommand
+from slimport.codemods.op_type_names import OpTypeNamesCommand
 from slimport.codemods.own_server import OwnServerCommand
 from slimport.codemods.pandas_as_matrix import PandasAsMatrixCommand
+from slimport.codemods.pillow_api import PillowApiCommand
 from slimport.codemods.py2_leftovers import Py2LeftoversCommand
 from slimport.codemods.py2_lists import Py2ListsCommand
 from slimport.codemods.removed_stdlib import RemovedStdlibCommand
@@ -54,6 +57,9 @@ CODEMODS: List[Type[SlimportCodemod]] = [
     RemovedStdlibCommand,
     NumpyAliasesCommand,
     PandasAsMatrixCommand,
+    OpTypeNamesCommand,
+    MatplotlibApiCommand,
+    PillowApiCommand,
     LegacyKerasCommand,
     EstimatorPsStrategyCommand,
     TrainAndEvaluateCommand,
