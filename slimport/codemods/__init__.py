@@ -34,9 +34,12 @@ from slimport.codemods.py2_leftovers import Py2LeftoversCommand
 from slimport.codemods.py2_lists import Py2ListsCommand
 from slimport.codemods.removed_stdlib import RemovedStdlibCommand
 from slimport.codemods.replica_device import ReplicaDeviceCommand
+from slimport.codemods.scipy_misc import ScipyMiscCommand
 from slimport.codemods.sdk_imports import SdkImportsCommand
 from slimport.codemods.slim_ext_import import SlimExtImportCommand
+from slimport.codemods.test_case_asserts import TestCaseAssertsCommand
 from slimport.codemods.tf0_names import Tf0NamesCommand
+from slimport.codemods.tf_internals import TfInternalsCommand
 from slimport.codemods.train_and_evaluate import TrainAndEvaluateCommand
 from slimport.codemods.uai_flags import UaiFlagsCommand
 
@@ -60,6 +63,9 @@ CODEMODS: List[Type[SlimportCodemod]] = [
     OpTypeNamesCommand,
     MatplotlibApiCommand,
     PillowApiCommand,
+    TfInternalsCommand,
+    ScipyMiscCommand,
+    TestCaseAssertsCommand,
     LegacyKerasCommand,
     EstimatorPsStrategyCommand,
     TrainAndEvaluateCommand,

@@ -16,7 +16,7 @@ written out -- it is ported to match both names: ``op.type == 'Add'`` -> ``op.ty
 and a graph saved by TF <= 1.13 still has the old types: both then match, as the code
 meant. Where the file names the new type itself it tells the two apart on purpose, and
 is left alone. Any other use of an old name as a string -- a whitelist kept in a
-variable, a graph matcher's ``OpTypePattern('Add')``, a comparison of something else --
+variable, another library's pattern, a comparison of something else --
 cannot be ported blindly and is reported at the string, with the TF 2 name (a string
 that is no such operand, element, key or pattern -- a ``name='Add'`` -- is no op type).
 Only TF1-era code and plain Python are ported (``tf1_era_file``).
@@ -45,6 +45,8 @@ RENAMED: Dict[str, str] = {
 # The attributes that hold an op's type: Operation.type, NodeDef.op.
 TYPE_ATTRIBUTES = frozenset({"type", "op"})
 _COLLECTIONS = (cst.Tuple, cst.List, cst.Set)
+# contrib.quantize's graph matcher (or slim_ext's): op types separated by ``|``.
+GRAPH_MATCHER_PATTERN = "graph_matcher.OpTypePattern"
 _TRIGGER_TEXT = re.compile(r"""['"](?:%s)['"]""" % "|".join(RENAMED))
 
 
@@ -105,9 +107,46 @@ class OpTypeNamesCommand(LeftoverCodemod):
         func = node.func
         name = func.attr.value if isinstance(func, cst.Attribute) else \
             func.value if isinstance(func, cst.Name) else ""
-        if name.endswith("Pattern"):  # graph_matcher.OpTypePattern('Add', ...)
-            self._op_type_places.update(id(arg.value) for arg in node.args
-                                        if arg.keyword is None or arg.keyword.value == "op_type")
+        if not name.endswith("Pattern"):
+            return
+        types = [arg.value for index, arg in enumerate(node.args)
+                 if (arg.keyword is None and index == 0)
+                 or (arg.keyword is not None and arg.keyword.value == "op_type")]
+        types += [element.value for arg in node.args
+                  if arg.keyword is not None and arg.keyword.value == "inputs"
+                  and isinstance(arg.value, (cst.List, cst.Tuple))
+                  for element in arg.value.elements]
+        self._op_type_places.update(id(value) for value in types)
+        if (self.resolve_name(func) or "").endswith(GRAPH_MATCHER_PATTERN):
+            for value in types:
+                self._port_pattern(value)
+
+    def _port_pattern(self, value: cst.BaseExpression) -> None:
+        """A graph matcher's ``'Add'`` (or ``'Add|Sub'``) -> ``'Add|AddV2'``."""
+        text = _string_value(value)
+        if text is None:
+            return
+        types = text.split("|")
+        if not any(old in RENAMED for old in types):
+            return
+        self._seen.add(id(value))
+        ported = []
+        for op_type in types:
+            ported.append(op_type)
+            new = RENAMED.get(op_type)
+            if new is not None and new not in types and op_type not in self._aware:
+                ported.append(new)
+        if ported == types:
+            return
+        assert isinstance(value, cst.SimpleString)
+        self._replacements[value] = _quoted_like(value, "|".join(ported))
+        self.record_edit(value, f"op type pattern {code_of(value)} -> "
+                                f"{code_of(self._replacements[value])} (TF 2 builds the "
+                                "new types)")
+
+    def leave_SimpleString(self, original_node: cst.SimpleString,
+                           updated_node: cst.SimpleString) -> cst.BaseExpression:
+        return self._replacements.pop(original_node, updated_node)
 
     def leave_Comparison(self, original_node: cst.Comparison,
                          updated_node: cst.Comparison) -> cst.BaseExpression:

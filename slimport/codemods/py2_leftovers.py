@@ -36,8 +36,8 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import (AbstractSet, Any, ClassVar, Dict, Iterator, List, Optional, Pattern, Sequence,
-                    Set, Tuple)
+from typing import (AbstractSet, Any, ClassVar, Dict, Iterator, List, Optional, Pattern, Set,
+                    Tuple)
 
 import libcst as cst
 

@@ -15,7 +15,7 @@ CASES = [
                 ax = fig.add_subplot('111')
                 ax.plot(values)
                 fig.canvas.draw()
-                return np.fromstring(fig.canvas.tostring_rgb(), dtype='uint8')
+                return fig.canvas.tostring_rgb()
         """,
         after="""
             import matplotlib; matplotlib.use('Agg')
@@ -27,7 +27,7 @@ CASES = [
                 ax = fig.add_subplot(111)
                 ax.plot(values)
                 fig.canvas.draw()
-                return np.fromstring(np.asarray(fig.canvas.buffer_rgba())[..., :3].tobytes(), dtype='uint8')
+                return np.asarray(fig.canvas.buffer_rgba())[..., :3].tobytes()
         """,
     ),
     Edit(

@@ -10,7 +10,7 @@ CASES = [
 
             def has_fused_batchnorm(graph):
                 with tf.Session(graph=graph):
-                    return any(op.type == 'FusedBatchNorm' for op in graph.get_operations())
+                    return any(op.type == 'FusedBatchNorm' for op in ops)
 
             adds = [op for op in ops if 'Add' != op.type]
             grouped = [node for node in graph_def.node if node.op in ('Add', 'Mul')]
@@ -21,7 +21,7 @@ CASES = [
 
             def has_fused_batchnorm(graph):
                 with tf.Session(graph=graph):
-                    return any(op.type in ('FusedBatchNorm', 'FusedBatchNormV3') for op in graph.get_operations())
+                    return any(op.type in ('FusedBatchNorm', 'FusedBatchNormV3') for op in ops)
 
             adds = [op for op in ops if op.type not in ('Add', 'AddV2')]
             grouped = [node for node in graph_def.node if node.op in ('Add', 'AddV2', 'Mul')]
@@ -49,10 +49,26 @@ CASES = [
         """,
         [attention(1, "'Add'", fix="'AddV2'")],
     ),
+    Edit(
+        # Object detection's exporter.rewrite_nn_resize_op.
+        "a graph matcher's patterns",
+        before="""
+            from tensorflow.contrib.quantize.python import graph_matcher
+
+            add_pattern = graph_matcher.OpTypePattern(
+                'Add', inputs=[reshape, 'FusedBatchNorm|Relu'])
+        """,
+        after="""
+            from tensorflow.contrib.quantize.python import graph_matcher
+
+            add_pattern = graph_matcher.OpTypePattern(
+                'Add|AddV2', inputs=[reshape, 'FusedBatchNorm|FusedBatchNormV3|Relu'])
+        """,
+    ),
     Reported(
-        "a graph matcher pattern and a handler table",
+        "another library's pattern and a handler table",
         """
-            pattern = graph_matcher.OpTypePattern('FusedBatchNorm', inputs=['*'])
+            pattern = mylib.OpTypePattern('FusedBatchNorm', inputs=['*'])
             handlers = {'BatchMatMul': fold_matmul}
         """,
         [attention(1, "'FusedBatchNorm'", fix="FusedBatchNorm|FusedBatchNormV3"),

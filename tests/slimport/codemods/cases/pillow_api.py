@@ -35,21 +35,21 @@ CASES = [
         "a float array read as RGB",
         before="""
             import numpy as np
-            import PIL.Image
+            from PIL import Image
 
-            def make_image(path):
-                image_data = np.random.rand(256, 256, 3)
-                image = PIL.Image.fromarray(image_data, 'RGB')
-                image.save(path)
+            def dummy(path):
+                a = np.random.rand(256, 256, 3)
+                im = Image.fromarray(a, 'RGB')
+                im.save(path)
         """,
         after="""
             import numpy as np
-            import PIL.Image
+            from PIL import Image
 
-            def make_image(path):
-                image_data = np.random.rand(256, 256, 3)
-                image = PIL.Image.frombuffer('RGB', (image_data.shape[1], image_data.shape[0]), image_data, 'raw', 'RGB', 0, 1)
-                image.save(path)
+            def dummy(path):
+                a = np.random.rand(256, 256, 3)
+                im = Image.frombuffer('RGB', (a.shape[1], a.shape[0]), a, 'raw', 'RGB', 0, 1)
+                im.save(path)
         """,
     ),
     Reported(
