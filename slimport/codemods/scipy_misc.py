@@ -84,6 +84,15 @@ class ScipyMiscCommand(LeftoverCodemod, ModuleMoveCodemod):
         self._reported: Set[int] = set()
         return True
 
+    def transform_module_impl(self, tree: cst.Module) -> cst.Module:
+        tree = super().transform_module_impl(tree)
+        if self.rewritten_roots:
+            # ``import scipy.misc`` binds ``scipy``, which the base cannot tell from an
+            # ``import scipy``: asked by its own name, it goes when nothing uses it
+            # (SciPy 2 drops the module).
+            self.remove_unused_import(MISC)
+        return tree
+
     def home_of(self, qualified: str) -> Optional[str]:
         """``scipy.misc.imread`` -> ``slim_ext.scipy_misc.imread``; another name of
         scipy.misc stays where it is (itself); anything else None."""

@@ -1,5 +1,5 @@
 """scipy_misc: scipy.misc's removed names -> scipy.special / slim_ext.scipy_misc."""
-from tests.slimport.codemods.cases import Edit, Noop, Reported, attention
+from tests.slimport.codemods.cases import Edit, Noop, Reported, attention, edit
 
 CASES = [
     Edit(
@@ -16,7 +16,6 @@ CASES = [
                 return logsumexp(image)
         """,
         after="""
-            import scipy.misc
             from scipy.special import logsumexp
             from slim_ext.scipy_misc import imresize
             import slim_ext.scipy_misc
@@ -41,6 +40,23 @@ CASES = [
             def score(x):
                 return scipy.special.logsumexp(x) + scipy.special.comb(5, 2)
         """,
+    ),
+    Edit(
+        "scipy.misc kept for what stays in it",
+        before="""
+            import scipy.misc
+
+            x = scipy.misc.comb(4, 2)
+            y = scipy.misc.imrotate(image, 30)
+        """,
+        after="""
+            import scipy.misc
+            import scipy.special
+
+            x = scipy.special.comb(4, 2)
+            y = scipy.misc.imrotate(image, 30)
+        """,
+        findings=[edit(3, "scipy.special.comb"), attention(4, "imrotate", fix="rotate")],
     ),
     Reported(
         "names with no successor",
