@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import AbstractSet, Any, ClassVar, Dict, Optional, Pattern, Tuple
+from typing import ClassVar, Dict, Optional, Pattern, Tuple
 
 import libcst as cst
 
@@ -48,18 +48,6 @@ class MatplotlibApiCommand(LeftoverCodemod):
     TRIGGER: ClassVar[Pattern[str]] = _TRIGGER_TEXT
     # A figure may come from another module of the tree: does the tree use matplotlib?
     TREE_FACTS: ClassVar[Tuple[TreeFact, ...]] = (TREE_IMPORTS,)
-
-    def __init__(self, context: Any, tree_imports: Optional[AbstractSet[str]] = None,
-                 **kwargs: Any) -> None:
-        """
-        Args:
-          context: libcst's codemod context.
-          tree_imports: the modules the whole tree imports, or None when not known (then
-            only a file that imports matplotlib itself is ported).
-          **kwargs: for the base class.
-        """
-        self.tree_imports = tree_imports  # (the base's __init__ starts an empty file)
-        super().__init__(context, **kwargs)
 
     @classmethod
     def leftover_statements(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:

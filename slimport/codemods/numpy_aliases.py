@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import AbstractSet, Any, ClassVar, Dict, Optional, Pattern, Set, Tuple
+from typing import ClassVar, Dict, Optional, Pattern, Set, Tuple
 
 import libcst as cst
 
@@ -85,18 +85,6 @@ class NumpyAliasesCommand(LeftoverCodemod):
     TRIGGER: ClassVar[Pattern[str]] = _TRIGGER_TEXT
     # Is ``x.tostring()`` NumPy's (or Python's, Pillow's), or the tree's own method?
     TREE_FACTS: ClassVar[Tuple[TreeFact, ...]] = (TREE_METHODS,)
-
-    def __init__(self, context: Any, tree_methods: Optional[AbstractSet[str]] = None,
-                 **kwargs: Any) -> None:
-        """
-        Args:
-          context: libcst's codemod context.
-          tree_methods: the names the ``def`` statements of the whole tree define, or
-            None when the tree is not known (``x.tostring()`` is then reported).
-          **kwargs: for the base class.
-        """
-        super().__init__(context, **kwargs)
-        self.tree_methods = tree_methods
 
     @classmethod
     def applies_to(cls, source: str) -> bool:

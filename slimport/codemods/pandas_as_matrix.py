@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import AbstractSet, Any, ClassVar, Dict, Optional, Pattern, Tuple, Union
+from typing import ClassVar, Dict, Optional, Pattern, Tuple, Union
 
 import libcst as cst
 
@@ -49,20 +49,6 @@ class PandasAsMatrixCommand(LeftoverCodemod):
     TRIGGER: ClassVar[Pattern[str]] = re.compile(r"\.as_matrix\(")
     # Is an unknown receiver's as_matrix pandas', or another library's or the tree's?
     TREE_FACTS: ClassVar[Tuple[TreeFact, ...]] = (TREE_METHODS, TREE_IMPORTS)
-
-    def __init__(self, context: Any, tree_methods: Optional[AbstractSet[str]] = None,
-                 tree_imports: Optional[AbstractSet[str]] = None, **kwargs: Any) -> None:
-        """
-        Args:
-          context: libcst's codemod context.
-          tree_methods: the names the ``def`` statements of the whole tree define, or
-            None when the tree is not known (uncertain receivers are then reported).
-          tree_imports: the modules the whole tree imports, or None when not known.
-          **kwargs: for the base class.
-        """
-        super().__init__(context, **kwargs)
-        self.tree_methods = tree_methods
-        self.tree_imports = tree_imports
 
     @classmethod
     def leftover_statements(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:

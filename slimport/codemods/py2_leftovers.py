@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import (AbstractSet, Any, ClassVar, Dict, Iterator, List, Optional, Pattern, Set,
+from typing import (ClassVar, Dict, Iterator, List, Pattern, Set,
                     Tuple)
 
 import libcst as cst
@@ -134,19 +134,6 @@ class Py2LeftoversCommand(LeftoverCodemod):
     TRIGGER: ClassVar[Pattern[str]] = _TRIGGER_TEXT
     # Is ``d.itervalues()`` Python 2's, or a method the tree itself defines?
     TREE_FACTS: ClassVar[Tuple[TreeFact, ...]] = (TREE_METHODS,)
-
-    def __init__(self, context: Any, tree_methods: Optional[AbstractSet[str]] = None,
-                 **kwargs: Any) -> None:
-        """
-        Args:
-          context: libcst's codemod context.
-          tree_methods: the names the ``def`` statements of the whole tree being ported
-            define, or None when the tree is not known (uncertain receivers are then
-            reported).
-          **kwargs: for the base class.
-        """
-        super().__init__(context, **kwargs)
-        self.tree_methods = tree_methods
 
     @classmethod
     def leftover_statements(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:

@@ -19,11 +19,12 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import AbstractSet, Any, ClassVar, Dict, List, Optional, Pattern, Set, Tuple
+from typing import ClassVar, Dict, Pattern, Tuple
 
 import libcst as cst
 
 from slimport.analysis.names import Bindings
+from slimport.codemods._classes import ClassesFollowed
 from slimport.codemods._leftovers import LeftoverCodemod
 from slimport.codemods.base import StatementFilter, code_of
 from slimport.codemods.tree_facts import TREE_METHODS, TreeFact
@@ -58,7 +59,7 @@ TEST_CASES = frozenset({
 _TRIGGER_TEXT = re.compile(r"\.(?:%s)\(" % "|".join(RENAMED))
 
 
-class TestCaseAssertsCommand(LeftoverCodemod):
+class TestCaseAssertsCommand(ClassesFollowed, LeftoverCodemod):
     """Renames TestCase assertions Python 3 / absl dropped to the methods they stood for."""
 
     NAME: ClassVar[str] = "test_case_asserts"
@@ -71,83 +72,26 @@ class TestCaseAssertsCommand(LeftoverCodemod):
     # Is ``self.assertItemsEqual`` unittest's old name, or a method of the tree's own?
     TREE_FACTS: ClassVar[Tuple[TreeFact, ...]] = (TREE_METHODS,)
 
-    def __init__(self, context: Any, tree_methods: Optional[AbstractSet[str]] = None,
-                 **kwargs: Any) -> None:
-        """
-        Args:
-          context: libcst's codemod context.
-          tree_methods: the names the ``def`` statements of the whole tree define, or
-            None when the tree is not known (calls in classes of other modules' bases
-            are then reported).
-          **kwargs: for the base class.
-        """
-        super().__init__(context, **kwargs)
-        self.tree_methods = tree_methods
-
     @classmethod
     def leftover_statements(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:
         return lambda statement: any(isinstance(node, ast.Attribute) and node.attr in RENAMED
                                      for node in ast.walk(statement))
 
     def start_leftovers(self, tree: cst.Module, parsed: ast.Module) -> bool:
-        # class name -> derives from a TestCase (True), not (False), unknown (None); the
-        # names each class defines.
-        self._classes: Dict[str, Optional[bool]] = {}
-        self._defined: Dict[str, Set[str]] = {}
-        self._stack: List[Tuple[Optional[bool], Set[str], Set[str], int]] = []
-        self._depth = 0
+        self.follow_classes(lambda qualified: True if qualified in TEST_CASES else None)
         self._renamed: Dict[cst.Attribute, cst.Attribute] = {}
         return True
 
-    def visit_ClassDef(self, node: cst.ClassDef) -> None:
-        kinds: List[Optional[bool]] = []
-        defined = {item.name.value for item in node.body.body
-                   if isinstance(item, cst.FunctionDef)}
-        for base in node.bases:
-            if base.keyword is not None:
-                continue
-            name = base.value.value if isinstance(base.value, cst.Name) else None
-            if name in self._classes and self.target_of(name) is None:
-                kinds.append(self._classes[name])
-                defined |= self._defined[name]
-                continue
-            if name == "object" and self.target_of(name) is None:
-                kinds.append(False)
-                continue
-            qualified = self.resolve_name(base.value)
-            kinds.append(True if qualified in TEST_CASES else None)
-        test_case = True if True in kinds else None if None in kinds else False
-        self._stack.append((test_case, defined, set(), self._depth))
-        if not self.in_deferred_code:
-            self._classes[node.name.value] = test_case
-            self._defined[node.name.value] = defined
-
-    def leave_ClassDef(self, original_node: cst.ClassDef, updated_node: cst.ClassDef
-                       ) -> cst.ClassDef:
-        self._stack.pop()
-        return updated_node
-
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-        params = node.params.posonly_params or node.params.params
-        if self._stack and self._stack[-1][3] == self._depth and params:
-            self._stack[-1][2].add(params[0].name.value)  # the instance
-        self._depth += 1
-
-    def leave_FunctionDef(self, original_node: cst.FunctionDef,
-                          updated_node: cst.FunctionDef) -> cst.FunctionDef:
-        self._depth -= 1
-        return updated_node
-
     def visit_Attribute(self, node: cst.Attribute) -> None:
         old = node.attr.value
-        if old not in RENAMED or not self._stack or not isinstance(node.value, cst.Name):
+        if old not in RENAMED or not isinstance(node.value, cst.Name):
             return
-        test_case, defined, instances, _ = self._stack[-1]
-        if node.value.value not in instances or old in defined or test_case is False:
+        info = self.classes.instance_class(node.value.value)
+        if info is None or old in info.defined or info.derives is False:
             return
         new = RENAMED[old]
         tree_free = self.tree_methods is not None and old not in self.tree_methods
-        if test_case or tree_free:
+        if info.derives or tree_free:
             self._renamed[node] = node.with_changes(attr=cst.Name(new))
             self.record_edit(node, f"{code_of(node)} -> {node.value.value}.{new}")
         elif self.tree_methods is None:
