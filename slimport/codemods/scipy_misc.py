@@ -73,10 +73,12 @@ class ScipyMiscCommand(LeftoverCodemod, ModuleMoveCodemod):
 
     @classmethod
     def leftover_statements(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:
+        def reaches_misc(node: ast.AST) -> bool:
+            parts = _parts(node) if isinstance(node, ast.Attribute) else None
+            return parts is not None and is_under(bindings.resolve_parts(parts), MISC)
+
         return lambda statement: any(
-            isinstance(node, (ast.Import, ast.ImportFrom)) or (
-                isinstance(node, ast.Attribute) and is_under(
-                    bindings.resolve_parts(_parts(node) or []) or "", MISC))
+            isinstance(node, (ast.Import, ast.ImportFrom)) or reaches_misc(node)
             for node in ast.walk(statement))
 
     def start_leftovers(self, tree: cst.Module, parsed: ast.Module) -> bool:

@@ -71,6 +71,10 @@ CASES = [
     ),
     Noop("scipy.special already", "from scipy.special import logsumexp\ny = logsumexp(x)\n"),
     Noop("another misc", "from mylib import misc\nimage = misc.imread(path)\n"),
+    # tensorlayer's prepro.py: chains broken by a call or a subscript.
+    Noop("scipy's other modules, and chains through calls",
+         "import scipy\nimport scipy.ndimage as ndi\n\ndef f(x):\n"
+         "    return ndi.zoom(x, 2), load().misc.imread(p), x[0].misc\n"),
     Noop("tf2 code",
          "import tensorflow as tf\nimport scipy.misc\n"
          "x = tf.image.resize(y, (2, 2), antialias=True)\nz = scipy.misc.imread(p)\n"),
