@@ -166,21 +166,30 @@ CAUSES = (
           "Python 2 ordered values of any two types (`kernel_size > 1` with a (3, 3) "
           "tuple from the Keras application was True): the code's meaning for such values "
           "is undefined on Python 3, so only its authors can say what it should compare"),
-    # Changes of the libraries the project uses.
-    Cause("pandas-as-matrix", THIRD_PARTY,
+    # Library APIs the project's code calls that a newer release removed: ported (issue 34).
+    Cause("pandas-as-matrix", PORT,
           r"'(DataFrame|Series)' object has no attribute 'as_matrix'",
-          "removed in pandas 1.0: `x.as_matrix()` -> `x.to_numpy()` (codemod, like the "
-          "NumPy aliases); `df.as_matrix(columns=c)` -> `df[c].to_numpy()`"),
-    Cause("pillow-fromarray", THIRD_PARTY, r"KeyError: \(\(\d+, \d+, 3\), '<f8'\)",
-          "Pillow >= 10 refuses Image.fromarray(float64 array, 'RGB') (9.5 took the raw "
-          "buffer): the test's data, not the port"),
-    Cause("pillow-getsize", THIRD_PARTY, r"'FreeTypeFont' object has no attribute 'getsize'",
-          "Pillow 10 removed ImageFont.getsize (getbbox / getlength replace it): the "
-          "project's drawing code against a newer Pillow, nothing the TF port touches"),
-    Cause("matplotlib-api", THIRD_PARTY,
-          r"Bbox\.from_bounds\(\) missing 1 required positional argument",
-          "matplotlib's API changed under the project's figure code (fails the same with "
-          "matplotlib 3.5 on TF 1.15)"),
+          "removed in pandas 1.0: `x.as_matrix()` -> `x.to_numpy()` (pandas_as_matrix; a "
+          "receiver it cannot prove a frame is ported in a tree that uses pandas and "
+          "defines no as_matrix of its own)"),
+    Cause("pillow-fromarray", PORT, r"KeyError: \(\(\d+, \d+, 3\), '<f8'\)"
+          r"|Cannot handle this data type: \(1, 1, 3\), <f8",
+          "Pillow >= 11 refuses Image.fromarray(float64 array, 'RGB'), which read the "
+          "array's raw bytes: pillow_api writes that read (Image.frombuffer) where the "
+          "array is certainly float64"),
+    Cause("pillow-getsize", PORT, r"'FreeTypeFont' object has no attribute 'getsize'",
+          "Pillow 10 removed ImageFont.getsize: pillow_api ports font.getsize(s) -> "
+          "font.getbbox(s)[2:] where the font is certainly a Pillow font"),
+    Cause("matplotlib-api", PORT,
+          r"Bbox\.from_bounds\(\) missing 1 required positional argument"
+          r"|has no attribute 'tostring_rgb'|binary mode of fromstring is removed",
+          "matplotlib 3.x refuses add_subplot('111') and dropped canvas.tostring_rgb, NumPy "
+          "2.3 fromstring's binary mode: matplotlib_api and numpy_aliases port them"),
+    Cause("protobuf-bool-as-int", THIRD_PARTY,
+          r"Field tensorflow\.Int64List\.value: Expected an int, got a boolean",
+          "protobuf >= 4 (upb) refuses a bool in an int64 field, which protobuf 3 took as "
+          "0/1: the test's COCO annotations carry 'iscrowd': False; the data's, no port can "
+          "see it"),
     Cause("tf-removed", THIRD_PARTY, r"RemovedInTF2Error",
           "TensorFlow 2 removed it with no replacement (contrib.quantize graph rewriting, "
           "graph_transforms, contrib.tpu.RunConfig): the rewrite reports it; nothing to port"),

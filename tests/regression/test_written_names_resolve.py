@@ -9,7 +9,9 @@ TensorFlow Probability and TF-GAN resolve with the ``probability`` and ``gan`` e
 installed, as every tox env that runs this has them), tf0_names' renames, compat_v1's
 ``tensorflow.compat.v1.X`` for every TF1 name of the API tables,
 moved_modules' and moxing's homes, device_spec's TF1 DeviceSpec, numpy_aliases' NumPy
-names, and the standard-library names the Python 2 codemods write.
+names, the standard-library names the Python 2 codemods write, and the library names the
+codemods for removed library APIs write (scipy_misc, test_case_asserts, tf_internals,
+pillow_api, matplotlib_api).
 """
 from __future__ import annotations
 
@@ -24,6 +26,7 @@ from slim_facts.moxing import MOX_FILE_NAMES, MOX_MODULE, MOX_NAMES
 from slimport.codemods import device_spec, moved_modules, numpy_aliases
 from slimport.tables import contrib_table
 from slimport.codemods import py2_leftovers, removed_stdlib, tf0_names
+from slimport.codemods import scipy_misc, test_case_asserts, tf_internals
 from slimport.tables.contrib_table import HOMES, MODULE_HOMES, SYMBOL, Home, lookup
 from slimport.tables.tf_api import COMPAT_V1, TF1, tf_api
 
@@ -142,3 +145,18 @@ def test_numpy_and_standard_library_targets_resolve() -> None:
     assert resolves("getfullargspec", "inspect") and resolves("maxsize", "sys")
     spec = inspect.getfullargspec(resolves)
     assert all(hasattr(spec, field) for field in removed_stdlib.SHARED_FIELDS.values())
+
+
+def test_library_successors_resolve() -> None:
+    assert [home for home in scipy_misc.HOMES.values()
+            if not resolves(home.rpartition(".")[2], home.rpartition(".")[0])] == []
+    assert unresolved("unittest", [f"TestCase.{new}"
+                                   for new in test_case_asserts.RENAMED.values()]) == []
+    # The Keras a ported Conv subclass runs on: tf_keras (TF1 code), Keras (TF2 code).
+    assert unresolved("tf_keras", [f"layers.Conv2D.{tf_internals.PUBLIC}"]) == []
+    assert unresolved("keras", [f"layers.Conv2D.{tf_internals.PUBLIC}"]) == []
+    assert unresolved("PIL.ImageFont", ["FreeTypeFont.getbbox", "ImageFont.getbbox"]) == []
+    assert unresolved("PIL.Image", ["frombuffer"]) == []
+    assert unresolved("matplotlib.backends.backend_agg", ["FigureCanvasAgg.buffer_rgba"]) == []
+    assert unresolved("numpy", ["frombuffer", "ndarray.tobytes", "ndarray.copy", "asarray"]) \
+        == []
