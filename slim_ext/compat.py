@@ -176,6 +176,10 @@ def _apply_legacy_keras_route(shim: Shim) -> bool:
   # ``from tensorflow.compat.v1.layers import dense`` imports by path: search
   # tf_keras' directory first, as TensorFlow's own __init__ does for tf_keras.
   search_parent_first(owner, shim.source)
+  # ``import tensorflow.compat.v1.nn.rnn_cell`` would load TensorFlow's own module
+  # and rebind the attribute to it, undoing the route for the whole program: the
+  # import finds the routed loader instead (unless the program imported it first).
+  sys.modules.setdefault(shim.target, loader)
   return True
 
 

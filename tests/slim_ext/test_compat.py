@@ -236,6 +236,28 @@ def test_keras_3_route_is_broken_without_slim_ext_and_fixed_for_early_references
   assert _probe_keras_route("without", {"TF_USE_LEGACY_KERAS": "1"}) == "True"
 
 
+_IMPORTED_BY_PATH_PROBE = """
+import importlib, slim_ext
+import tensorflow.compat.v1 as tf
+import tensorflow.compat.v1.nn.rnn_cell
+import tensorflow.compat.v1.layers
+cells = importlib.import_module("tf_keras.api._v1.keras.__internal__.legacy.rnn_cell")
+layers = importlib.import_module("tf_keras.api._v1.keras.__internal__.legacy.layers")
+print(tf.nn.rnn_cell.LSTMCell is cells.LSTMCell, tf.layers.dense is layers.dense)
+"""
+
+
+@pytest.mark.skipif(not importlib.metadata.version("keras").startswith("3."),
+                    reason="TensorFlow routes tf.compat.v1.layers to Keras 2 itself")
+def test_importing_a_routed_module_by_its_path_keeps_the_route():
+  # `import tensorflow.compat.v1.nn.rnn_cell` after `import slim_ext` loaded TensorFlow's
+  # own module and rebound tf.nn.rnn_cell to it: the Keras 3 stand-ins came back for the
+  # whole program (a separate process: the point is one program's imports).
+  result = subprocess.run([sys.executable, "-c", _IMPORTED_BY_PATH_PROBE],
+                          capture_output=True, text=True, timeout=180, check=True)
+  assert result.stdout.strip().splitlines()[-1] == "True True"
+
+
 # --- tf_slim works -------------------------------------------------------------
 
 

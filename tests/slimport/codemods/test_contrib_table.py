@@ -201,9 +201,10 @@ def test_every_generated_home_exists(key: str, ported_runtime: None) -> None:
     imported = getattr(importlib.import_module(found.home.import_from), found.home.name)
     if found.home.package != COMPAT_V1:
         assert imported is obj, key
-    # (Importing ``tensorflow.compat.v1.nn.rnn_cell`` as a module loads TensorFlow's
-    # own legacy copy of the cells, not the tf_keras ones slim_ext routes the
-    # attribute to: both exist, but they are different classes.)
+    # (Not asked of tf.compat.v1 homes: where a test before this one in the same
+    # process imported ``tensorflow.compat.v1.nn.rnn_cell`` before slim_ext, the
+    # module is TensorFlow's own legacy copy of the cells, not the tf_keras ones
+    # slim_ext routes the attribute to: different classes of one name.)
 
 
 @pytest.mark.tf
