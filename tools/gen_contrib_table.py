@@ -631,7 +631,15 @@ def mirrored_rows(tree: Tf1Tree, generated: Dict[str, Tuple[str, str, str]]
         # A package's name for a module elsewhere (contrib.gan.losses is
         # gan/python/losses/): the names of the module it stands for.
         parent, _, last = f"{CONTRIB}.{key}".rpartition(".")
-        module = tree.origin_of(parent, last).module
+        origin = tree.origin_of(parent, last)
+        if origin.name is not None:
+            # A module bound on its package only by Python importing it (TF 1.15's
+            # learn.python.learn.run_config is estimators/run_config.py, bound there by
+            # an import in estimators/__init__ and starred up): the reader does not
+            # follow that binding, and the package's names are not the module's. Not
+            # listed: every name of it goes to the mirror as it is.
+            continue
+        module = origin.module
         if not tree.is_module(module):
             continue
         provided = importlib.import_module(mirror)

@@ -531,6 +531,30 @@ CASES = [
         """,
     ),
     Edit(
+        # TF 1.15's learn.python.learn.run_config is estimators/run_config.py, bound on
+        # the package by an import: the table once listed the package's names for it,
+        # and the private uid list (tensorflow/models' cifar10_utils) was reported gone.
+        "a mirrored module reached through its package keeps its private names",
+        before="""
+            from tensorflow.contrib.learn.python.learn import run_config
+
+
+            class RunConfig(run_config.RunConfig):
+
+                def uid(self, whitelist=None):
+                    return sorted(whitelist or run_config._DEFAULT_UID_WHITE_LIST)
+        """,
+        after="""
+            from slim_ext.contrib.learn import run_config
+
+
+            class RunConfig(run_config.RunConfig):
+
+                def uid(self, whitelist=None):
+                    return sorted(whitelist or run_config._DEFAULT_UID_WHITE_LIST)
+        """,
+    ),
+    Edit(
         "learn_runner and export strategies reached through tf.contrib.learn",
         before="""
             import tensorflow as tf
