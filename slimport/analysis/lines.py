@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
-from typing import ContextManager, Dict, Iterable, Iterator, Optional, Set
+from typing import ContextManager, Dict, Iterable, Iterator, Optional, Sequence, Set, Tuple
 
 import libcst as cst
 from libcst._nodes.internal import CodegenState
@@ -58,6 +58,51 @@ def module_code(module: cst.Module) -> str:
     """
     state = _Plain(default_indent=module.default_indent, default_newline=module.default_newline)
     module._codegen(state)
+    return "".join(state.tokens)
+
+
+class ModuleCodes:
+    """``module_code`` for the versions of one module a run of codemods makes, each
+    top-level statement generated once.
+
+    A codemod hands back the statements it did not change as they were (a libcst walk
+    rebuilds only what changed: ``slimport.codemods.copy_on_write``), so after an edit
+    of two imports the rest of the module's code is known already. A statement's code
+    does not depend on what is around it (module-level code starts unindented).
+    """
+
+    def __init__(self) -> None:
+        # id(statement) -> (the statement, its code); holding the statement keeps its
+        # id from being reused by another node.
+        self._codes: Dict[int, Tuple[cst.CSTNode, str]] = {}
+
+    def code(self, module: cst.Module) -> str:
+        """``module.code``.
+
+        Args:
+          module: a libcst module.
+
+        Returns:
+          Its source code.
+        """
+        if not module.has_trailing_newline:
+            return module_code(module)  # its last token is dropped: the rare case, whole
+        parts = [_code_of(module, module.header)]
+        for statement in module.body:
+            known = self._codes.get(id(statement))
+            if known is None or known[0] is not statement:
+                known = self._codes[id(statement)] = (statement, _code_of(module, [statement]))
+            parts.append(known[1])
+        parts.append(_code_of(module, module.footer))
+        text = "".join(parts)
+        return text or module.default_newline
+
+
+def _code_of(module: cst.Module, nodes: Sequence[cst.CSTNode]) -> str:
+    """The code of ``nodes`` where ``module`` has them (at its top level)."""
+    state = _Plain(default_indent=module.default_indent, default_newline=module.default_newline)
+    for node in nodes:
+        node._codegen(state)
     return "".join(state.tokens)
 
 

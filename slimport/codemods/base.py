@@ -27,7 +27,7 @@ from libcst.matchers._decorators import (
 )
 from libcst.metadata import MetadataWrapper
 
-from slimport.codemods import matcher_setup
+from slimport.codemods import copy_on_write, matcher_setup
 from slimport.analysis.lines import LineIndex, lines_of
 from slimport.analysis.findings import ATTENTION, Finding
 from slimport.codemods.context import AST_KEY, ORIGINAL_AST_KEY, SOURCE_LINE_KEY
@@ -115,6 +115,7 @@ def _add_imports(context: CodemodContext, tree: cst.Module) -> cst.Module:
 
 
 matcher_setup.install()
+copy_on_write.install()
 
 # (codemod class, node class) -> the codemod's visit_<Node> and leave_<Node>, or None.
 # CSTTransformer looks both up by name at every node (an f-string, and a getattr that
@@ -480,3 +481,10 @@ class SlimportCodemod(VisitorBasedCodemodCommand):
             if finding.kind == ATTENTION:
                 self.warn(finding.as_warning())
         self._unplaced = []
+
+
+# A codemod's visit does nothing at a node but track scopes (which only modules,
+# statements, definitions and comprehensions open) and call its handlers.
+copy_on_write.dispatches_by_node_type(SlimportCodemod.on_visit, SlimportCodemod.on_leave,
+                                      SlimportCodemod.on_visit_attribute,
+                                      SlimportCodemod.on_leave_attribute)

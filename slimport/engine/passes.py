@@ -18,7 +18,7 @@ from libcst.codemod import CodemodContext, SkipFile
 
 from slimport.engine import line_map
 from slimport.engine import skeleton
-from slimport.analysis.lines import module_code
+from slimport.analysis.lines import ModuleCodes
 from slimport.analysis.names import Bindings, collect_bindings, parse_source
 from slimport.codemods.context import AST_KEY, ORIGINAL_AST_KEY, SOURCE_LINE_KEY
 from slimport.analysis.findings import ATTENTION, EDIT, WARNING, Finding
@@ -133,7 +133,7 @@ def _parse(cut: skeleton.Skeleton) -> cst.Module:
         raise Unported(reason, cut.source_line(line or 0) or line) from error
 
 
-def _check_round_trip(cut: skeleton.Skeleton, parsed: cst.Module) -> None:
+def _check_round_trip(cut: skeleton.Skeleton, parsed: cst.Module, codes: ModuleCodes) -> None:
     """Make sure libcst gives back exactly the text it parsed before any edit is kept.
 
     Checked only once a codemod changed something: an unchanged file is handed back
@@ -143,11 +143,12 @@ def _check_round_trip(cut: skeleton.Skeleton, parsed: cst.Module) -> None:
       Unported: libcst would change the text of a whole file.
       NeedsWholeFile: libcst would change a skeleton's text.
     """
-    if module_code(parsed) == cut.text:
+    given_back = codes.code(parsed)
+    if given_back == cut.text:
         return
     if not cut.is_whole:
         raise NeedsWholeFile
-    line = _first_difference(cut.text, module_code(parsed))
+    line = _first_difference(cut.text, given_back)
     raise Unported(
         f"libcst cannot round-trip it: it would change line {line} (e.g. drop a "
         f"comment after a one-line block) before any edit; left untouched: move the "
@@ -195,6 +196,8 @@ def run_pass(codemods: Sequence[type], start: int, text: str, tree: ast.Module,
     code, full = cut.text, text
     # The edits of this run, on the skeleton.
     edits = line_map.History()
+    # Each top-level statement's code, generated once.
+    codes = ModuleCodes()
     located: List[Located] = []
     applied: List[str] = []
     index = start
@@ -231,10 +234,10 @@ def run_pass(codemods: Sequence[type], start: int, text: str, tree: ast.Module,
         if any(finding.kind == EDIT for finding in reported):
             applied.append(codemod.NAME)
         # A codemod that found nothing to do hands back the very tree it was given.
-        new_code = code if new_module is module else module_code(new_module)
+        new_code = code if new_module is module else codes.code(new_module)
         if new_code != code:
             if not edits.steps:
-                _check_round_trip(cut, parsed)
+                _check_round_trip(cut, parsed, codes)
             expanded = cut.expand(new_code)
             if expanded is None:
                 raise NeedsWholeFile
