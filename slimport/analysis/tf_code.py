@@ -306,23 +306,41 @@ def relies_on_tf1_semantics(tree: ast.Module) -> bool:
     Returns:
       True when one of them is there.
     """
+    known = getattr(tree, _TF1_SEMANTICS, None)
+    if known is None:
+        known = _relies_on_tf1_semantics(tree)
+        setattr(tree, _TF1_SEMANTICS, known)  # several codemods ask, of the same tree
+    return known
+
+
+_TF1_SEMANTICS = "_slimport_tf1_semantics"
+
+
+def _relies_on_tf1_semantics(tree: ast.Module) -> bool:
+    """``relies_on_tf1_semantics``, worked out in one walk of the tree."""
     # TensorFlow's own test_util defines test_session (and calls it): TF2 code.
-    defines_it = any(isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
-                     and node.name == "test_session" for node in ast.walk(tree))
-    asks_for_value = any(
-        isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-        and node.func.id == "hasattr" and len(node.args) == 2
-        and isinstance(node.args[1], ast.Constant) and node.args[1].value == "value"
-        for node in ast.walk(tree))
+    defines_it = asks_for_value = calls_it = False
+    subscript_values: List[ast.Subscript] = []
     for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
-                and node.func.attr == "test_session" and not defines_it:
-            return True
-        if isinstance(node, ast.Attribute) and node.attr == "value" \
-                and isinstance(node.value, ast.Subscript) \
-                and _is_shape(node.value.value, names_too=not asks_for_value):
-            return True
-    return False
+        kind = type(node)
+        if kind is ast.Call:
+            func = node.func  # type: ignore[attr-defined]
+            if isinstance(func, ast.Attribute) and func.attr == "test_session":
+                calls_it = True
+            elif isinstance(func, ast.Name) and func.id == "hasattr" \
+                    and len(node.args) == 2 and isinstance(node.args[1], ast.Constant) \
+                    and node.args[1].value == "value":  # type: ignore[attr-defined]
+                asks_for_value = True
+        elif kind is ast.Attribute:
+            if node.attr == "value" and isinstance(node.value, ast.Subscript):  # type: ignore[attr-defined]
+                subscript_values.append(node.value)  # type: ignore[attr-defined]
+        elif kind in (ast.FunctionDef, ast.AsyncFunctionDef) \
+                and node.name == "test_session":  # type: ignore[attr-defined]
+            defines_it = True
+    if calls_it and not defines_it:
+        return True
+    return any(_is_shape(subscript.value, names_too=not asks_for_value)
+               for subscript in subscript_values)
 
 
 def _is_shape(node: ast.expr, names_too: bool) -> bool:

@@ -106,7 +106,7 @@ def _add_imports(context: CodemodContext, tree: cst.Module) -> cst.Module:
         # Of the statement after the imports the visitor only reads and edits the
         # blank lines above it; a stand-in spares it a walk through, say, a class.
         body[end] = cst.SimpleStatementLine([cst.Pass()], leading_lines=follower.leading_lines)
-    head = AddImportsVisitor(context).transform_module(tree.with_changes(body=body[:end + 1]))
+    head = _HeadImports(context).transform_module(tree.with_changes(body=body[:end + 1]))
     new_body = list(head.body)
     if isinstance(follower, cst.BaseCompoundStatement):
         stand_in = new_body[-1]
@@ -128,8 +128,10 @@ def _handlers(codemod: type, node: type) -> Tuple[Optional[Callable], Optional[C
     found = _HANDLERS.get((codemod, node))
     if found is None:
         name = node.__name__
-        found = _HANDLERS[codemod, node] = (getattr(codemod, f"visit_{name}", None),
-                                            getattr(codemod, f"leave_{name}", None))
+        # libcst's do-nothing visit_<Node> / leave_<Node> are not called either.
+        found = _HANDLERS[codemod, node] = tuple(  # type: ignore[assignment]
+            getattr(codemod, method) if copy_on_write.own_method(codemod, method) else None
+            for method in (f"visit_{name}", f"leave_{name}"))
     return found
 
 
@@ -488,3 +490,10 @@ class SlimportCodemod(VisitorBasedCodemodCommand):
 copy_on_write.dispatches_by_node_type(SlimportCodemod.on_visit, SlimportCodemod.on_leave,
                                       SlimportCodemod.on_visit_attribute,
                                       SlimportCodemod.on_leave_attribute)
+
+
+class _HeadImports(AddImportsVisitor):
+    """libcst's AddImportsVisitor without its deep copy of the tree first: it reads no
+    metadata, so the copy (a tenth of an entry script's port) protected nothing."""
+
+    _handle_metadata_reference = SlimportCodemod._handle_metadata_reference

@@ -102,19 +102,28 @@ def _visitor_facts(kind: type) -> Tuple[bool, FrozenSet[type]]:
     else:
         attributes = not all(hook in _ATTRIBUTE_DISPATCHERS for hook in hooks) or any(
             match[1] in CHILDREN for name in dir(kind)
-            for match in [_ATTRIBUTE_HANDLER.match(name)] if match and _own(kind, name))
+            for match in [_ATTRIBUTE_HANDLER.match(name)] if match and own_method(kind, name))
     skipped: FrozenSet[type] = frozenset()
     if not attributes and kind.on_visit in _DISPATCHERS and kind.on_leave in _DISPATCHERS \
-            and not any(_own(kind, f"{hook}_{name}") for name in TRIVIA
+            and not any(own_method(kind, f"{hook}_{name}") for name in TRIVIA
                         for hook in ("visit", "leave")):
         skipped = _TRIVIA_TYPES
     _VISITORS[kind] = found = (attributes, skipped)
     return found
 
 
-def _own(kind: type, name: str) -> bool:
-    """Whether ``kind`` has a method ``name`` of its own: libcst's visitor bases define a
-    do-nothing ``visit_<Node>`` / ``leave_<Node>`` (and per field) for every node."""
+def own_method(kind: type, name: str) -> bool:
+    """Whether visitor class ``kind`` has a method ``name`` of its own: libcst's visitor
+    bases define a do-nothing ``visit_<Node>`` / ``leave_<Node>`` (and one per field) for
+    every node.
+
+    Args:
+      kind: a visitor class.
+      name: a method name, e.g. ``visit_Call``.
+
+    Returns:
+      True when the method is not one of libcst's.
+    """
     method = getattr(kind, name, None)
     return method is not None and all(method is not getattr(base, name, None)
                                       for base in (cst.CSTTransformer, cst.CSTVisitor))
