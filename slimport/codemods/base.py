@@ -30,7 +30,7 @@ from libcst.metadata import MetadataWrapper
 from slimport.codemods import copy_on_write, matcher_setup
 from slimport.analysis.lines import LineIndex, lines_of
 from slimport.analysis.findings import ATTENTION, Finding
-from slimport.codemods.context import AST_KEY, ORIGINAL_AST_KEY, SOURCE_LINE_KEY
+from slimport.codemods.context import AST_KEY, CODES_KEY, ORIGINAL_AST_KEY, SOURCE_LINE_KEY
 from slimport.codemods.tree_facts import TreeContents, TreeFact
 from slimport.analysis.names import (
     Bindings,
@@ -476,7 +476,8 @@ class SlimportCodemod(VisitorBasedCodemodCommand):
     def _resolve_findings(self, tree: cst.Module) -> None:
         """Give the findings of the pass over ``tree`` their lines; warn libcst.tool users."""
         nodes = [node for node, _ in self._unplaced if node is not None]
-        lines = lines_of(tree, nodes) if nodes else {}
+        lines = lines_of(tree, nodes, self.context.scratch.get(CODES_KEY),
+                         self.scopes.top_of) if nodes else {}
         for node, finding in self._unplaced:
             finding = replace(finding, line=lines.get(id(node), 0))
             self.findings.append(finding)

@@ -20,7 +20,7 @@ from slimport.engine import line_map
 from slimport.engine import skeleton
 from slimport.analysis.lines import ModuleCodes
 from slimport.analysis.names import Bindings, collect_bindings, parse_source
-from slimport.codemods.context import AST_KEY, ORIGINAL_AST_KEY, SOURCE_LINE_KEY
+from slimport.codemods.context import AST_KEY, CODES_KEY, ORIGINAL_AST_KEY, SOURCE_LINE_KEY
 from slimport.analysis.findings import ATTENTION, EDIT, WARNING, Finding
 from slimport.engine.source_checks import TOO_DEEP, libcst_error
 
@@ -214,7 +214,7 @@ def run_pass(codemods: Sequence[type], start: int, text: str, tree: ast.Module,
             """A line of the tree this codemod gets -> a line of ``text``."""
             return cut.source_line(edits.oldest_line(line, upto=done))
 
-        scratch = {AST_KEY: (module, module_ast), ORIGINAL_AST_KEY: original,
+        scratch = {AST_KEY: (module, module_ast), ORIGINAL_AST_KEY: original, CODES_KEY: codes,
                    SOURCE_LINE_KEY: lambda line, to_text=to_text: to_source(to_text(line))}
         context = CodemodContext(filename=filename, scratch=scratch)
         command = codemod(context, **options_for(codemod, options, tree_facts or {}))
