@@ -32,6 +32,13 @@ from typing import Any, Callable, Dict, FrozenSet, Optional, Set, Tuple, Union
 import libcst as cst
 from libcst import CSTValidationError, FlattenSentinel, MaybeSentinel, RemovalSentinel
 from libcst._nodes.base import CSTNode
+from libcst.matchers import MatcherDecoratableTransformer, MatcherDecoratableVisitor
+from libcst.matchers._decorators import (
+    CONSTRUCTED_LEAVE_MATCHER_ATTR,
+    CONSTRUCTED_VISIT_MATCHER_ATTR,
+    VISIT_NEGATIVE_MATCHER_ATTR,
+    VISIT_POSITIVE_MATCHER_ATTR,
+)
 
 from slimport.tables.libcst_children import BODY, CHILDREN, OPTIONAL, SENTINEL, SEQUENCE, TRIVIA
 
@@ -51,6 +58,17 @@ _ATTRIBUTE_DISPATCHERS: Set[Callable[..., Any]] = {
     cst.CSTTransformer.on_visit_attribute, cst.CSTTransformer.on_leave_attribute,
     cst.CSTVisitor.on_visit_attribute, cst.CSTVisitor.on_leave_attribute,
 }
+# libcst's matcher visitors (AddImportsVisitor, GatherImportsVisitor, ...) are such
+# dispatchers in a class with no matcher decorator: nothing to match, nothing to gate.
+_MATCHER_HOOKS: Set[Callable[..., Any]] = {
+    MatcherDecoratableTransformer.on_visit, MatcherDecoratableTransformer.on_leave,
+    MatcherDecoratableVisitor.on_visit, MatcherDecoratableVisitor.on_leave,
+    MatcherDecoratableTransformer.on_visit_attribute,
+    MatcherDecoratableTransformer.on_leave_attribute,
+    MatcherDecoratableVisitor.on_visit_attribute, MatcherDecoratableVisitor.on_leave_attribute,
+}
+_MATCHER_MARKERS = (VISIT_POSITIVE_MATCHER_ATTR, VISIT_NEGATIVE_MATCHER_ATTR,
+                    CONSTRUCTED_VISIT_MATCHER_ATTR, CONSTRUCTED_LEAVE_MATCHER_ATTR)
 _ATTRIBUTE_NO_OPS: Set[Callable[..., Any]] = set()
 _ATTRIBUTE_HANDLER = re.compile(r"(?:visit|leave)_([A-Za-z]+)_\w+\Z")
 
@@ -96,20 +114,30 @@ def _visitor_facts(kind: type) -> Tuple[bool, FrozenSet[type]]:
     found = _VISITORS.get(kind)
     if found is not None:
         return found
+    dispatchers, attribute_dispatchers = _DISPATCHERS, _ATTRIBUTE_DISPATCHERS
+    if not _matcher_decorated(kind):
+        dispatchers = dispatchers | _MATCHER_HOOKS
+        attribute_dispatchers = attribute_dispatchers | _MATCHER_HOOKS
     hooks = (kind.on_visit_attribute, kind.on_leave_attribute)
     if all(hook in _ATTRIBUTE_NO_OPS for hook in hooks):
         attributes = False
     else:
-        attributes = not all(hook in _ATTRIBUTE_DISPATCHERS for hook in hooks) or any(
+        attributes = not all(hook in attribute_dispatchers for hook in hooks) or any(
             match[1] in CHILDREN for name in dir(kind)
             for match in [_ATTRIBUTE_HANDLER.match(name)] if match and own_method(kind, name))
     skipped: FrozenSet[type] = frozenset()
-    if not attributes and kind.on_visit in _DISPATCHERS and kind.on_leave in _DISPATCHERS \
+    if not attributes and kind.on_visit in dispatchers and kind.on_leave in dispatchers \
             and not any(own_method(kind, f"{hook}_{name}") for name in TRIVIA
                         for hook in ("visit", "leave")):
         skipped = _TRIVIA_TYPES
     _VISITORS[kind] = found = (attributes, skipped)
     return found
+
+
+def _matcher_decorated(kind: type) -> bool:
+    """Whether some method of visitor class ``kind`` has a libcst matcher decorator."""
+    return any(hasattr(getattr(kind, name, None), marker) for name in dir(kind)
+               for marker in _MATCHER_MARKERS)
 
 
 def own_method(kind: type, name: str) -> bool:

@@ -45,6 +45,34 @@ def options_for(codemod: type, options: Mapping[str, Any],
     return given
 
 
+# text -> {codemod class: its text pre-check's answer}, for the last few texts: a file's
+# text is checked against every codemod two or three times in a port (some pre-checks
+# are regular expressions that cost more than a small file's walk).
+_TEXT_CHECKS: Dict[str, Dict[type, bool]] = {}
+_TEXTS_KEPT = 4
+
+
+def applies(codemod: type, text: str) -> bool:
+    """``codemod.applies_to(text)``, asked once per text.
+
+    Args:
+      codemod: a codemod class.
+      text: a source text.
+
+    Returns:
+      Its text pre-check's answer.
+    """
+    answers = _TEXT_CHECKS.get(text)
+    if answers is None:
+        if len(_TEXT_CHECKS) >= _TEXTS_KEPT:
+            _TEXT_CHECKS.clear()
+        answers = _TEXT_CHECKS[text] = {}
+    answer = answers.get(codemod)
+    if answer is None:
+        answer = answers[codemod] = codemod.applies_to(text)
+    return answer
+
+
 def _reported(codemod_name: str, command: Any, context: CodemodContext) -> List[Finding]:
     """The command's findings, plus any libcst warning that is not one of them."""
     findings = list(command.findings)
@@ -184,7 +212,7 @@ def run_pass(codemods: Sequence[type], start: int, text: str, tree: ast.Module,
       NeedsWholeFile: the skeleton does not serve (see the class).
       RecursionError: libcst's parser or code generation found it nested too deeply.
     """
-    group = [codemod for codemod in codemods[start:] if codemod.applies_to(text)]
+    group = [codemod for codemod in codemods[start:] if applies(codemod, text)]
     cut = skeleton.Skeleton(text, [])
     if sparse and skeleton.PLACEHOLDER_PREFIX not in text:
         bindings = collect_bindings(tree)
@@ -203,7 +231,7 @@ def run_pass(codemods: Sequence[type], start: int, text: str, tree: ast.Module,
     index = start
     while index < len(codemods):
         codemod = codemods[index]
-        if not codemod.applies_to(full):
+        if not applies(codemod, full):
             index += 1
             continue
         if codemod not in group:
