@@ -13,8 +13,8 @@ from __future__ import annotations
 import ast
 from contextlib import contextmanager
 from dataclasses import replace
-from typing import (Any, Callable, ClassVar, Dict, Iterator, List, Mapping, Optional, Sequence,
-                    Tuple, Union)
+from typing import (AbstractSet, Any, Callable, ClassVar, Dict, FrozenSet, Iterator, List,
+                    Mapping, Optional, Sequence, Tuple, Union)
 
 import libcst as cst
 from libcst.codemod import Codemod, CodemodContext, VisitorBasedCodemodCommand
@@ -142,6 +142,10 @@ class SlimportCodemod(VisitorBasedCodemodCommand):
     DESCRIPTION: ClassVar[str] = ""
     # The file can only need this codemod if its text contains one of these strings.
     TRIGGERS: ClassVar[Tuple[str, ...]] = ()
+    # Identifiers (a name, an attribute, an imported name, ...: ``identifiers``) a file
+    # must spell, one of them, for the codemod to edit or report anything in it; read off
+    # the stdlib ast after the text pre-check, before any libcst work. Empty: no check.
+    NAME_TRIGGERS: ClassVar[FrozenSet[str]] = frozenset()
     # Keyword arguments this codemod accepts from the user; the engine passes only these
     # (e.g. uai_flags declares ("mapping",) for the CLI's --map).
     OPTIONS: ClassVar[Tuple[str, ...]] = ()
@@ -306,6 +310,19 @@ class SlimportCodemod(VisitorBasedCodemodCommand):
           False when no ``TRIGGERS`` string is in it.
         """
         return any(trigger in source for trigger in cls.TRIGGERS)
+
+    @classmethod
+    def applies_to_names(cls, names: AbstractSet[str]) -> bool:
+        """Cheap ast pre-check: False means the codemod cannot change or report anything
+        in a file that spells only ``names``.
+
+        Args:
+          names: ``identifiers`` of the file (or of more: the check is a superset's).
+
+        Returns:
+          False when ``NAME_TRIGGERS`` is given and none of them is among ``names``.
+        """
+        return not cls.NAME_TRIGGERS or not cls.NAME_TRIGGERS.isdisjoint(names)
 
     @classmethod
     def statement_filter(cls, tree: ast.Module, bindings: Bindings) -> Optional[StatementFilter]:

@@ -29,8 +29,8 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import (AbstractSet, Any, ClassVar, Dict, Iterator, List, Optional, Pattern, Sequence,
-                    Set, Tuple)
+from typing import (AbstractSet, Any, ClassVar, Dict, FrozenSet, Iterator, List, Optional,
+                    Pattern, Sequence, Set, Tuple)
 
 import libcst as cst
 
@@ -123,6 +123,8 @@ class Py2LeftoversCommand(LeftoverCodemod):
         "sys.maxint, d.iteritems(), ...) -> their Python 3 spelling"
     )
     TRIGGER: ClassVar[Pattern[str]] = _TRIGGER_TEXT
+    NAME_TRIGGERS: ClassVar[FrozenSet[str]] = frozenset(
+        {*BUILTINS, *MOVED, *ITER_METHODS, *ITERTOOLS, "maxint"})
     # Is ``d.itervalues()`` Python 2's, or a method the tree itself defines?
     TREE_FACTS: ClassVar[Tuple[TreeFact, ...]] = (
         TreeFact("tree_iter_methods", lambda tree: iter_methods_defined(tree.texts)),)

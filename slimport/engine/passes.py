@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence
+from typing import AbstractSet, Any, Callable, Dict, List, Mapping, Optional, Sequence
 
 import libcst as cst
 from libcst.codemod import CodemodContext, SkipFile
@@ -19,7 +19,7 @@ from libcst.codemod import CodemodContext, SkipFile
 from slimport.engine import line_map
 from slimport.engine import skeleton
 from slimport.analysis.lines import ModuleCodes
-from slimport.analysis.names import Bindings, collect_bindings, parse_source
+from slimport.analysis.names import Bindings, collect_bindings, identifiers, parse_source
 from slimport.codemods.context import AST_KEY, CODES_KEY, ORIGINAL_AST_KEY, SOURCE_LINE_KEY
 from slimport.analysis.findings import ATTENTION, EDIT, WARNING, Finding
 from slimport.engine.source_checks import TOO_DEEP, libcst_error
@@ -194,6 +194,15 @@ def _skeleton_to_text(cut: skeleton.Skeleton, code: str) -> List[int]:
     return lines
 
 
+def _identifiers_now(tree: ast.Module, module_ast: ast.Module, changed: bool) -> AbstractSet[str]:
+    """The identifiers the text may spell now: ``tree``'s (the text the run started
+    from), and after edits also those of the edited skeleton (``module_ast``); what a
+    skeleton hides is ``tree``'s, unchanged."""
+    if not changed:
+        return identifiers(tree)
+    return identifiers(tree) | identifiers(module_ast)
+
+
 def run_pass(codemods: Sequence[type], start: int, text: str, tree: ast.Module,
              filename: str, options: Mapping[str, Any], sparse: bool,
              to_source: Callable[[int], int], original: Optional[ast.Module],
@@ -212,7 +221,10 @@ def run_pass(codemods: Sequence[type], start: int, text: str, tree: ast.Module,
       NeedsWholeFile: the skeleton does not serve (see the class).
       RecursionError: libcst's parser or code generation found it nested too deeply.
     """
-    group = [codemod for codemod in codemods[start:] if applies(codemod, text)]
+    # Codemods whose text pre-check matches; those the identifiers rule out get no libcst
+    # work (their statement filters are not even asked).
+    matching = [codemod for codemod in codemods[start:] if applies(codemod, text)]
+    group = [codemod for codemod in matching if codemod.applies_to_names(identifiers(tree))]
     cut = skeleton.Skeleton(text, [])
     if sparse and skeleton.PLACEHOLDER_PREFIX not in text:
         bindings = collect_bindings(tree)
@@ -231,7 +243,8 @@ def run_pass(codemods: Sequence[type], start: int, text: str, tree: ast.Module,
     index = start
     while index < len(codemods):
         codemod = codemods[index]
-        if not applies(codemod, full):
+        if not applies(codemod, full) or (codemod not in group and not codemod.applies_to_names(
+                _identifiers_now(tree, module_ast, changed=full is not text))):
             index += 1
             continue
         if codemod not in group:
