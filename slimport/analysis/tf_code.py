@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import (Dict, FrozenSet, Iterator, List, Optional, Sequence, Set,
                     Tuple, Union)
 
+from slimport.analysis import file_reads
 from slimport.tables.tf_api import COMPAT_V1, TF, TF1, TF2, Api, tf_api
 from slimport.analysis.names import (
     Bindings,
@@ -371,8 +372,9 @@ def defines_test_case(tree: ast.Module) -> bool:
                for statement in tree.body)
 
 
-# path of a module of the user's tree -> whether it is TF1 code (read once per process).
-_NEIGHBOURS: Dict[str, bool] = {}
+# path of a module of the user's tree -> whether it is TF1 code, and the digest of what
+# was read (once per process; a later look notes that read: ``file_reads``).
+_NEIGHBOURS: Dict[str, Tuple[bool, str]] = {}
 
 
 def imports_tf1_neighbour(tree: ast.Module, filename: Optional[str]) -> bool:
@@ -395,11 +397,11 @@ def imports_tf1_neighbour(tree: ast.Module, filename: Optional[str]) -> bool:
     """
     if not filename:
         return False
-    path = Path(filename).resolve()
+    path = file_reads.resolve(Path(filename))
     package = path.parent
-    while (package.parent / "__init__.py").is_file():
+    while file_reads.is_file(package.parent / "__init__.py"):
         package = package.parent
-    in_package = (package / "__init__.py").is_file()
+    in_package = file_reads.is_file(package / "__init__.py")
     for name in _imported_modules(tree):
         if name.startswith("."):
             found = _module_file(path.parent, name)
@@ -433,25 +435,34 @@ def _imported_modules(tree: ast.Module) -> Iterator[str]:
 def _module_file(root: Path, name: str) -> Optional[Path]:
     """The file of module ``name`` under ``root`` (``a.b`` or ``./b`` relative), if any."""
     relative = name if name.startswith(".") else name.replace(".", "/")
-    base = (root / relative).resolve() if relative.strip("./") else None
+    base = file_reads.resolve(root / relative) if relative.strip("./") else None
     if base is None:
         return None
     for candidate in (base.with_suffix(".py"), base / "__init__.py"):
-        if candidate.is_file():
+        if file_reads.is_file(candidate):
             return candidate
     return None
 
 
 def _is_tf1_file(path: Path) -> bool:
     key = str(path)
-    if key not in _NEIGHBOURS:
-        try:
-            tree = ast.parse(path.read_bytes())
-        except (OSError, SyntaxError, ValueError):
-            _NEIGHBOURS[key] = False
-        else:
-            _NEIGHBOURS[key] = tf1_evidence(tree, collect_bindings(tree))[0]
-    return _NEIGHBOURS[key]
+    known = _NEIGHBOURS.get(key)
+    if known is not None:
+        file_reads.note_content(path, known[1])
+        return known[0]
+    try:
+        data = file_reads.read_bytes(path)
+    except OSError:
+        _NEIGHBOURS[key] = (False, file_reads.UNREADABLE)
+        return False
+    try:
+        tree = ast.parse(data)
+    except (SyntaxError, ValueError):
+        verdict = False
+    else:
+        verdict = tf1_evidence(tree, collect_bindings(tree))[0]
+    _NEIGHBOURS[key] = (verdict, file_reads.digest(data))
+    return verdict
 
 
 def tf1_evidence(tree: ast.Module, bindings: Bindings) -> Tuple[bool, Set[int]]:
