@@ -28,36 +28,15 @@ import io
 import re
 import tokenize
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
-from typing import Any, Iterator, List, Mapping, Optional, Sequence, Tuple
+from dataclasses import replace
+from typing import Any, Iterator, List, Mapping, Optional, Sequence
 
 from slimport.engine import line_map
 from slimport.engine import realign
 from slimport.engine.passes import Located, NeedsWholeFile, Unported, applies, run_pass
+from slimport.engine.ported import Ported
 from slimport.analysis.names import parse_source, with_source_facts
-from slimport.analysis.findings import Finding
 from slimport.engine.source_checks import TOO_DEEP, decode_failure, python_parse, size_text
-
-
-@dataclass(frozen=True)
-class Ported:
-    """The outcome of porting one source text in memory."""
-
-    data: bytes
-    before: str = ""
-    after: str = ""
-    codemods: Tuple[str, ...] = ()
-    # Each finding's ``line`` is its line in the input.
-    findings: Tuple[Finding, ...] = ()
-    # For each finding, its line in ``data`` (the ported text; 0: unknown).
-    output_lines: Tuple[int, ...] = ()
-    error: Optional[str] = None
-    error_line: Optional[int] = None
-    # Why the file was not ported although a codemod applies (too large).
-    skipped: Optional[str] = None
-    # On error or skip: the codemods whose text pre-check (``applies_to``) matches
-    # the file, so it probably needs porting; () when none does.
-    would_apply: Tuple[str, ...] = ()
 
 
 _REST_OF_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)?")
