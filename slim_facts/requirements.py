@@ -3,9 +3,12 @@
 slimport is not on a package index: a user has a clone of its repository (``pip
 install '.[tf]'`` there) or a wheel built from one. A message naming slimport itself
 as the requirement would send them to an index that does not have it, so the tool
-and the runtime name the requirements themselves; ``RUNTIME`` is the ``tf`` extra of
-pyproject.toml (tests/slimport/test_install.py keeps the two equal and resolves the
-line against the package index).
+and the runtime name the requirements themselves. ``TF_EXTRA`` is the ``tf`` extra of
+pyproject.toml: the runtime ported code needs (``RUNTIME``, what the runtime's messages
+name) and the protoc the rewrite regenerates stale ``*_pb2.py`` with (``PROTOC``, also
+the ``protos`` extra), so that the one install line ports and runs everything
+(tests/slimport/test_install.py keeps them equal and resolves the line against the
+package index).
 """
 from typing import Sequence
 
@@ -18,6 +21,17 @@ RUNTIME = (
     "absl-py>=1.0",
     "tensorflow-estimator==2.15.*",
 )
+# grpcio-tools' protoc (slimport/engine/protos.py). 1.62 is the last that takes
+# protobuf < 5, which TensorFlow 2.15 and 2.16 pin; newer TensorFlow resolves to a newer
+# one (TF 2.21: 1.85). About 8 MB installed, with wheels for Python 3.10-3.13.
+PROTOC = ("grpcio-tools>=1.62",)
+TF_EXTRA = RUNTIME + PROTOC
+# The maintained successors of tf.contrib modules: the ``probability`` and ``gan`` extras
+# of pyproject.toml, named in the rewrite's report where a file starts to use them.
+PROBABILITY = ("tensorflow-probability[tf]>=0.23,<0.26",)
+GAN = (*PROBABILITY, "tensorflow-gan==2.1.0", "tensorflow-hub", "setuptools<81")
+# The package a ported file imports -> what installs it.
+SUCCESSORS = {"tensorflow_probability": PROBABILITY, "tensorflow_gan": GAN}
 # Characters a POSIX shell would read in an unquoted requirement.
 _SHELL_SPECIAL = set("<>*[]() ;&|$")
 

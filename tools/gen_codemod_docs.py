@@ -113,12 +113,15 @@ def section(number: int, codemod: Type[SlimportCodemod]) -> List[str]:
       The section's lines.
 
     Raises:
-      ValueError: the codemod has no table of cases, or its first case is no Edit.
+      ValueError: the codemod has no table of cases, or its first case is no Edit (no
+        Reported, for a codemod that only reports).
     """
     cases = cases_of(codemod.NAME)
-    if not cases or not isinstance(cases[0], Edit):
-        raise ValueError(f"{codemod.NAME}: {CASES_DIR}/{codemod.NAME}.py must start with the Edit "
-                         "that shows the codemod best")
+    # A codemod that only reports leads with what it reports.
+    shows = Edit if any(isinstance(case, Edit) for case in cases or ()) else Reported
+    if not cases or not isinstance(cases[0], shows):
+        raise ValueError(f"{codemod.NAME}: {CASES_DIR}/{codemod.NAME}.py must start with the "
+                         f"{shows.__name__} that shows the codemod best")
     example = cases[0]
     lines = [f"## {codemod.NAME}", "",
              f"{number} of {len(CODEMODS)}; `{codemod.__module__}.{codemod.__name__}`.", "",
@@ -132,8 +135,15 @@ def section(number: int, codemod: Type[SlimportCodemod]) -> List[str]:
             lines += [f"**{title}.**", ""]
             lines += [f"- `{name}`: {text}" for name, text in described.items()]
             lines.append("")
-    lines += [f"**Example** ({example.title}):", "", *_code_block(example.before), "",
-              "becomes", "", *_code_block(example.after), ""]
+    lines += [f"**Example** ({example.title}):", ""]
+    if isinstance(example, Edit):
+        lines += [*_code_block(example.before), "", "becomes", "", *_code_block(example.after),
+                  ""]
+    else:
+        lines += [*_code_block(example.source), "", "is left as it is, and reported:", "",
+                  *(f"- line {finding.line}: …{finding.message}…"
+                    + (f" (fix: …{finding.fix}…)" if finding.fix else "")
+                    for finding in example.findings), ""]
     counts = {kind.__name__: sum(isinstance(case, kind) for case in cases)
               for kind in (Edit, Noop, Reported)}
     lines += [f"All its cases: [`{CASES_DIR}/{codemod.NAME}.py`](../{CASES_DIR}/{codemod.NAME}.py) "

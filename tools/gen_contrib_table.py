@@ -19,14 +19,21 @@ tests use:
 
     pip download --no-deps --only-binary :all: --python-version 37 \\
         --platform manylinux2010_x86_64 tensorflow-cpu==1.15.0 -d /tmp/tf115
-    .tox/unit/bin/python tools/gen_contrib_table.py /tmp/tf115/tensorflow_cpu-1.15.0-*.whl
-    .tox/unit/bin/python tools/gen_contrib_table.py VENV/lib/python3.7/site-packages
+    pip download --no-deps --only-binary :all: --python-version 37 \\
+        --platform manylinux1_x86_64 tensorflow==1.14.0 -d /tmp/tf114
+    .tox/unit/bin/python tools/gen_contrib_table.py /tmp/tf115/tensorflow_cpu-1.15.0-*.whl \\
+        --older /tmp/tf114/tensorflow-1.14.0-*.whl
+    .tox/unit/bin/python tools/gen_contrib_table.py VENV/lib/python3.7/site-packages --older ...
+
+(1.15 no longer had ``contrib.gan``, which became TF-GAN; 1.14's is read from its wheel.)
 
 A contrib module that has a hand-made mirror (``contrib_table.MODULE_HOMES``:
-``tfprof`` -> ``slim_ext.contrib.tfprof``) is listed with every name it had, each
-with its home in the mirror, or gone where the mirror lacks it, so that the rewrite
-never writes a name the mirror does not have (``tfprof.ProfileContext``, which TF 1.15's
-contrib.tfprof re-exported from core, included).
+``tfprof`` -> ``slim_ext.contrib.tfprof``, ``distributions`` -> TensorFlow Probability's)
+is listed with every name it had, each with its home in the mirror, or gone where the
+mirror lacks it, so that the rewrite never writes a name the mirror does not have
+(``tfprof.ProfileContext``, which TF 1.15's contrib.tfprof re-exported from core,
+included). The mirrors are imported: run it where the ``probability`` and ``gan``
+extras are installed.
 
 Each line is ``name<TAB>kind<TAB>home<TAB>import module``: ``name`` is dotted relative to
 ``tensorflow.contrib`` (``layers.python.layers.utils.collect_named_outputs``);
@@ -48,13 +55,14 @@ import types
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Dict, Iterator, List, Optional, Sequence, Set, Tuple
+from typing import Callable, Dict, Iterator, List, Optional, Sequence, Set, Tuple
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 from slimport.tables.tf_api import COMPAT_V1, TF1, tf_api  # noqa: E402
-OUTPUT = REPO / "slimport" / "codemods" / "contrib_api.txt"
+OUTPUT = REPO / "slimport" / "tables" / "contrib_api.txt"
 WHEEL_ROOT = "tensorflow_core/"
+_WHEEL_ROOTS = re.compile(r"tensorflow_core/|tensorflow-1\.\d+\.\d+\.data/purelib/tensorflow/")
 CONTRIB = "tensorflow.contrib"
 CORE = "tensorflow.python."
 # The contrib packages tf_slim was cut from; other packages' files that share a name
@@ -114,15 +122,20 @@ class InstalledTree:
 
 
 class Tf1Tree:
-    """TensorFlow 1.15's Python sources, read from its wheel, never executed."""
+    """TensorFlow 1.15's Python sources, read from its wheel, never executed.
 
-    def __init__(self, wheel: "zipfile.ZipFile | InstalledTree") -> None:
-        self.files: Dict[str, str] = {}
-        for path in wheel.namelist():
-            if path.startswith(WHEEL_ROOT) and path.endswith(".py"):
-                dotted = "tensorflow." + path[len(WHEEL_ROOT):-3].replace("/", ".")
-                self.files[dotted.removesuffix(".__init__")] = path
-        self.wheel = wheel
+    ``older``: a TensorFlow 1.x wheel whose contrib packages TF 1.15 no longer had
+    (1.14's ``gan``, which moved to TF-GAN) are read from it, beside 1.15's.
+    """
+
+    def __init__(self, wheel: "zipfile.ZipFile | InstalledTree",
+                 older: Optional[zipfile.ZipFile] = None) -> None:
+        # dotted module -> (the archive it is in, its path there)
+        self.files: Dict[str, Tuple[object, str]] = dict(_python_files(wheel))
+        packages = {_contrib_package(name) for name in self.files}
+        for dotted, found in (_python_files(older) if older else []):
+            if _contrib_package(dotted) not in packages:
+                self.files[dotted] = found
         self._trees: Dict[str, ast.Module] = {}
         self._exports: Dict[str, Dict[str, Origin]] = {}
         # Names a module took with ``from ... import *``: re-exported on purpose.
@@ -132,18 +145,19 @@ class Tf1Tree:
         return dotted in self.files
 
     def is_package(self, dotted: str) -> bool:
-        return self.files.get(dotted, "").endswith("/__init__.py")
+        return self.files.get(dotted, (None, ""))[1].endswith("/__init__.py")
 
     def tree(self, dotted: str) -> ast.Module:
         if dotted not in self._trees:
-            self._trees[dotted] = ast.parse(self.wheel.read(self.files[dotted]).decode("utf-8"))
+            archive, path = self.files[dotted]
+            self._trees[dotted] = ast.parse(archive.read(path).decode("utf-8"))
         return self._trees[dotted]
 
     def contrib_modules(self) -> List[str]:
         # Imported in the order ``import tensorflow.contrib`` imports them, so that
         # import cycles resolve as they did in TF 1.15.
         self.exports(CONTRIB)
-        return sorted(name for name, path in self.files.items()
+        return sorted(name for name, (_, path) in self.files.items()
                       if name.startswith(CONTRIB + ".") and not _SKIPPED_FILE.search(path))
 
     # -- what a module binds --------------------------------------------------------
@@ -219,7 +233,7 @@ class Tf1Tree:
         that exist), else the public names that ``remove_undocumented`` left."""
         tree = self.tree(module) if self.is_module(module) else ast.Module([], [])
         exported = self.exports(module)
-        listed = _all_list(tree)
+        listed = _all_list(tree, lambda name: self._all_of(module, name))
         if listed is not None:
             return [name for name in listed
                     if name in exported or self.is_module(f"{module}.{name}")]
@@ -249,7 +263,8 @@ class Tf1Tree:
                 name not in starred or exported[name].module == f"{module}.{name}"))]
         if self.is_package(module):
             return names
-        deliberate = starred | set(_all_list(tree) or [])
+        deliberate = starred | set(_all_list(tree, lambda name: self._all_of(module, name))
+                                   or [])
         return [name for name in names
                 if exported[name].module == module or name in deliberate
                 or exported[name].module.startswith(CONTRIB + ".")]
@@ -263,7 +278,7 @@ class Tf1Tree:
         positional = ["module_name", "allowed_exception_list", "doc_string_modules"]
         arguments.update(zip(positional, call.args))
         allowed = arguments.get("allowed_exception_list")
-        kept.update(_string_list(tree, allowed))
+        kept.update(_string_list(tree, allowed, lambda name: self._all_of(module, name)))
         for other in _elements(arguments.get("doc_string_modules")):
             parts = _aliased(other)
             if parts:
@@ -272,6 +287,23 @@ class Tf1Tree:
                     kept.update(_DOCUMENTED.findall(
                         ast.get_docstring(self.tree(origin.module)) or ""))
         return kept
+
+    def stars_from_outside(self, module: str) -> bool:
+        """Whether ``module`` star-imports a module TensorFlow's tree does not have (1.15's
+        contrib.tpu re-exported tensorflow_estimator's TPUEstimator that way)."""
+        return any(isinstance(statement, ast.ImportFrom) and statement.module
+                   and any(alias.name == "*" for alias in statement.names)
+                   and not self.is_module(_absolute(module, statement, self.is_package(module)))
+                   for statement in _top_level(self.tree(module).body))
+
+    def _all_of(self, module: str, name: str) -> List[str]:
+        """``__all__`` of the module ``module`` binds to ``name`` (contrib.gan keeps
+        ``train.__all__``)."""
+        origin = self.exports(module).get(name)
+        if origin is None or origin.name is not None or not self.is_module(origin.module):
+            return []
+        return _all_list(self.tree(origin.module),
+                         lambda inner: self._all_of(origin.module, inner)) or []
 
     # -- TensorFlow's own exports ---------------------------------------------------
 
@@ -301,6 +333,22 @@ class Tf1Tree:
         return found
 
 
+def _python_files(wheel: "zipfile.ZipFile | InstalledTree"
+                  ) -> Iterator[Tuple[str, Tuple[object, str]]]:
+    """(dotted module, (wheel, path)) of each Python file of TensorFlow in ``wheel`` (1.15's
+    under ``tensorflow_core/``, older ones' under ``tensorflow-1.x.data/purelib/``)."""
+    for path in wheel.namelist():
+        root = _WHEEL_ROOTS.match(path)
+        if root and path.endswith(".py"):
+            dotted = "tensorflow." + path[root.end():-3].replace("/", ".")
+            yield dotted.removesuffix(".__init__"), (wheel, path)
+
+
+def _contrib_package(dotted: str) -> str:
+    """The top contrib package of a module (``tensorflow.contrib.gan`` of its files)."""
+    return ".".join(dotted.split(".")[:3]) if dotted.startswith(CONTRIB + ".") else ""
+
+
 def _is_op_wrappers(module: str) -> bool:
     """Generated op wrappers (``gen_math_ops``): star-importing them re-exports every raw
     op, which is no contrib API."""
@@ -308,13 +356,17 @@ def _is_op_wrappers(module: str) -> bool:
 
 
 def _top_level(body: Sequence[ast.stmt]) -> Iterator[ast.stmt]:
-    """Module-level statements, looking into ``if``/``try`` blocks."""
+    """Module-level statements, looking into ``if``/``try``/``with`` blocks (TF 1.15's
+    contrib.distributions and bayesflow import everything inside ``with
+    deprecation.silence():``)."""
     for statement in body:
         if isinstance(statement, (ast.If, ast.Try)):
             yield from _top_level(statement.body)
             for handler in getattr(statement, "handlers", []):
                 yield from _top_level(handler.body)
             yield from _top_level(statement.orelse)
+        elif isinstance(statement, ast.With):
+            yield from _top_level(statement.body)
         else:
             yield statement
 
@@ -342,39 +394,46 @@ def _elements(node: Optional[ast.expr]) -> List[ast.expr]:
     return list(node.elts) if isinstance(node, (ast.List, ast.Tuple)) else []
 
 
-def _string_list(tree: ast.Module, node: Optional[ast.expr]) -> List[str]:
+def _string_list(tree: ast.Module, node: Optional[ast.expr],
+                 all_of: Callable[[str], List[str]] = lambda name: []) -> List[str]:
     """The strings of a list literal, or of the module-level list a name is bound to
-    (with ``+`` and ``.extend`` of other literals)."""
+    (with ``+`` and ``.extend`` of other literals, and ``module.__all__`` of a module it
+    imported: ``all_of(name)``)."""
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
-        return _string_list(tree, node.left) + _string_list(tree, node.right)
+        return _string_list(tree, node.left, all_of) + _string_list(tree, node.right, all_of)
+    if isinstance(node, ast.Attribute) and node.attr == "__all__" \
+            and isinstance(node.value, ast.Name):
+        return all_of(node.value.id)
     if isinstance(node, ast.Name):
         strings: List[str] = []
         for statement in _top_level(tree.body):
             if isinstance(statement, ast.Assign) and any(
                     isinstance(t, ast.Name) and t.id == node.id for t in statement.targets):
-                strings = _string_list(tree, statement.value)
+                strings = _string_list(tree, statement.value, all_of)
             elif isinstance(statement, ast.AugAssign) and isinstance(statement.target, ast.Name) \
                     and statement.target.id == node.id:
-                strings += _string_list(tree, statement.value)
+                strings += _string_list(tree, statement.value, all_of)
             elif (isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call)
                   and _aliased(statement.value.func) in ([node.id, "extend"], [node.id, "append"])):
                 for argument in statement.value.args:
-                    strings += _string_list(tree, argument) if not isinstance(
+                    strings += _string_list(tree, argument, all_of) if not isinstance(
                         argument, ast.Constant) else [str(argument.value)]
         return strings
     return [str(element.value) for element in _elements(node)
             if isinstance(element, ast.Constant)]
 
 
-def _all_list(tree: ast.Module) -> Optional[List[str]]:
-    """The module's ``__all__`` (``make_all`` reads the ``@@`` lines), or None."""
+def _all_list(tree: ast.Module, all_of: Callable[[str], List[str]] = lambda name: []
+              ) -> Optional[List[str]]:
+    """The module's ``__all__`` (``make_all`` reads the ``@@`` lines), or None
+    (``all_of``: as for ``_string_list``)."""
     for statement in _top_level(tree.body):
         if isinstance(statement, ast.Assign) and any(
                 isinstance(t, ast.Name) and t.id == "__all__" for t in statement.targets):
             if isinstance(statement.value, ast.Call) and \
                     (_aliased(statement.value.func) or [""])[-1] == "make_all":
                 return _DOCUMENTED.findall(ast.get_docstring(tree) or "")
-            return _string_list(tree, ast.Name("__all__"))
+            return _string_list(tree, ast.Name("__all__"), all_of)
     return None
 
 
@@ -559,24 +618,56 @@ def package_homes(tree: Tf1Tree, slim: TfSlim, file_homes: Dict[str, str],
     return homes
 
 
-def mirrored_rows(tree: Tf1Tree) -> Dict[str, Tuple[str, str, str]]:
-    """The names of each contrib module with a hand-made mirror (MODULE_HOMES), each
-    with its home in the mirror, or gone where the mirror does not have it."""
-    from slimport.tables.contrib_table import MODULE_HOMES
+def mirrored_rows(tree: Tf1Tree, generated: Dict[str, Tuple[str, str, str]]
+                  ) -> Dict[str, Tuple[str, str, str]]:
+    """The names of each contrib module with a mirror (MODULE_HOMES), each with its home
+    in the mirror, or gone where the mirror does not have it. A successor's names are
+    written as its users spell them (PUBLIC_PATHS); in a CORE_FIRST mirror, a name whose
+    ``generated`` home is a core TensorFlow 2 twin keeps it."""
+    from slimport.tables.contrib_table import CORE_FIRST, MODULE_HOMES, PUBLIC_PATHS
 
     table: Dict[str, Tuple[str, str, str]] = {}
     for key, mirror in sorted(MODULE_HOMES.items()):
-        module = f"{CONTRIB}.{key}"
+        # A package's name for a module elsewhere (contrib.gan.losses is
+        # gan/python/losses/): the names of the module it stands for.
+        parent, _, last = f"{CONTRIB}.{key}".rpartition(".")
+        module = tree.origin_of(parent, last).module
         if not tree.is_module(module):
             continue
         provided = importlib.import_module(mirror)
-        for name in tree.api(module):
+        package, path = PUBLIC_PATHS.get(mirror, (mirror, ""))
+        # Its API, what else it bound that the mirror has too (tpu_estimator's
+        # TPUEstimatorSpec, imported from core), and the private names a mirror of the
+        # module keeps (run_config's uid list; not a successor's: its private names are
+        # its own).
+        api = tree.api(module)
+        if tree.stars_from_outside(module):
+            # ``from tensorflow_estimator...tpu_estimator import *``: TF 1.15's module had
+            # the public names of the package it re-exported, which is the mirror.
+            api = sorted({*api, *(name for name, value in vars(provided).items()
+                                  if not name.startswith("_")
+                                  and not isinstance(value, types.ModuleType))})
+        bound = [*tree.attributes(module), *(name for name in tree.exports(module)
+                                             if name.startswith("_") and mirror not in
+                                             PUBLIC_PATHS)]
+        kept = [name for name in bound
+                if name not in api and not name.startswith("__") and hasattr(provided, name)
+                and tree.origin_of(module, name).name is not None]
+        for name in [*api, *kept]:
             if f"{key}.{name}" in MODULE_HOMES:
                 continue  # a mirrored submodule: its own entry
             kind = "module" if tree.origin_of(module, name).name is None else "symbol"
-            home = f"{mirror}:{name}" if kind == "symbol" and hasattr(provided, name) \
-                else GONE
-            table[f"{key}.{name}"] = (kind, home, "")
+            core = generated.get(f"{key}.{name}", ("", GONE, ""))
+            if kind == "symbol" and key.split(".")[0] in CORE_FIRST \
+                    and core[1].startswith(COMPAT_V1 + ":"):
+                table[f"{key}.{name}"] = core
+                continue
+            if kind == "symbol" and hasattr(provided, name):
+                # ``from`` imports name the module itself when the public path is not one.
+                table[f"{key}.{name}"] = (kind, f"{package}:{path + '.' if path else ''}{name}",
+                                          mirror if path else "")
+            else:
+                table[f"{key}.{name}"] = (kind, GONE, "")
     return table
 
 
@@ -615,7 +706,7 @@ def rows(tree: Tf1Tree, slim: TfSlim) -> List[Tuple[str, str, str, str]]:
                     and _module_key(origin.module) != key else ""
                 table.setdefault(key, (_module_kind(tree, origin.module),
                                        homes.get(origin.module, GONE), same))
-    mirrored = mirrored_rows(tree)
+    mirrored = mirrored_rows(tree, table)
     table.update(mirrored)
     alive = {prefix for key, (_, home, _) in table.items() if home != GONE or key in mirrored
              for prefix in _prefixes(key)}
@@ -638,12 +729,15 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("wheel", help="tensorflow(-cpu) 1.15 wheel, or the site-packages "
                         "directory of an environment that has it (read, never run)")
+    parser.add_argument("--older", type=Path, help="a TensorFlow 1.14 wheel: the contrib "
+                        "packages 1.15 dropped (gan) are read from it")
     parser.add_argument("--output", type=Path, default=OUTPUT)
     args = parser.parse_args(argv)
     import tensorflow as tf
 
     source = Path(args.wheel)
-    tree = Tf1Tree(InstalledTree(source) if source.is_dir() else zipfile.ZipFile(source))
+    tree = Tf1Tree(InstalledTree(source) if source.is_dir() else zipfile.ZipFile(source),
+                   zipfile.ZipFile(args.older) if args.older else None)
     slim = TfSlim()
     lines = [f"# tf.contrib names of {_tf1_name(source)} and their homes on "
              f"TensorFlow {tf.__version__} with tf_slim {_tf_slim_version()}; "

@@ -30,6 +30,8 @@ from typing import Dict, List, Sequence, Set, Tuple
 import libcst
 from libcst._nodes.base import CSTNode
 
+# The repository's line length (ruff).
+LINE_LENGTH = 100
 OUTPUT = Path(__file__).resolve().parent.parent / "slimport" / "tables" / "libcst_children.py"
 # libcst's visit helpers -> how a removed or flattened child is treated (the table's kinds).
 KINDS = {
@@ -171,8 +173,19 @@ def render(table: Dict[type, Tuple[Tuple[str, str], ...]], quiet: Sequence[str])
         "CHILDREN = {",
     ]
     for cls in sorted(table, key=lambda cls: cls.__name__):
-        fields = "".join(f"({field!r}, {kind}), " for field, kind in table[cls]).rstrip(" ")
-        lines.append(f"    {cls.__name__!r}: ({fields}),")
+        items = [f"({field!r}, {kind})," for field, kind in table[cls]]
+        one_line = f"    {cls.__name__!r}: ({' '.join(items)}),"
+        if len(one_line) <= LINE_LENGTH:
+            lines.append(one_line)
+            continue
+        lines.append(f"    {cls.__name__!r}: (")
+        row = "       "
+        for item in items:
+            if len(row) + 1 + len(item) > LINE_LENGTH:
+                lines.append(row)
+                row = "       "
+            row += " " + item
+        lines += [row, "    ),"]
     lines.append("}")
     lines.append("")
     lines.append("TRIVIA = frozenset({")

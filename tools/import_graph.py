@@ -44,7 +44,7 @@ ROOMS = (
     ("cli", "the command line: arguments, settings, the subcommands"),
     ("verify", "slimport verify: import, build and look up a ported tree"),
     ("engine", "plan, pre-pass, run, one file's port, codemod passes, writes"),
-    ("output", "results, summary, diffs, progress, JSON report"),
+    ("output", "results, summary, diffs, progress, the JSON and HTML reports"),
     ("codemods", "the registry, one codemod a file, their shared bases"),
     ("analysis", "names, scopes, findings, lines, TF-code reading"),
     ("tables", "TensorFlow, Keras and contrib API tables and their readers"),

@@ -56,11 +56,21 @@ class Comparison:
         return ", ".join(f"{tally[k]} {k}" for k in ("passed", "failed", "error", "skipped"))
 
     def differences(self) -> List[str]:
+        """Every test whose outcome the port changed, except those it fixed: harm, or a
+        change to look at (a failure that became an error)."""
         before, after = self.outcomes.get("unported", {}), self.outcomes.get("ported", {})
+        fixed = set(self.fixed())
         return [f"{test}: {before.get(test, 'not run')} unported, "
                 f"{after.get(test, 'not run')} ported"
                 for test in sorted(set(before) | set(after))
-                if before.get(test) != after.get(test)]
+                if before.get(test) != after.get(test) and test not in fixed]
+
+    def fixed(self) -> List[str]:
+        """The tests that failed on the installed package and pass on the ported copy
+        (a library API the package's own code still called, ported)."""
+        before, after = self.outcomes.get("unported", {}), self.outcomes.get("ported", {})
+        return sorted(test for test, outcome in before.items()
+                      if outcome in ("failed", "error") and after.get(test) == "passed")
 
 
 def _outcomes(junit_xml: Path, test_file: str) -> Dict[str, str]:

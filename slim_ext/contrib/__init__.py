@@ -10,10 +10,21 @@ maps each contrib module onto its mirror):
   tensorflow.contrib.quantize.python.graph_matcher
                                                -> slim_ext.contrib.quantize.graph_matcher
   tensorflow.contrib.learn.preprocessing       -> slim_ext.contrib.learn.preprocessing
+  tensorflow.contrib.learn (RunConfig, Experiment, learn_runner, export strategies)
+                                               -> slim_ext.contrib.learn
   tensorflow.contrib.training (HParams)        -> slim_ext.contrib.training
   tensorflow.contrib.tfprof                    -> slim_ext.contrib.tfprof
   tensorflow.contrib.framework (deprecated)    -> slim_ext.contrib.framework
   tensorflow.contrib.lookup (HashTable)        -> slim_ext.contrib.lookup
+  tensorflow.contrib.rnn (the cells core TF lacks) -> slim_ext.contrib.rnn
+  tensorflow.contrib.cudnn_rnn (compatible cells)  -> slim_ext.contrib.cudnn_rnn
+  tensorflow.contrib.legacy_seq2seq                -> slim_ext.contrib.legacy_seq2seq
+  tensorflow.contrib.seq2seq (the decoding loop)   -> slim_ext.contrib.seq2seq
+
+tf.contrib.distributions / bayesflow and tf.contrib.gan have maintained successors
+and go there: tensorflow-probability directly, tensorflow-gan through
+``slim_ext.contrib.gan`` (TF-GAN's own objects, with the tf.estimator and
+``inspect.getargspec`` its last release needs here).
 
 The rest are stand-ins: they import fine and raise RemovedInTF2Error, naming what
 is gone and what to use, only when called. This module itself does not import
@@ -27,45 +38,33 @@ Example:
 """
 from __future__ import annotations
 
-import functools
 import importlib
 from typing import Any
 
-_SUBMODULES = ("framework", "image", "learn", "lookup", "quantize", "tfprof", "training")
+_SUBMODULES = ("cudnn_rnn", "framework", "gan", "image", "learn", "legacy_seq2seq", "lookup",
+               "quantize", "rnn", "seq2seq", "tfprof", "training")
 # Earlier ports wrote the quantize stand-ins as slim_ext.contrib.quantize_<name>.
 _EARLIER_QUANTIZE_NAMES = ("quantize_create_training_graph", "quantize_create_eval_graph")
+# Earlier ports wrote stand-ins for Experiment-based launching under these names;
+# they are tf.contrib.learn's Experiment and learn_runner.run now.
+_EARLIER_LEARN_NAMES = {"Experiment": "experiment.Experiment",
+                        "learn_runner_run": "learn_runner.run"}
 # Ported code (and earlier ports) catch RemovedInTF2Error from here; slim_ext.removed
 # defines it (imported on first use: this module itself imports nothing).
-_FROM_REMOVED = ("RemovedInTF2Error", "removed_class", "removed_function")
-
-
-# What Experiment-based launching did, with the Estimator slim_ext revives.
-_TRAIN_AND_EVALUATE = (
-    "tf.estimator.train_and_evaluate(estimator, tf.estimator.TrainSpec(train_input_fn, "
-    "max_steps=train_steps), tf.estimator.EvalSpec(eval_input_fn, steps=eval_steps)) "
-    "(slim_ext.estimator.train_and_evaluate on a cluster: its ps task ends)"
-)
-
-
-
-@functools.lru_cache(maxsize=None)
-def _launching_stand_in(name: str) -> Any:
-  removed = importlib.import_module("slim_ext.removed")
-  if name == "Experiment":
-    return removed.removed_class("tf.contrib.learn.Experiment", _TRAIN_AND_EVALUATE)
-  return removed.removed_function("tf.contrib.learn.learn_runner.run", _TRAIN_AND_EVALUATE)
+_FROM_REMOVED = ("RemovedInTF2Error", "removed_function")
 
 
 def __getattr__(name: str) -> Any:
   if name in _FROM_REMOVED:
     return getattr(importlib.import_module("slim_ext.removed"), name)
-  if name in ("Experiment", "learn_runner_run"):
-    return _launching_stand_in(name)
   if name in _SUBMODULES:
     return importlib.import_module(f"{__name__}.{name}")
   if name in _EARLIER_QUANTIZE_NAMES:
     quantize = importlib.import_module(f"{__name__}.quantize")
     return getattr(quantize, name[len("quantize_"):])
+  if name in _EARLIER_LEARN_NAMES:
+    module, attribute = _EARLIER_LEARN_NAMES[name].split(".")
+    return getattr(importlib.import_module(f"{__name__}.learn.{module}"), attribute)
   if name == "HParams":
     # Earlier ports named the stand-in slim_ext.contrib.HParams; it is real now.
     from slim_ext.hparams import HParams  # pylint: disable=g-import-not-at-top
@@ -75,4 +74,4 @@ def __getattr__(name: str) -> Any:
 
 def __dir__() -> list:
   return sorted(list(globals()) + list(_SUBMODULES) + list(_EARLIER_QUANTIZE_NAMES)
-                + list(_FROM_REMOVED) + ["Experiment", "learn_runner_run", "HParams"])
+                + list(_FROM_REMOVED) + list(_EARLIER_LEARN_NAMES) + ["HParams"])

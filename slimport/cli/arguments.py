@@ -14,7 +14,7 @@ from slim_facts.platform_flags import PLATFORM_FLAGS
 from slim_facts.requirements import pip_install_line
 from slimport import __version__
 from slimport.cli import exit_codes
-from slimport.output import summary
+from slimport.output import report_file, summary
 from slimport.verify import arguments as verify_arguments
 from slimport.engine.cache import CACHE_DIR
 from slimport.engine.jobs import DEFAULT_MAX_FILE_BYTES
@@ -26,6 +26,7 @@ examples:
   slimport rewrite slim --diff | less                   review the changes, write nothing
   slimport rewrite slim --check                         CI: exit 1 if a file would change
   slimport rewrite slim --only contrib_slim,flags_to_absl --report port.json
+  slimport rewrite slim --out slim_tf2 --report port.html   review the port in a browser
   slimport rewrite slim --map data_dir=dataset_dir --map output_dir=train_dir
   slimport rewrite slim --exclude 'third_party/*' --exclude '*_pb2.py' -v
   slimport rewrite - --stdin-filename train.py < train.py   port standard input to stdout
@@ -55,6 +56,14 @@ def _job_count(value: str) -> int:
     if count < 0:
         raise argparse.ArgumentTypeError("-j must be 0 (one per CPU) or more")
     return count
+
+
+def _report_path(value: str) -> Path:
+    path = Path(value)
+    problem = report_file.format_problem(path)
+    if problem is not None:
+        raise argparse.ArgumentTypeError(problem)
+    return path
 
 
 _SIZE_UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
@@ -157,10 +166,13 @@ def build_parser() -> argparse.ArgumentParser:
              "a 90-file tree ports in 58%% of the -j 1 time on 2 cores), e.g. -j 1",
     )
     rewrite.add_argument(
-        "--report", metavar="FILE.json", type=Path,
-        help="also write a JSON report: per file the status, codemods applied, edit count "
-             "and findings with line and suggested fix (schema: slimport/output/results.py), "
-             "e.g. --report port.json",
+        "--report", metavar="FILE.json|FILE.html", type=_report_path,
+        help="also write a report, in the format the suffix names: .json, per file the "
+             "status, codemods applied, edit count and findings with line and suggested "
+             "fix (schema: slimport/output/json_report.py); .html, a page to review the "
+             "port in a browser (totals by codemod and kind, then each file's diff with "
+             "its findings on their lines, those needing attention first), "
+             "e.g. --report port.json or --report port.html",
     )
     rewrite.add_argument(
         "--only", metavar="CODEMOD,...", type=_comma_list, action="extend", default=[],
@@ -191,7 +203,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="port every file again: neither read nor write the cache, where a port is "
              "kept under the digest of the file's bytes, slimport, the settings and the "
              "tree facts it read, so that a file that did not change costs a hash "
-             "(docs/speed.md), e.g. --no-cache",
+             "(docs/rewrite.md), e.g. --no-cache",
     )
     rewrite.add_argument(
         "--cache-dir", metavar="DIR", type=Path, default=Path(CACHE_DIR),

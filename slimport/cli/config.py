@@ -26,10 +26,15 @@ from __future__ import annotations
 import argparse
 import difflib
 import os
-import tomllib
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Dict, Iterable, List, Optional, Sequence
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # Python 3.10: the same parser, from PyPI (a dependency there)
+    import tomli as tomllib
 
 PYPROJECT = "pyproject.toml"
 # Long options of one run's own: never taken from a file.

@@ -2,7 +2,8 @@
 
 The work is ``slimport.engine``'s; this module turns the parsed arguments into a
 plan and settings, runs it with a progress line, and shows the outcome: the diff
-(``--diff``), the JSON report (``--report``), the summary, and the exit code.
+(``--diff``), the report (``--report``: JSON, or the HTML page), the summary, and the
+exit code.
 """
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from typing import Any, Dict, List, Mapping, Sequence, Tuple
 from slimport import engine
 from slimport.cli import exit_codes
 from slimport.cli.stdin import STDIN, rewrite_stdin
-from slimport.output import json_report
+from slimport.output import report_file
 from slimport.output.results import FileResult
 from slimport.output.diffs import colored_diff, use_color
 from slimport.output.progress import Progress
@@ -84,7 +85,8 @@ def rewrite_command(args: argparse.Namespace,
     settings = engine.PortSettings(
         prepared.codemods, options, write=not dry_run, diff=args.diff,
         max_file_bytes=args.max_size, tree_facts=prepared.facts,
-        regenerate_protos=not args.only)  # --only runs just the codemods named
+        regenerate_protos=not args.only,  # --only runs just the codemods named
+        review=args.report is not None and report_file.is_page(args.report))
 
     progress = Progress(len(plan.python_jobs), enabled=args.verbosity > QUIET)
     try:
@@ -130,8 +132,8 @@ def _report(args: argparse.Namespace, plan: engine.Plan, outcome: engine.RunResu
     exit_code = exit_codes.exit_code(outcome.results, dry_run=args.diff or args.check)
     if args.report is not None:
         try:
-            json_report.write_json(args.report, outcome.results, mode, outcome.copied,
-                                   warnings)
+            report_file.write_report(args.report, outcome.results, mode, outcome.copied,
+                                     warnings, outcome.tree_findings)
         except OSError as error:
             warnings.append(f"cannot write --report {args.report}: {error.strerror or error}")
             exit_code = exit_codes.EXIT_FAILED
@@ -139,7 +141,7 @@ def _report(args: argparse.Namespace, plan: engine.Plan, outcome: engine.RunResu
                 *((path, f"matches --exclude {glob}") for path, glob in plan.excluded)]
     sys.stderr.write(summary_text(outcome.results, mode, outcome.copied,
                                   verbosity=args.verbosity, warnings=warnings,
-                                  left_out=left_out))
+                                  left_out=left_out, tree_findings=outcome.tree_findings))
     return exit_code
 
 

@@ -18,7 +18,7 @@ from slimport import engine
 from slimport.analysis.source_tree import SourceTree
 from slimport.cli import exit_codes
 from slimport.engine.jobs import port_to_result
-from slimport.output import json_report
+from slimport.output import report_file
 from slimport.output.diffs import colored_diff, use_color
 from slimport.output.results import CHANGED
 from slimport.output.summary import summary_text
@@ -54,8 +54,10 @@ def rewrite_stdin(args: argparse.Namespace, codemods: Sequence[type],
     found = engine.survey(codemods, options, SourceTree(),
                           [data.decode("utf-8", "replace")], gather_facts=False)
     warnings += found.warnings
-    settings = engine.PortSettings(tuple(codemods), options, write=not dry_run,
-                                   diff=args.diff, max_file_bytes=args.max_size)
+    settings = engine.PortSettings(
+        tuple(codemods), options, write=not dry_run, diff=args.diff,
+        max_file_bytes=args.max_size,
+        review=args.report is not None and report_file.is_page(args.report))
     result, ported = port_to_result(data, display, display, settings, written=settings.write)
     if args.diff:
         sys.stdout.write(colored_diff(result.diff) if use_color(sys.stdout, args.color)
@@ -67,7 +69,7 @@ def rewrite_stdin(args: argparse.Namespace, codemods: Sequence[type],
     exit_code = exit_codes.exit_code([result], dry_run)
     if args.report is not None:
         try:
-            json_report.write_json(args.report, [result], mode, 0, warnings)
+            report_file.write_report(args.report, [result], mode, 0, warnings)
         except OSError as error:
             warnings.append(f"cannot write --report {args.report}: {error.strerror or error}")
             exit_code = exit_codes.EXIT_FAILED

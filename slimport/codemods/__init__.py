@@ -18,22 +18,30 @@ from slimport.codemods.tree_facts import TreeFact
 from slimport.codemods.compat_v1 import CompatV1Command
 from slimport.codemods.contrib_slim import ContribSlimCommand
 from slimport.codemods.contrib_symbols import ContribSymbolsCommand
+from slimport.codemods.device_spec import DeviceSpecCommand
 from slimport.codemods.cluster_bootstrap import ClusterBootstrapCommand
 from slimport.codemods.estimator_ps_strategy import EstimatorPsStrategyCommand
 from slimport.codemods.flags_to_absl import FlagsToAbslCommand
+from slimport.codemods.late_collective_strategy import LateCollectiveStrategyCommand
 from slimport.codemods.legacy_keras import LegacyKerasCommand
+from slimport.codemods.matplotlib_api import MatplotlibApiCommand
 from slimport.codemods.moved_modules import MovedModulesCommand
 from slimport.codemods.moxing import MoxingCommand
 from slimport.codemods.numpy_aliases import NumpyAliasesCommand
+from slimport.codemods.op_type_names import OpTypeNamesCommand
 from slimport.codemods.own_server import OwnServerCommand
 from slimport.codemods.pandas_as_matrix import PandasAsMatrixCommand
+from slimport.codemods.pillow_api import PillowApiCommand
 from slimport.codemods.py2_leftovers import Py2LeftoversCommand
 from slimport.codemods.py2_lists import Py2ListsCommand
 from slimport.codemods.removed_stdlib import RemovedStdlibCommand
 from slimport.codemods.replica_device import ReplicaDeviceCommand
+from slimport.codemods.scipy_misc import ScipyMiscCommand
 from slimport.codemods.sdk_imports import SdkImportsCommand
 from slimport.codemods.slim_ext_import import SlimExtImportCommand
+from slimport.codemods.test_case_asserts import TestCaseAssertsCommand
 from slimport.codemods.tf0_names import Tf0NamesCommand
+from slimport.codemods.tf_internals import TfInternalsCommand
 from slimport.codemods.train_and_evaluate import TrainAndEvaluateCommand
 from slimport.codemods.uai_flags import UaiFlagsCommand
 
@@ -49,13 +57,21 @@ CODEMODS: List[Type[SlimportCodemod]] = [
     ClusterBootstrapCommand,
     OwnServerCommand,
     ReplicaDeviceCommand,
+    DeviceSpecCommand,
     Py2LeftoversCommand,
     Py2ListsCommand,
     RemovedStdlibCommand,
     NumpyAliasesCommand,
     PandasAsMatrixCommand,
+    OpTypeNamesCommand,
+    MatplotlibApiCommand,
+    PillowApiCommand,
+    TfInternalsCommand,
+    ScipyMiscCommand,
+    TestCaseAssertsCommand,
     LegacyKerasCommand,
     EstimatorPsStrategyCommand,
+    LateCollectiveStrategyCommand,
     TrainAndEvaluateCommand,
     SlimExtImportCommand,
     CompatV1Command,

@@ -12,7 +12,7 @@ or ``map(`` is in too many files (``along``, ``tf.map_fn(``).
 from __future__ import annotations
 
 import ast
-from typing import ClassVar, Pattern
+from typing import AbstractSet, Any, Optional
 
 import libcst as cst
 
@@ -22,15 +22,24 @@ from slimport.analysis.tf_code import leftovers_are_ours, tf1_era_file
 
 
 class LeftoverCodemod(SlimportCodemod):
-    """Base of the leftover codemods; subclasses set ``TRIGGER`` and define
-    ``leftover_statements`` and ``start_leftovers``."""
+    """Base of the leftover codemods; subclasses set ``TRIGGER`` (the pattern a file's
+    text must match) and define ``leftover_statements`` and ``start_leftovers``."""
 
-    # The file can only need this codemod if its text matches.
-    TRIGGER: ClassVar[Pattern[str]]
-
-    @classmethod
-    def applies_to(cls, source: str) -> bool:
-        return cls.TRIGGER.search(source) is not None
+    def __init__(self, context: Any, tree_methods: Optional[AbstractSet[str]] = None,
+                 tree_imports: Optional[AbstractSet[str]] = None, **kwargs: Any) -> None:
+        """
+        Args:
+          context: libcst's codemod context.
+          tree_methods: the names the ``def`` statements of the whole tree being ported
+            define, or None when the tree is not known (a receiver only the tree could
+            tell about is then reported).
+          tree_imports: the modules the whole tree imports, or None when not known.
+          **kwargs: for the base class.
+        """
+        # (Set first: the base's __init__ starts an empty file.)
+        self.tree_methods = tree_methods
+        self.tree_imports = tree_imports
+        super().__init__(context, **kwargs)
 
     @classmethod
     def statement_filter(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:

@@ -32,6 +32,7 @@ from slimport.analysis.names import (
     local_name,
 )
 from slimport.codemods._statements import import_statement, without_trailing_comma
+from slimport.tables.tf_api import COMPAT_V1, TF
 
 
 class ModuleMoveCodemod(SlimportCodemod):
@@ -190,6 +191,20 @@ class ModuleMoveCodemod(SlimportCodemod):
             return moved[0]
         self._split_off.extend(moved)
         return node.with_changes(names=without_trailing_comma(kept))
+
+    def compat_v1_prefix(self) -> str:
+        """How code here reaches ``tensorflow.compat.v1``, for a name moved there.
+
+        Returns:
+          ``tf`` (a name bound to tensorflow.compat.v1), ``tf.compat.v1`` (bound to
+          tensorflow), or ``tensorflow.compat.v1`` with ``import tensorflow`` added.
+        """
+        for target, suffix in ((COMPAT_V1, ""), (TF, ".compat.v1")):
+            local = self.alias_here(lambda bound, target=target: bound == target, prefer="tf")
+            if local is not None:
+                return local + suffix
+        self.add_needed_import(TF)
+        return COMPAT_V1
 
     # --- statements that bind names to the old modules: rewritten where they stand.
 

@@ -14,7 +14,7 @@ import ast
 from contextlib import contextmanager
 from dataclasses import replace
 from typing import (AbstractSet, Any, Callable, ClassVar, Dict, FrozenSet, Iterator, List,
-                    Mapping, Optional, Sequence, Tuple, Union)
+                    Mapping, Optional, Pattern, Sequence, Tuple, Union)
 
 import libcst as cst
 from libcst.codemod import Codemod, CodemodContext, VisitorBasedCodemodCommand
@@ -140,8 +140,10 @@ class SlimportCodemod(VisitorBasedCodemodCommand):
 
     NAME: ClassVar[str] = ""
     DESCRIPTION: ClassVar[str] = ""
-    # The file can only need this codemod if its text contains one of these strings.
+    # The file can only need this codemod if its text contains one of these strings,
+    # or, when TRIGGER is set, if its text matches that pattern.
     TRIGGERS: ClassVar[Tuple[str, ...]] = ()
+    TRIGGER: ClassVar[Optional[Pattern[str]]] = None
     # Identifiers (a name, an attribute, an imported name, ...: ``identifiers``) a file
     # must spell, one of them, for the codemod to edit or report anything in it; read off
     # the stdlib ast after the text pre-check, before any libcst work. Empty: no check.
@@ -159,11 +161,11 @@ class SlimportCodemod(VisitorBasedCodemodCommand):
     def __init_subclass__(cls, **kwargs: object) -> None:
         """Refuse, at import, a codemod the engine would silently never run or run wrong."""
         super().__init_subclass__(**kwargs)
-        if cls.NAME and not cls.TRIGGERS and cls.applies_to.__func__ is \
-                SlimportCodemod.applies_to.__func__:  # type: ignore[attr-defined]
-            raise TypeError(f"codemod {cls.NAME}: no TRIGGERS, so the engine's text "
-                            "pre-check would never let it run; list the strings a file it "
-                            "can change must contain")
+        if cls.NAME and not cls.TRIGGERS and cls.TRIGGER is None and \
+                cls.applies_to.__func__ is SlimportCodemod.applies_to.__func__:  # type: ignore[attr-defined]
+            raise TypeError(f"codemod {cls.NAME}: no TRIGGERS or TRIGGER, so the engine's "
+                            "text pre-check would never let it run; list the strings a file "
+                            "it can change must contain")
         decorated = [name for name, member in vars(cls).items()
                      if any(hasattr(member, marker) for marker in _MATCHER_MARKERS)]
         if decorated:
@@ -307,8 +309,11 @@ class SlimportCodemod(VisitorBasedCodemodCommand):
           source: the file's text.
 
         Returns:
-          False when no ``TRIGGERS`` string is in it.
+          False when no ``TRIGGERS`` string is in it (or, with ``TRIGGER``, when it does
+          not match).
         """
+        if cls.TRIGGER is not None:
+            return cls.TRIGGER.search(source) is not None
         return any(trigger in source for trigger in cls.TRIGGERS)
 
     @classmethod

@@ -114,12 +114,13 @@ class CompatV1Command(SlimportCodemod):
     )
     # Last of those that touch TensorFlow names: it sees which TensorFlow uses remain
     # (contrib and flags rewrites resolve names through the tensorflow bindings it
-    # edits), and collapses the tf.compat.v1.X that estimator_ps_strategy writes.
+    # edits), and collapses the tf.compat.v1.X that estimator_ps_strategy and
+    # device_spec write.
     RUNS_AFTER: ClassVar[Tuple[str, ...]] = (
         "contrib_slim", "tf0_names", "contrib_symbols", "moxing", "moved_modules",
         "sdk_imports", "flags_to_absl", "uai_flags", "cluster_bootstrap", "own_server",
-        "replica_device", "legacy_keras", "estimator_ps_strategy", "train_and_evaluate",
-        "slim_ext_import")
+        "replica_device", "device_spec", "legacy_keras", "estimator_ps_strategy",
+        "train_and_evaluate", "slim_ext_import")
     TRIGGERS: ClassVar[Tuple[str, ...]] = ("tensorflow",)
 
     @classmethod
@@ -236,15 +237,21 @@ class CompatV1Command(SlimportCodemod):
 
     # -- then decides and edits -------------------------------------------------------
 
-    def visit_Import(self, node: cst.Import) -> None:
+    # An import names modules; it uses none of them: its dotted names are no uses to
+    # check (after a plain ``import tensorflow``, ``from tensorflow.python.framework
+    # import ops`` would read as a use of ``tensorflow.python``, which compat.v1 lacks).
+
+    def visit_Import(self, node: cst.Import) -> bool:
         if any(get_full_name_for_node(alias.name) == TF and alias.asname is not None
                for alias in node.names):
             self._touch(node)
+        return False
 
-    def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
         if not node.relative and node.module is not None \
                 and get_full_name_for_node(node.module) == TF:
             self._touch(node)
+        return False
 
     def _touch(self, node: cst.CSTNode) -> None:
         """Note that the module-level statement around ``node`` has something to edit."""

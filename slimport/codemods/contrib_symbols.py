@@ -14,7 +14,14 @@ name went is ``contrib_table.lookup``'s answer.
 - A symbol with a home is rewritten where it is used (the outermost ``a.b.c`` chain,
   once) or imported (``from <contrib module> import <symbol>`` imports it from its home).
 - Other contrib module aliases (packages, modules with no home) are dropped once
-  nothing uses them any more, because the import alone would break the ported file.
+  nothing uses them any more, because the import alone would break the ported file; never
+  silently. A module-level alias is a name other modules may import from this one
+  (``tfd = tf.contrib.distributions``): when the module has a home as a value it is kept,
+  bound to that home, and reported; when it has none it is dropped and reported as
+  needing attention (the importing modules break).
+- A successor's renamed keyword is renamed in the call (``percentile(..., keep_dims=)``
+  -> ``tfp.stats.percentile(..., keepdims=)``); a call that passes one the successor
+  dropped is left and reported with what to do instead (``contrib_table.KEYWORDS``).
 - A gone name, and a name TF 1.15 did not have, is left and reported.
 tf.contrib.slim is left to contrib_slim.
 """
@@ -26,6 +33,7 @@ from typing import ClassVar, Dict, List, Optional, Set, Tuple, Union
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
+from slim_facts.requirements import SUCCESSORS, pip_install_line
 from slimport.codemods.base import SlimportCodemod, StatementFilter, chain_filter
 from slimport.analysis.names import (
     Bindings,
@@ -38,6 +46,8 @@ from slimport.analysis.names import (
 )
 from slimport.tables.tf_api import COMPAT_V1
 from slimport.tables.contrib_table import (
+    KEYWORD_FIXES,
+    KEYWORDS,
     MODULE_HOMES,
     TF_SLIM,
     Found,
@@ -116,12 +126,15 @@ def _moved_import_names(tree: ast.Module) -> Set[str]:
 
 
 class _DropModuleAliases(cst.CSTTransformer):
-    """Remove imports/assignments of contrib module aliases that nothing uses now."""
+    """Remove imports/assignments of contrib module aliases that nothing uses now; an
+    assignment in ``kept`` gets its new value instead."""
 
-    def __init__(self, bindings: Bindings, unused: Set[str]) -> None:
+    def __init__(self, bindings: Bindings, unused: Set[str],
+                 kept: Dict[str, cst.BaseExpression]) -> None:
         super().__init__()
         self.bindings = bindings
         self.unused = unused
+        self.kept = kept
 
     def _drop(self, qualified: str, local: str) -> bool:
         return local in self.unused and _is_contrib_module(qualified)
@@ -158,6 +171,9 @@ class _DropModuleAliases(cst.CSTTransformer):
         if (qualified is not None and len(targets) == 1
                 and isinstance(targets[0].target, cst.Name)
                 and self._drop(qualified, targets[0].target.value)):
+            value = self.kept.get(targets[0].target.value)
+            if value is not None:
+                return updated_node.with_changes(value=value)
             return cst.RemoveFromParent()
         return updated_node
 
@@ -210,6 +226,8 @@ class ContribSymbolsCommand(SlimportCodemod):
         self.heads = _heads(self.bindings)
         # Local name of a contrib module alias -> the import/assignment binding it.
         self.module_aliases: Dict[str, cst.CSTNode] = {}
+        # Local name of a contrib module alias -> the contrib module it names.
+        self._alias_targets: Dict[str, str] = {}
         self._tree = tree
         self._taken: Optional[Set[str]] = None
         # Modules this pass imports: module -> the dotted prefix that reaches it.
@@ -221,6 +239,15 @@ class ContribSymbolsCommand(SlimportCodemod):
         # first arguments of ``f(<value>, 'member', ...)`` with the member they name.
         self._alias_values: Set[cst.CSTNode] = set()
         self._value_members: Dict[cst.CSTNode, str] = {}
+        # The statements at module level (in ``if``/``try`` blocks too): what binds a
+        # name other modules may import; the names the file uses before the rewrite.
+        self._module_level = _module_level_statements(tree)
+        self._used_before = variable_names(tree, include_bindings=False)
+        # Calls by their callee, and the keyword renames due in each.
+        self._calls: Dict[cst.CSTNode, cst.Call] = {}
+        self._renames: Dict[cst.Call, Dict[str, str]] = {}
+        # The successors (TFP, TF-GAN) whose install line the report gave already.
+        self._named_requirements: Set[str] = set()
         return bool(self.heads)
 
     # -- pass structure -------------------------------------------------------------
@@ -242,7 +269,40 @@ class ContribSymbolsCommand(SlimportCodemod):
         unused = set(self.module_aliases) - used
         if not unused and "tensorflow" not in self.module_aliases:
             return tree
-        return tree.visit(_DropModuleAliases(self.bindings, unused))
+        kept = {local: value for local in sorted(unused)
+                if (value := self._report_dropped(local)) is not None}
+        return tree.visit(_DropModuleAliases(self.bindings, unused, kept))
+
+    def _report_dropped(self, local: str) -> Optional[cst.BaseExpression]:
+        """Reports what becomes of the alias ``local``, unused now; the value a
+        module-level alias keeps, or None when it goes."""
+        node = self.module_aliases[local]
+        key = _key(self._alias_targets.get(local, _CONTRIB + ".?"))
+        if local == "tensorflow":
+            self.record_edit(node, f"import of tf.contrib.{key} -> import tensorflow "
+                             "(tf.contrib is gone; the name `tensorflow` stays bound)")
+            return None
+        module_level = node in self._module_level
+        home = module_value_home(key) if module_level and isinstance(node, cst.Assign) \
+            else None
+        if home is not None:
+            value = dotted_expression(".".join(filter(None, (self._reach(home[0]), home[1]))))
+            self.record_edit(node, f"module-level alias `{local}` = tf.contrib.{key} kept, "
+                             f"as {'.'.join(filter(None, home))}: another module may import "
+                             f"`{local}` from this one")
+            return value
+        if module_level and local not in self._used_before:
+            # Nothing in this file ever used it: it is there for the modules that import it.
+            self.needs_attention(
+                node, f"module-level alias `{local}` of tf.contrib.{key} removed: the "
+                "import fails on TensorFlow 2, and this file never uses it, but a module "
+                f"that imports `{local}` from this one fails",
+                f"port that module's uses of `{local}` (reported there as tf.contrib "
+                "names once it imports tf.contrib itself)")
+            return None
+        self.record_edit(node, f"tf.contrib module alias `{local}` removed: every use of "
+                         "it was ported")
+        return None
 
     # -- bindings of contrib modules --------------------------------------------------
 
@@ -252,9 +312,11 @@ class ContribSymbolsCommand(SlimportCodemod):
             if alias.asname is None and _is_ours(qualified) and qualified != _CONTRIB:
                 # ``import tensorflow.contrib.x`` binds ``tensorflow``.
                 self.module_aliases["tensorflow"] = node
+                self._alias_targets["tensorflow"] = qualified
             elif alias.asname is not None and _is_contrib_module(qualified) \
                     and not _moved_module(qualified):
                 self.module_aliases[local_name(alias)] = node
+                self._alias_targets[local_name(alias)] = qualified
         return False
 
     def leave_Import(self, original_node: cst.Import, updated_node: cst.Import) -> cst.Import:
@@ -264,7 +326,8 @@ class ContribSymbolsCommand(SlimportCodemod):
             qualified = _normalize(get_full_name_for_node(alias.name)) or ""
             home = _moved_module(qualified) if alias.asname is not None else None
             if home is not None:
-                self.record_edit(original_node, f"tf.contrib.{_key(qualified)} -> {home}")
+                self.record_edit(original_node, f"tf.contrib.{_key(qualified)} -> {home}"
+                                 + self._installed_by(home))
                 alias = alias.with_changes(name=dotted_expression(home))
             aliases.append(alias)
         return updated_node.with_changes(names=aliases)
@@ -278,9 +341,11 @@ class ContribSymbolsCommand(SlimportCodemod):
             qualified = _normalize(self.resolve_name(node.value))
             if qualified is not None and _is_contrib_module(qualified):
                 self.module_aliases[targets[0].target.value] = node
+                self._alias_targets[targets[0].target.value] = qualified
                 self._alias_values.add(node.value)
 
     def visit_Call(self, node: cst.Call) -> None:
+        self._calls[node.func] = node
         # getattr / hasattr / mock.patch.object(<module>, 'member'): the attribute
         # the call reads from its first argument is named.
         if len(node.args) >= 2 and isinstance(node.args[1].value, cst.SimpleString):
@@ -304,7 +369,8 @@ class ContribSymbolsCommand(SlimportCodemod):
             found = _found(qualified)
             new_module = _moved_module(qualified)
             if new_module is not None:
-                self.record_edit(original_node, f"tf.contrib.{_key(qualified)} -> {new_module}")
+                self.record_edit(original_node, f"tf.contrib.{_key(qualified)} -> {new_module}"
+                                 + self._installed_by(new_module))
                 moved.append(_import_from(new_module, local))
             elif found is not None and found.home is not None:
                 self._record(original_node, found.listed, found.home)
@@ -312,6 +378,7 @@ class ContribSymbolsCommand(SlimportCodemod):
             else:
                 if found is not None and found.is_module:
                     self.module_aliases[local] = original_node
+                    self._alias_targets[local] = qualified
                 elif _is_ours(qualified):
                     self._not_ported(original_node, _key(qualified), found)
                 kept.append(alias)
@@ -374,6 +441,8 @@ class ContribSymbolsCommand(SlimportCodemod):
                 "attribute chain from tf_slim reaches; left unchanged",
                 f"from {found.home.import_from} import {found.home.name}, and use that")
             return False
+        if not self._keywords_port(node, key, found.home):
+            return False
         rest = _key(qualified)[len(key):]  # type: ignore[arg-type]
         replacement = self._expression_for(found.home)
         if rest:
@@ -396,6 +465,37 @@ class ContribSymbolsCommand(SlimportCodemod):
     def leave_Attribute(self, original_node: cst.Attribute, updated_node: cst.Attribute
                         ) -> cst.BaseExpression:
         return self._replacements.pop(original_node, updated_node)
+
+    def _keywords_port(self, node: cst.CSTNode, key: str, home: Home) -> bool:
+        """Whether the call of ``node`` can go to ``home`` with its keywords: renamed ones
+        are scheduled for renaming; one the home dropped leaves the call, reported."""
+        rules = KEYWORDS.get(key)
+        call = self._calls.get(node)
+        if not rules or call is None:
+            return True
+        passed = [arg.keyword.value for arg in call.args if arg.keyword is not None]
+        dropped = [name for name in passed if name in rules and rules[name] is None]
+        if dropped:
+            self.needs_attention(
+                node, f"tf.contrib.{key} is {home.dotted} now, which has no "
+                f"{', '.join(f'`{name}`' for name in dropped)} argument; left unchanged",
+                "; ".join(KEYWORD_FIXES[name] for name in dropped))
+            return False
+        renames = {name: rules[name] for name in passed if rules.get(name)}
+        if renames:
+            self._renames[call] = renames  # type: ignore[assignment]
+            self.record_edit(node, f"tf.contrib.{key}: " + ", ".join(
+                f"{old}= -> {new}=" for old, new in renames.items()))
+        return True
+
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.Call:
+        renames = self._renames.pop(original_node, None)
+        if not renames:
+            return updated_node
+        return updated_node.with_changes(args=[
+            arg.with_changes(keyword=cst.Name(renames[arg.keyword.value]))
+            if arg.keyword is not None and arg.keyword.value in renames else arg
+            for arg in updated_node.args])
 
     def _through_moved_import(self, head: str) -> bool:
         return head in self.moved_names and _moved_module(
@@ -452,7 +552,16 @@ class ContribSymbolsCommand(SlimportCodemod):
                 f"{home.dotted}, which raises when called",
                 f"use {home.alternative}")
         else:
-            self.record_edit(node, f"tf.contrib.{key} -> {home.dotted}")
+            self.record_edit(node, f"tf.contrib.{key} -> {home.dotted}"
+                             + self._installed_by(home.package))
+
+    def _installed_by(self, module: str) -> str:
+        """What installs ``module``'s package, the first time the file uses a successor."""
+        package = module.split(".")[0]
+        if package not in SUCCESSORS or package in self._named_requirements:
+            return ""
+        self._named_requirements.add(package)
+        return f" (install it: {pip_install_line(SUCCESSORS[package])})"
 
     def _not_ported(self, node: cst.CSTNode, key: str, found: Optional[Found]) -> None:
         if found is None:
@@ -465,6 +574,43 @@ class ContribSymbolsCommand(SlimportCodemod):
                 node, f"tf.contrib.{key} was removed with tf.contrib and has no home in "
                 "TensorFlow 2.21 or tf_slim 1.1.0; left unchanged",
                 gone_fix(key))
+
+
+class _ModuleLevel(cst.CSTVisitor):
+    """Collects the small statements outside functions and classes."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.depth = 0
+        self.found: Set[cst.CSTNode] = set()
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self.depth += 1
+
+    def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
+        self.depth -= 1
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        self.depth += 1
+
+    def leave_ClassDef(self, original_node: cst.ClassDef) -> None:
+        self.depth -= 1
+
+    def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
+        if not self.depth:
+            self.found.update(node.body)
+
+    def visit_SimpleStatementSuite(self, node: cst.SimpleStatementSuite) -> None:
+        if not self.depth:
+            self.found.update(node.body)
+
+
+def _module_level_statements(tree: cst.Module) -> Set[cst.CSTNode]:
+    """The small statements at module level (in ``if``/``try`` blocks too): what binds
+    the names other modules may import."""
+    visitor = _ModuleLevel()
+    tree.visit(visitor)
+    return visitor.found
 
 
 def _chain_text(node: Union[cst.Name, cst.Attribute]) -> str:

@@ -6,8 +6,10 @@ From TF 1.5 on ``tf.app.flags`` / ``tf.flags`` were absl's flags module re-expor
 ``slim_ext.tf1_flags``, which stands in for the whole module (every ``absl.flags`` name
 resolves there) and keeps what TF1's module did that absl's does not (a first read
 parses ``sys.argv``; a flag may take a name absl or TensorFlow own); ``app`` names go to
-``absl.app``. TensorFlow's own modules (``tensorflow.python.platform.flags``) still exist
-and are left to themselves.
+``absl.app``. TensorFlow's own modules (``tensorflow.python.platform.flags``, the same
+module as TF1's ``tf.flags``) still exist, and parse every flag of ``sys.argv`` on a
+first read (pytest's ``-q`` fails them): TF1 code that reaches them gets the same port
+(``internals=True``); TF2 code (TensorFlow's own) keeps them.
 """
 from __future__ import annotations
 
@@ -23,16 +25,19 @@ from slim_facts.tf1_modules import (
 from slimport.analysis.names import Bindings, is_under
 
 FLAGS_OBJECT = TF1_FLAGS + ".FLAGS"
-_TF_INTERNALS = "tensorflow.python"
+# TensorFlow's own modules.
+TF_INTERNALS = "tensorflow.python"
 # Where a ported file's names already are: they map to themselves.
 _PORTED_MODULES = (TF1_FLAGS, ABSL_FLAGS, ABSL_APP)
 
 
-def ported_name(qualified: str) -> Optional[str]:
+def ported_name(qualified: str, internals: bool = False) -> Optional[str]:
     """Where a TF1 flags/app name goes (names already there map to themselves).
 
     Args:
       qualified: a dotted name, e.g. ``tensorflow.app.flags.DEFINE_string``.
+      internals: port TensorFlow's own modules too (``tensorflow.python.platform.flags``):
+        in TF1 code, where they are TF1's ``tf.flags`` / ``tf.app``.
 
     Returns:
       ``slim_ext.tf1_flags.DEFINE_string``, ``absl.app.run``, ...; None for anything
@@ -40,9 +45,9 @@ def ported_name(qualified: str) -> Optional[str]:
     """
     if any(is_under(qualified, module) for module in _PORTED_MODULES):
         return qualified
-    if is_under(qualified, _TF_INTERNALS):
-        # TensorFlow's own modules (tensorflow.python.platform.flags/app) still exist
-        # and behave as they did: code reaching for them keeps working as it is.
+    if is_under(qualified, TF_INTERNALS) and not internals:
+        # TensorFlow's own modules still exist: TF2 code reaching for them (TensorFlow's
+        # own) keeps them.
         return None
     # Flags first: tensorflow.app.flags is also under tensorflow.app.
     for modules, home in ((TF_FLAG_MODULES, TF1_FLAGS), (TF_APP_MODULES, ABSL_APP)):
@@ -76,18 +81,19 @@ def is_define(ported: str) -> bool:
     return ported.startswith((TF1_FLAGS + ".DEFINE", ABSL_FLAGS + ".DEFINE"))
 
 
-def through_alias(target: Optional[str], ported: str) -> bool:
+def through_alias(target: Optional[str], ported: str, internals: bool = False) -> bool:
     """True if a chain's first name, bound to ``target``, is (after this rewrite) bound
     to ``ported`` or a prefix of it.
 
     Args:
       target: what the chain's first name is bound to (None: nothing known).
       ported: the name the whole chain stands for after the port.
+      internals: see ``ported_name``.
 
     Returns:
       True when the chain needs no rewrite: its first name already reaches it.
     """
-    root = ported_name(target) if target else None
+    root = ported_name(target, internals) if target else None
     return root is not None and is_under(ported, root)
 
 
@@ -117,14 +123,16 @@ def touched_chain(bindings: Bindings, parts: List[str]) -> bool:
       parts: the chain, split (``["tf", "app", "flags", "FLAGS"]``).
 
     Returns:
-      True when a statement holding the chain must be in the skeleton.
+      True when a statement holding the chain must be in the skeleton (TensorFlow's own
+      flags modules count: whether the file is TF1 code is known only later).
     """
     qualified = bindings.resolve_parts(parts)
-    ported = ported_name(qualified) if qualified else None
+    ported = ported_name(qualified, internals=True) if qualified else None
     if ported is None:
         return False
     if ported == ABSL_APP + ".run" or is_define(ported):
         return True
     if flags_attribute(ported) in ("__flags", "_parse_flags"):
         return True
-    return is_tf_name(qualified) and not through_alias(bindings.names.get(parts[0]), ported)
+    return is_tf_name(qualified) and not through_alias(bindings.names.get(parts[0]), ported,
+                                                       internals=True)

@@ -13,6 +13,11 @@ the whole module (every ``absl.flags`` name resolves there) and keeps TF1's mean
   DuplicateFlagError;
 - TF1's keyword names (``flag_name=``, ``default_value=``, ``docstring=``) are taken.
 
+In TF1 code the same holds for TensorFlow's own module, ``from tensorflow.python.platform
+import flags`` (TF1's ``tf.flags`` is that module): its first read parses all of
+``sys.argv``, so a test module that reads ``FLAGS.test_tmpdir`` under pytest dies on
+pytest's ``-q``. TF2 code that uses it (TensorFlow's own) is left as it is.
+
 The rewrite maps qualified names (``ported_name``) and, like contrib_slim, rewrites
 binding statements where they stand (``flags = tf.app.flags`` -> ``from slim_ext import
 tf1_flags as flags``) and other uses through the module-level ``flags`` / ``app`` name,
@@ -46,6 +51,7 @@ from slimport.codemods.base import StatementFilter, chain_filter, code_of
 from slimport.codemods._defined_once import DefinedOnce
 from slimport.codemods.flag_names import (
     FLAGS_OBJECT,
+    TF_INTERNALS,
     flags_attribute,
     is_define,
     is_tf_name,
@@ -62,6 +68,7 @@ from slimport.analysis.names import (
     variable_names,
 )
 from slimport.codemods._statements import import_statement
+from slimport.analysis.tf_code import is_tf1_code
 
 # The name a ported file reaches each module by, and the one it falls back to when the
 # file uses that name for something else.
@@ -134,17 +141,26 @@ class FlagsToAbslCommand(DefinedOnce, ModuleMoveCodemod):
         self._call_args: Dict[cst.Call, List[cst.Arg]] = {}
         self._replaced_calls: Dict[cst.Call, cst.Call] = {}
         self._written: Set[int] = set()
+        # TensorFlow's own flags modules are TF1's tf.flags in TF1 code (only there).
+        self._internals = any(
+            is_under(target, TF_INTERNALS) and ported_name(target, internals=True)
+            for target in self.bindings.names.values()
+        ) and is_tf1_code(self.file_ast(tree), self.original_ast, self.context.filename)
         return any(
-            ported_name(target) is not None or is_under(target, "tensorflow")
+            self._ported(target) is not None or is_under(target, "tensorflow")
             for target in self.bindings.names.values()
         )
+
+    def _ported(self, qualified: str) -> Optional[str]:
+        """``ported_name`` for this file (TensorFlow's own flags modules in TF1 code)."""
+        return ported_name(qualified, self._internals)
 
     # --- which local name reaches slim_ext.tf1_flags / absl.app
 
     def _local_for(self, module: str) -> str:
         """A module-level name for ``module`` usable here, importing one if needed."""
         name, fallback = _LOCAL_NAMES[module]
-        existing = self.alias_here(lambda target: ported_name(target) == module, prefer=name)
+        existing = self.alias_here(lambda target: self._ported(target) == module, prefer=name)
         if existing is not None:
             return existing
         if module not in self._imported:
@@ -164,7 +180,7 @@ class FlagsToAbslCommand(DefinedOnce, ModuleMoveCodemod):
     # (the base's leave_Import / leave_ImportFrom; the assignment here).
 
     def home_of(self, qualified: str) -> Optional[str]:
-        return ported_name(qualified)
+        return self._ported(qualified)
 
     def import_home(self, node: cst.Import, alias: cst.ImportAlias) -> Optional[str]:
         # Without ``as`` the statement binds ``tensorflow``; leave it to the uses.
@@ -179,7 +195,7 @@ class FlagsToAbslCommand(DefinedOnce, ModuleMoveCodemod):
         qualified = self.resolve_name(node.value)
         if parts is None or not is_tf_name(qualified):
             return True
-        target = ported_name(qualified or "")
+        target = self._ported(qualified or "")
         if target not in _LOCAL_NAMES:
             return True
         statement = import_statement(target, node.targets[0].target.value)
@@ -209,7 +225,8 @@ class FlagsToAbslCommand(DefinedOnce, ModuleMoveCodemod):
                   home: str) -> bool:
         if flags_attribute(home) == "__flags":
             return self._port_private_flags(node, parts)
-        if not is_tf_name(qualified) or through_alias(self.target_of(parts[0]), home):
+        if not is_tf_name(qualified) or through_alias(self.target_of(parts[0]), home,
+                                                      self._internals):
             self.used_names.add(parts[0])
             return False
         text = self._ported_text(home)
@@ -228,9 +245,10 @@ class FlagsToAbslCommand(DefinedOnce, ModuleMoveCodemod):
         receiver = parts[:length]
         qualified = self.resolve_parts(receiver) or ""
         if is_tf_name(qualified) and not through_alias(self.target_of(parts[0]),
-                                                          ported_name(qualified) or ""):
+                                                          self._ported(qualified) or "",
+                                                          self._internals):
             self.rewritten_roots.add(parts[0])
-            return self._ported_text(ported_name(qualified) or "")
+            return self._ported_text(self._ported(qualified) or "")
         self.used_names.add(parts[0])
         return ".".join(receiver)
 
@@ -262,7 +280,7 @@ class FlagsToAbslCommand(DefinedOnce, ModuleMoveCodemod):
 
     def visit_Call(self, node: cst.Call) -> bool:
         qualified = self.resolve_name(node.func)
-        ported = ported_name(qualified) if qualified else None
+        ported = self._ported(qualified) if qualified else None
         if ported is None:
             return True
         if ported == ABSL_APP + ".run":

@@ -128,7 +128,7 @@ class MovedModulesCommand(ModuleMoveCodemod):
         moved name, through whatever reaches tf.compat.v1 here."""
         spelled = ".".join(parts)
         if qualified in MOVED_NAMES:
-            text = self._compat_v1_prefix() + home[len(COMPAT_V1):]
+            text = self.compat_v1_prefix() + home[len(COMPAT_V1):]
             self.replace_chain(node, text)
             self.record_edit(node, f"{spelled} -> {text}")
             self.rewritten_roots.add(parts[0])
@@ -139,16 +139,6 @@ class MovedModulesCommand(ModuleMoveCodemod):
         self.replace_chain(node, home)
         self.record_edit(node, f"{spelled} -> {home}")
         return False
-
-    def _compat_v1_prefix(self) -> str:
-        """``tf`` (bound to tensorflow.compat.v1), ``tf.compat.v1`` (bound to tensorflow),
-        or ``tensorflow.compat.v1`` with ``import tensorflow`` added."""
-        for target, suffix in ((COMPAT_V1, ""), ("tensorflow", ".compat.v1")):
-            local = self.alias_here(lambda bound, target=target: bound == target, prefer="tf")
-            if local is not None:
-                return local + suffix
-        self.add_needed_import("tensorflow")
-        return COMPAT_V1
 
     def _no_home(self, node: cst.CSTNode, name: str) -> None:
         self.needs_attention(node, f"{name} is one of TF1's tutorial modules, gone from "

@@ -6,9 +6,14 @@ deprecated them for ``to_numpy()`` (the same array) and 1.0 removed them.
 only where it is certainly a DataFrame or a Series: a call of pandas' constructors or
 readers (``pd.DataFrame(...)``, ``pd.read_csv(...)``), a column or selection of one
 (``frame.x``, ``frame['x']``, ``frame[mask]``), or a name every binding of which in its
-scope is one of those. Any other ``x.as_matrix()`` is reported: another library's class
-may have a method of that name. Like the Python 2 and NumPy leftovers, only TF1-era
-code and plain Python are ported (``tf1_era_file``).
+scope is one of those. Another receiver (a parameter: object detection's OID
+utilities take the frame from their caller) may be another library's object with a
+method of that name (SciPy's ``Rotation.as_matrix``): it is ported only when
+``slimport rewrite`` saw that the tree uses pandas, imports nothing else known to have an
+``as_matrix`` (``scipy.spatial``) and defines none itself (tree facts ``tree_imports``,
+``tree_methods``); otherwise, and when the file is ported on its own, it is reported.
+Like the Python 2 and NumPy leftovers, only TF1-era code and plain Python are ported
+(``tf1_era_file``).
 """
 from __future__ import annotations
 
@@ -21,6 +26,7 @@ import libcst as cst
 from slimport.codemods.base import StatementFilter, code_of
 from slimport.codemods._leftovers import LeftoverCodemod
 from slimport.analysis.names import Bindings, bound_names
+from slimport.codemods.tree_facts import TREE_IMPORTS, TREE_METHODS, TreeFact
 
 PANDAS = "pandas"
 # pandas functions that return a DataFrame or a Series.
@@ -28,6 +34,8 @@ MAKERS = frozenset({"DataFrame", "Series", "read_csv", "read_table", "read_excel
                     "read_json", "read_parquet", "read_pickle", "read_hdf", "read_sql",
                     "concat", "merge"})
 METHOD = "as_matrix"
+# Libraries whose objects have an ``as_matrix`` method of their own.
+OTHER_OWNERS = ("scipy.spatial",)
 
 
 class PandasAsMatrixCommand(LeftoverCodemod):
@@ -39,6 +47,8 @@ class PandasAsMatrixCommand(LeftoverCodemod):
         "other receivers reported"
     )
     TRIGGER: ClassVar[Pattern[str]] = re.compile(r"\.as_matrix\(")
+    # Is an unknown receiver's as_matrix pandas', or another library's or the tree's?
+    TREE_FACTS: ClassVar[Tuple[TreeFact, ...]] = (TREE_METHODS, TREE_IMPORTS)
 
     @classmethod
     def leftover_statements(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:
@@ -86,7 +96,15 @@ class PandasAsMatrixCommand(LeftoverCodemod):
             return
         receiver = func.value
         columns = self._columns(node)
-        if not self._certain(receiver) or columns is False:
+        certain = self._certain(receiver)
+        if not certain and columns is not False and self._pandas_only_tree() \
+                and self.resolve_name(receiver) is None:
+            certain = True
+            reason = ("; the tree uses pandas and nothing else of its has an as_matrix "
+                      "method")
+        else:
+            reason = ""
+        if not certain or columns is False:
             self.needs_attention(node, f"{code_of(node)}: as_matrix() was removed in pandas "
                                  "1.0; left unchanged because the receiver may not be a "
                                  "pandas DataFrame or Series",
@@ -99,10 +117,21 @@ class PandasAsMatrixCommand(LeftoverCodemod):
         new = cst.Call(func=cst.Attribute(value=receiver, attr=cst.Name("to_numpy")))
         self._replacements[id(node)] = new.with_changes(lpar=node.lpar, rpar=node.rpar)
         self.record_edit(node, f"{code_of(node)} -> {code_of(new)} (as_matrix was removed "
-                               "in pandas 1.0)")
+                               f"in pandas 1.0{reason})")
 
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
         return self._replacements.pop(id(original_node), updated_node)
+
+    def _pandas_only_tree(self) -> bool:
+        """Whether the tree uses pandas, and no other library or code of it defines an
+        ``as_matrix`` (known only when ``slimport rewrite`` saw the whole tree)."""
+        if self.tree_methods is None or self.tree_imports is None:
+            return False
+        return METHOD not in self.tree_methods and any(
+            module == PANDAS or module.startswith(PANDAS + ".")
+            for module in self.tree_imports) and not any(
+            module == owner or module.startswith(owner + ".")
+            for module in self.tree_imports for owner in OTHER_OWNERS)
 
     def _scope_key(self) -> int:
         scopes = self.scopes.scopes

@@ -2,8 +2,8 @@
 
 TF1-era trees ran on Python 2 and 3 both, and many still have a few spots that only
 ever ran on 2: ``sys.maxint``, ``xrange``, ``unicode``, ``basestring``, ``long``,
-``raw_input``, ``reduce`` and ``d.iteritems()``. Each is ported only where the meaning
-is certain:
+``raw_input``, ``reduce``, ``d.iteritems()`` and ``it.next()``. Each is ported only
+where the meaning is certain:
 
 - the builtins (``xrange`` -> ``range``, ``unicode``/``basestring`` -> ``str``, ``long``
   -> ``int``, ``raw_input`` -> ``input``; ``reduce`` gets ``from functools import
@@ -21,30 +21,36 @@ is certain:
   comprehension, ``dict(...)``, ``os.environ``, a ``**kwargs`` parameter, or a name
   every binding of which in its scope is one of those. Python 3's dict has no
   ``iteritems``, but a class of the tree may define one: other receivers are ported
-  when ``slimport rewrite`` found no such method defined anywhere in the tree (option
-  ``tree_iter_methods``, the names the tree defines), and reported otherwise (and when
-  run alone, without the tree).
+  when ``slimport rewrite`` found no such method defined anywhere in the tree (tree
+  fact ``tree_methods``, the names the tree's ``def`` statements define), and reported
+  otherwise (and when run alone, without the tree);
+- ``it.next()`` -> ``next(it)`` where ``it`` is certainly an iterator on Python 2 and 3
+  alike: a generator expression, a call of ``iter``, ``enumerate``, ``reversed``,
+  ``open``, an ``itertools`` function, ``csv.reader``, ``os.walk``, ``re.finditer``,
+  TF's ``tf_record_iterator`` or a generator function of the module, or a name every
+  binding of which in its scope is one of those. Another receiver may be an object
+  with a ``next`` method of its own (TF 2's dataset iterators have one): it is
+  reported with the fix, unless the tree defines a ``next`` method (then it is that).
 """
 from __future__ import annotations
 
 import ast
 import re
-from typing import (AbstractSet, Any, ClassVar, Dict, FrozenSet, Iterator, List, Optional,
-                    Pattern, Sequence, Set, Tuple)
+from typing import ClassVar, Dict, FrozenSet, Iterator, List, Pattern, Set, Tuple
 
 import libcst as cst
 
 from slimport.codemods.base import StatementFilter, code_of
 from slimport.codemods._leftovers import LeftoverCodemod
-from slimport.codemods.tree_facts import TreeFact
+from slimport.codemods.tree_facts import TREE_METHODS, TreeFact
 from slimport.analysis.names import (
     Bindings,
     bound_names,
     dotted_parts,
     statement_blocks,
 )
+from slimport.analysis.binding_values import binding_scope, only_bound_to
 from slimport.analysis.builtin_names import bound_here, has_star_import, module_bound_names
-from slimport.analysis.scopes import CLASS, names_bound_by
 
 # Builtin -> its Python 3 spelling.
 BUILTINS: Dict[str, str] = {
@@ -62,29 +68,30 @@ ITER_METHODS: Dict[str, str] = {"iteritems": "items", "itervalues": "values",
 ITERTOOLS: Dict[str, str] = {"izip": "zip", "imap": "map", "ifilter": "filter",
                              "izip_longest": "itertools.zip_longest",
                              "ifilterfalse": "itertools.filterfalse"}
+# ``it.next()``: Python 2's iterator method (``next(it)`` on both).
+NEXT_METHOD = "next"
+# Functions whose result is an iterator on Python 2 and 3 alike (a ``.next()`` on it
+# was Python 2's iteration): builtins (when not rebound), and qualified names.
+ITERATOR_BUILTINS = frozenset({"iter", "enumerate", "reversed", "open"})
+ITERATOR_FUNCTIONS = frozenset({
+    "csv.reader", "csv.DictReader", "os.walk", "re.finditer", "glob.iglob", "io.open",
+    "six.iteritems", "six.itervalues", "six.iterkeys",
+    "tensorflow.python_io.tf_record_iterator", "tensorflow.io.tf_record_iterator",
+    "tensorflow.compat.v1.python_io.tf_record_iterator",
+    "tensorflow.compat.v1.io.tf_record_iterator"})
+# Every itertools function returns an iterator but these.
+NOT_ITERATORS = frozenset({"tee"})
 _TRIGGER_TEXT = re.compile(r"\b(?:xrange|unicode|basestring|long|raw_input|reduce|maxint"
-                      r"|iteritems|itervalues|iterkeys|izip|imap|ifilter)")
-_ITER_METHOD_DEFINITION = re.compile(r"\bdef\s+(iteritems|itervalues|iterkeys)\b")
-
-
-def iter_methods_defined(texts: Sequence[str]) -> AbstractSet[str]:
-    """The dict-like iteration methods (``iteritems``, ...) a tree's files define.
-
-    Args:
-      texts: the text of every Python file of the tree.
-
-    Returns:
-      The method names some ``def`` in them has.
-    """
-    return frozenset(match[1] for text in texts
-                     for match in _ITER_METHOD_DEFINITION.finditer(text))
+                      r"|iteritems|itervalues|iterkeys|izip|imap|ifilter)|\.next\(\)")
 _DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 
 
 def _iter_receivers(statement: ast.stmt) -> Iterator[str]:
-    """Names that ``statement`` (or a statement in it) calls ``.iteritems()`` (or kin) on."""
+    """Names that ``statement`` (or a statement in it) calls ``.iteritems()`` (or kin, or
+    ``.next()``) on."""
     for node in ast.walk(statement):
-        if isinstance(node, ast.Attribute) and node.attr in ITER_METHODS \
+        if isinstance(node, ast.Attribute) and (node.attr in ITER_METHODS
+                                                or node.attr == NEXT_METHOD) \
                 and isinstance(node.value, ast.Name):
             yield node.value.id
 
@@ -100,7 +107,8 @@ def _statements(body: List[ast.stmt]) -> Iterator[ast.stmt]:
 
 def _receiver_bindings(tree: ast.Module) -> Set[int]:
     """The assignments that bind, in the same scope, a name that scope calls
-    ``.iteritems()`` on: whether the name is certainly a dict is read off them."""
+    ``.iteritems()`` or ``.next()`` on: whether the name is certainly a dict or an
+    iterator is read off them."""
     keep: Set[int] = set()
     scopes: List[List[ast.stmt]] = [tree.body]
     scopes += [node.body for node in ast.walk(tree) if isinstance(node, _DEFINITIONS)
@@ -124,22 +132,9 @@ class Py2LeftoversCommand(LeftoverCodemod):
     )
     TRIGGER: ClassVar[Pattern[str]] = _TRIGGER_TEXT
     NAME_TRIGGERS: ClassVar[FrozenSet[str]] = frozenset(
-        {*BUILTINS, *MOVED, *ITER_METHODS, *ITERTOOLS, "maxint"})
+        {*BUILTINS, *MOVED, *ITER_METHODS, *ITERTOOLS, "maxint", NEXT_METHOD})
     # Is ``d.itervalues()`` Python 2's, or a method the tree itself defines?
-    TREE_FACTS: ClassVar[Tuple[TreeFact, ...]] = (
-        TreeFact("tree_iter_methods", lambda tree: iter_methods_defined(tree.texts)),)
-
-    def __init__(self, context: Any, tree_iter_methods: Optional[AbstractSet[str]] = None,
-                 **kwargs: Any) -> None:
-        """
-        Args:
-          context: libcst's codemod context.
-          tree_iter_methods: ``iter_methods_defined`` of the whole tree being ported, or
-            None when the tree is not known (uncertain receivers are then reported).
-          **kwargs: for the base class.
-        """
-        super().__init__(context, **kwargs)
-        self.tree_iter_methods = tree_iter_methods
+    TREE_FACTS: ClassVar[Tuple[TreeFact, ...]] = (TREE_METHODS,)
 
     @classmethod
     def leftover_statements(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:
@@ -153,7 +148,7 @@ class Py2LeftoversCommand(LeftoverCodemod):
                 (isinstance(node, ast.Name) and node.id in names)
                 or (isinstance(node, ast.Attribute) and (
                     node.attr in ITER_METHODS or node.attr in ITERTOOLS
-                    or node.attr == "maxint"))
+                    or node.attr in ("maxint", NEXT_METHOD)))
                 or (isinstance(node, ast.Global) and names & set(node.names))
                 # (A compound statement's nested statements count too: that keeps only
                 # its header more, the nested ones are asked on their own.)
@@ -164,9 +159,13 @@ class Py2LeftoversCommand(LeftoverCodemod):
         self._module = tree
         self._module_bound = module_bound_names(tree, parsed)
         self._star_import = has_star_import(parsed)
-        self._defines_iter_method = any(
-            isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
-            and node.name in ITER_METHODS for node in ast.walk(parsed))
+        defined = {node.name for node in ast.walk(parsed)
+                   if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
+        self._defines_iter_method = bool(defined & set(ITER_METHODS))
+        self._defines_next = NEXT_METHOD in defined
+        # (Read off the whole file: a skeleton elides the bodies that yield.)
+        self._generators = _module_generators(self.original_ast or parsed)
+        self._calls: Dict[cst.Call, cst.Call] = {}
         self._needs_moved: Set[str] = set()
         self._renamed: Dict[cst.CSTNode, cst.CSTNode] = {}
         self._replaced: Dict[cst.CSTNode, cst.BaseExpression] = {}
@@ -256,7 +255,7 @@ class Py2LeftoversCommand(LeftoverCodemod):
         elif self.resolve_name(receiver) is not None:
             # Something an import binds (``six.iteritems(d)``): a function of its own.
             return
-        elif self.tree_iter_methods is not None and attr not in self.tree_iter_methods \
+        elif self.tree_methods is not None and attr not in self.tree_methods \
                 and not self._defines_iter_method:
             # No class of the tree defines it: Python 3's dicts (and pandas') have .items().
             self._renamed[node] = cst.Name(ITER_METHODS[attr])
@@ -296,32 +295,72 @@ class Py2LeftoversCommand(LeftoverCodemod):
     def _dict_name(self, name: str) -> bool:
         """True if every binding of ``name`` in the scope the use resolves to makes a
         dict: ``**name`` parameters, ``name = {...}`` / ``dict(...)`` assignments."""
-        scopes = self.scopes.scopes
-        for index in range(len(scopes) - 1, -1, -1):
-            scope = scopes[index]
-            if scope.kind == CLASS and index != len(scopes) - 1:
-                continue
-            if name in scope.entries:
-                return _only_dict_bindings(scope.node, name)
-        return name in self._module_bound and _only_dict_bindings(self._module, name)
+        owner = binding_scope(self.scopes, self._module, self._module_bound, name)
+        return owner is not None and only_bound_to(owner, name, _is_dict_display,
+                                                   star_kwargs=True)
 
+    # -- it.next() ------------------------------------------------------------------
 
-def _only_dict_bindings(owner: cst.CSTNode, name: str) -> bool:
-    """True if ``owner`` (a function, class or module) binds ``name`` only to dicts."""
-    found = _Bindings(name)
-    params = getattr(owner, "params", None)
-    if isinstance(params, cst.Parameters):
-        for param in [*params.posonly_params, *params.params, *params.kwonly_params,
-                      params.star_arg]:
-            if isinstance(param, cst.Param) and param.name.value == name:
-                found.other += 1
-        if isinstance(params.star_kwarg, cst.Param) and params.star_kwarg.name.value == name:
-            found.dicts += 1
-    body = owner if isinstance(owner, cst.Module) else getattr(owner, "body", None)
-    if isinstance(body, cst.CSTNode) and not isinstance(owner, cst.Lambda):
-        for child in body.children:
-            child.visit(found)
-    return found.dicts > 0 and found.other == 0
+    def visit_Call(self, node: cst.Call) -> None:
+        func = node.func
+        if not (isinstance(func, cst.Attribute) and func.attr.value == NEXT_METHOD
+                and not node.args):
+            return
+        receiver = func.value
+        if self._certainly_iterator(receiver):
+            if self._bound_here("next"):
+                self.needs_attention(node, f"{code_of(node)}: Python 3's iterators have no "
+                                     "`next` method, and the builtin `next` is rebound here",
+                                     f"builtins.next({code_of(receiver)})")
+                return
+            new = cst.Call(func=cst.Name("next"), args=[cst.Arg(receiver)],
+                           lpar=node.lpar, rpar=node.rpar)
+            self._calls[node] = new
+            self.record_edit(node, f"{code_of(node)} -> {code_of(new)}")
+        elif self.resolve_name(receiver) is None and not self._defines_next and (
+                self.tree_methods is None or NEXT_METHOD not in self.tree_methods):
+            self.needs_attention(
+                node, f"{code_of(node)}: Python 2's iterator method; Python 3's iterators "
+                "have none. Left unchanged because the receiver may be an object with a "
+                "`next` method of its own",
+                f"if it is an iterator, use next({code_of(receiver)})")
+
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call
+                   ) -> cst.BaseExpression:
+        new = self._calls.pop(original_node, None)
+        if new is None:
+            return updated_node
+        receiver = updated_node.func.value  # type: ignore[attr-defined]
+        return new.with_changes(args=[cst.Arg(receiver)])
+
+    def _certainly_iterator(self, receiver: cst.BaseExpression) -> bool:
+        """An iterator on Python 2 and 3 alike: a generator expression, a call of a
+        function that returns one, or a name every binding of which is one of those."""
+        if isinstance(receiver, cst.GeneratorExp):
+            return True
+        if isinstance(receiver, cst.Call):
+            return self._makes_iterator(receiver)
+        if isinstance(receiver, cst.Name):
+            owner = binding_scope(self.scopes, self._module, self._module_bound,
+                                  receiver.value)
+            return owner is not None and only_bound_to(
+                owner, receiver.value,
+                lambda value: isinstance(value, cst.GeneratorExp) or (
+                    isinstance(value, cst.Call) and self._makes_iterator(value)))
+        return False
+
+    def _makes_iterator(self, call: cst.Call) -> bool:
+        func = call.func
+        if isinstance(func, cst.Name):
+            name = func.value
+            if name in ITERATOR_BUILTINS:
+                return not self._bound_here(name)
+            return name in self._generators and binding_scope(
+                self.scopes, self._module, self._module_bound, name) is self._module
+        qualified = self.resolve_name(func) or ""
+        module, _, function = qualified.rpartition(".")
+        return qualified in ITERATOR_FUNCTIONS or (module == "itertools"
+                                                  and function not in NOT_ITERATORS)
 
 
 def _is_dict_display(value: cst.BaseExpression) -> bool:
@@ -330,54 +369,25 @@ def _is_dict_display(value: cst.BaseExpression) -> bool:
         and value.func.value == "dict")
 
 
-class _Bindings(cst.CSTVisitor):
-    """Counts the bindings of one name in one scope: to a dict display, and to anything."""
+def _module_generators(tree: ast.Module) -> Set[str]:
+    """The functions the module defines at its top level, once, whose body yields."""
+    definitions: Dict[str, int] = {}
+    generators = set()
+    for statement in tree.body:
+        for name in bound_names(statement):
+            definitions[name] = definitions.get(name, 0) + 1
+        if isinstance(statement, ast.FunctionDef) and any(
+                isinstance(node, (ast.Yield, ast.YieldFrom))
+                for node in _own_nodes(statement)):
+            generators.add(statement.name)
+    return {name for name in generators if definitions.get(name) == 1}
 
-    def __init__(self, name: str) -> None:
-        super().__init__()
-        self.name = name
-        self.dicts = 0
-        self.other = 0
 
-    def _definition(self, node: cst.CSTNode) -> bool:
-        self.other += getattr(node, "name", None) is not None and \
-            getattr(node.name, "value", None) == self.name  # type: ignore[attr-defined]
-        return False
-
-    visit_FunctionDef = _definition
-    visit_ClassDef = _definition
-
-    def visit_Lambda(self, node: cst.Lambda) -> bool:
-        return False
-
-    def visit_Assign(self, node: cst.Assign) -> None:
-        for target in node.targets:
-            bound = names_bound_by(cst.SimpleStatementLine([cst.Assign(
-                targets=[target], value=node.value)]))
-            if self.name in bound:
-                single = isinstance(target.target, cst.Name) and len(node.targets) == 1
-                if single and _is_dict_display(node.value):
-                    self.dicts += 1
-                else:
-                    self.other += 1
-
-    def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
-        for small in node.body:
-            if not isinstance(small, cst.Assign) and self.name in names_bound_by(
-                    cst.SimpleStatementLine([small])):
-                self.other += 1
-
-    def _compound(self, node: cst.CSTNode) -> None:
-        # for/with/except targets: what the statement itself binds, not its body.
-        header = node.with_changes(body=cst.IndentedBlock([]))  # type: ignore[attr-defined]
-        if hasattr(header, "orelse"):
-            header = header.with_changes(orelse=None)
-        if hasattr(header, "handlers"):
-            header = header.with_changes(handlers=[handler.with_changes(
-                body=cst.IndentedBlock([])) for handler in header.handlers],
-                finalbody=None)
-        self.other += self.name in names_bound_by(header)
-
-    visit_For = _compound
-    visit_With = _compound
-    visit_Try = _compound
+def _own_nodes(function: ast.FunctionDef) -> Iterator[ast.AST]:
+    """The nodes of ``function``'s body, not those of functions or lambdas inside it."""
+    stack: List[ast.AST] = list(function.body)
+    while stack:
+        node = stack.pop()
+        yield node
+        if not isinstance(node, _DEFINITIONS):
+            stack.extend(ast.iter_child_nodes(node))

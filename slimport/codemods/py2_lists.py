@@ -11,12 +11,20 @@ and ``fix_zip`` rule, limited to the places a list is certainly needed):
 - an argument of a TensorFlow or NumPy function: ``tf.stack(d.values())``,
   ``np.mean(d.values())`` (TensorFlow cannot convert a view; NumPy makes a 0-d object
   array of it);
+- measured: ``len(zip(a, b))``, ``len(filter(f, xs))`` (an iterator has no length);
 - in TF1 code only (``is_tf1_code``; in plain Python a stored view may be meant as one):
   a view, ``zip``, ``map`` or ``filter`` stored by an assignment or returned: Python 2
   code measured and re-read such lists (``len``, a second loop, ``sess.run`` of a
   function's ``feature_maps.values()``) where an iterator is empty after one pass and a
   view follows later changes of its dict; a ``range`` stored under a name the file
-  also adds or multiplies (``steps = range(n)`` ... ``steps + boundaries``).
+  also adds or multiplies (``steps = range(n)`` ... ``steps + boundaries``); a ``zip``,
+  ``map`` or ``filter`` tested for truth (``if filter(f, xs):``: an iterator is always
+  true, a Python 2 list was false when empty); any of them compared with ``==`` or
+  ``!=`` (a view, range or iterator never equals a list).
+
+A stored ``x.values()`` (and kin) is left when the file uses what it stored as a mapping
+(``.update``, ``.get``, ``['key']``): then ``x`` was no dict and its ``values()`` no list
+(``HParams.values()`` returns a dict).
 
 The builtins count only where they are Python's (not rebound, no ``*`` import), and
 ``list`` must be the builtin too. Only TF1-era code and plain Python are ported
@@ -42,6 +50,9 @@ LIST_BUILTINS = frozenset({"range", "zip", "map", "filter"})
 # and views (live), not ranges (which index, measure and re-iterate like a list).
 ITERATORS = frozenset({"zip", "map", "filter"})
 ARRAY_LIBRARIES = ("tensorflow", "numpy")
+# What only a mapping has: a stored ``x.values()`` used so was not a Python 2 list.
+MAPPING_ONLY = frozenset({"update", "get", "setdefault", "keys", "values", "items",
+                          "popitem", "iteritems", "iterkeys", "itervalues", "has_key"})
 _TRIGGER_TEXT = re.compile(r"\.(?:keys|values|items)\(\s*\)|\b(?:range|zip|map|filter)\(")
 
 
@@ -68,7 +79,30 @@ def _needs_list(statement: ast.stmt) -> bool:
         if isinstance(node, (ast.Assign, ast.Return)) and node.value is not None \
                 and _candidate(node.value):
             return True
+        if isinstance(node, (ast.If, ast.While, ast.IfExp)) and _candidate(node.test):
+            return True
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not) \
+                and _candidate(node.operand):
+            return True
+        if isinstance(node, ast.BoolOp) and any(_candidate(value) for value in node.values):
+            return True
+        if isinstance(node, ast.Compare) and any(
+                _candidate(operand) for operand in (node.left, *node.comparators)):
+            return True
     return False
+
+
+def _mapping_names(tree: ast.Module) -> Set[str]:
+    """Names the file uses as a mapping: ``x.update(...)``, ``x.get(...)``, ``x['key']``."""
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and node.attr in MAPPING_ONLY \
+                and isinstance(node.value, ast.Name):
+            names.add(node.value.id)
+        elif isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) \
+                and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
+            names.add(node.value.id)
+    return names
 
 
 def _combined_names(tree: ast.Module) -> Set[str]:
@@ -84,7 +118,8 @@ class Py2ListsCommand(LeftoverCodemod):
     NAME: ClassVar[str] = "py2_lists"
     DESCRIPTION: ClassVar[str] = (
         "Python 2 lists that are views/iterators now, where a list is needed "
-        "(d.keys()[0], range(n) * k, tf.stack(d.values()), x = zip(...)) -> list(...)"
+        "(d.keys()[0], range(n) * k, tf.stack(d.values()), len(zip(...)), x = zip(...), "
+        "if filter(...):) -> list(...)"
     )
     TRIGGER: ClassVar[Pattern[str]] = _TRIGGER_TEXT
 
@@ -102,6 +137,7 @@ class Py2ListsCommand(LeftoverCodemod):
         # Stored and returned results: only where Python 2 lists are what the code meant.
         self._stores = is_tf1_code(parsed, self.original_ast, self.context.filename)
         self._combined = _combined_names(self.original_ast or parsed)
+        self._mappings = _mapping_names(self.original_ast or parsed)
         self._wrap: Set[int] = set()
         return True
 
@@ -136,6 +172,10 @@ class Py2ListsCommand(LeftoverCodemod):
             self._mark(node.right, "it is an operand of + or *")
 
     def visit_Call(self, node: cst.Call) -> None:
+        if isinstance(node.func, cst.Name) and node.func.value == "len" \
+                and not self._bound("len") and len(node.args) == 1:
+            self._mark_iterator(node.args[0].value, "it is measured with len()")
+            return
         library = self._array_library(node.func)
         if library is None:
             return
@@ -143,9 +183,50 @@ class Py2ListsCommand(LeftoverCodemod):
             if not arg.star:
                 self._mark(arg.value, f"{library} needs a list, not a view or iterator")
 
+    # Truth and equality: TF1 code only (a Python 3 program may test an iterator).
+
+    def _mark_truth(self, node: cst.BaseExpression) -> None:
+        if self._stores:
+            self._mark_iterator(node, "it is tested for truth, and an iterator is always "
+                                "true where a Python 2 list was false when empty")
+
+    def visit_If(self, node: cst.If) -> None:
+        self._mark_truth(node.test)
+
+    def visit_While(self, node: cst.While) -> None:
+        self._mark_truth(node.test)
+
+    def visit_IfExp(self, node: cst.IfExp) -> None:
+        self._mark_truth(node.test)
+
+    def visit_UnaryOperation(self, node: cst.UnaryOperation) -> None:
+        if isinstance(node.operator, cst.Not):
+            self._mark_truth(node.expression)
+
+    def visit_BooleanOperation(self, node: cst.BooleanOperation) -> None:
+        self._mark_truth(node.left)
+        self._mark_truth(node.right)
+
+    def visit_Comparison(self, node: cst.Comparison) -> None:
+        if not self._stores or not any(isinstance(target.operator, (cst.Equal, cst.NotEqual))
+                                       for target in node.comparisons):
+            return
+        for operand in (node.left, *(target.comparator for target in node.comparisons)):
+            self._mark(operand, "it is compared with == or !=, and a view, range or "
+                       "iterator never equals a list")
+
+    def _mark_iterator(self, node: cst.BaseExpression, why: str) -> None:
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) \
+                and node.func.value in ITERATORS:
+            self._mark(node, why)
+
     def visit_Assign(self, node: cst.Assign) -> None:
         if not self._stores:
             return
+        if isinstance(node.value, cst.Call) and isinstance(node.value.func, cst.Attribute) \
+                and any(isinstance(target.target, cst.Name)
+                        and target.target.value in self._mappings for target in node.targets):
+            return  # used as a mapping: its values() was a mapping, no Python 2 list
         self._mark_stored(node.value, "stored")
         value = node.value
         if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) \

@@ -18,7 +18,9 @@ that revive tensorflow-estimator 2.15 on TF 2.16+: with no tf_slim or TF1 layers
 gets ``import slim_ext.estimator`` (the same shims, named for what they are for, and
 no TF1 evidence for the codemods that port only TF1 code) after its first TensorFlow
 import, or before its first ``tensorflow_estimator`` import when that comes first
-(``tensorflow_estimator`` does not import on TF 2.16+ without them).
+(``tensorflow_estimator`` does not import on TF 2.16+ without them). A module-level
+``tensorflow_gan`` import counts the same: TF-GAN reads ``tf.estimator`` when it is
+imported, and on Python 3.11+ calls the ``inspect.getargspec`` slim_ext gives it back.
 """
 from __future__ import annotations
 
@@ -45,6 +47,8 @@ _NEEDS_SHIMS = _LEGACY_KERAS_ATTRIBUTES | {"estimator"}
 ESTIMATOR_RUNTIME = f"{SLIM_EXT}.estimator"
 _ESTIMATOR_IMPORT = small_statement(f"import {ESTIMATOR_RUNTIME}")
 TENSORFLOW_ESTIMATOR = "tensorflow_estimator"
+# Packages that read tf.estimator when they are imported: the shims must come first.
+_NEED_ESTIMATOR_AT_IMPORT = (TENSORFLOW_ESTIMATOR, "tensorflow_gan")
 # Where TensorFlow reaches the Estimator API (Keras' model_to_estimator included).
 _ESTIMATOR_APIS = tuple(f"{root}.{name}" for root in (
     "tensorflow", "tensorflow.compat.v1", "tensorflow.compat.v2", "tensorflow.keras",
@@ -73,16 +77,18 @@ def _module_level_imports(tree: ast.Module) -> List[Tuple[int, str]]:
     return found
 
 
-def _first_line(imports: List[Tuple[int, str]], package: str) -> Optional[int]:
-    return min((line for line, module in imports if is_under(module, package)), default=None)
+def _first_line(imports: List[Tuple[int, str]], *packages: str) -> Optional[int]:
+    return min((line for line, module in imports
+                if any(is_under(module, package) for package in packages)), default=None)
 
 
 def _shims_come_first(tree: ast.Module) -> bool:
     """True when a module-level slim_ext import comes before any module-level
-    tensorflow_estimator import (which does not import on TF 2.16+ without its shims)."""
+    tensorflow_estimator or tensorflow_gan import (which do not import on TF 2.16+ without
+    its shims)."""
     imports = _module_level_imports(tree)
     shims = _first_line(imports, SLIM_EXT)
-    estimator = _first_line(imports, TENSORFLOW_ESTIMATOR)
+    estimator = _first_line(imports, *_NEED_ESTIMATOR_AT_IMPORT)
     return shims is not None and (estimator is None or shims < estimator)
 
 
@@ -140,16 +146,18 @@ def _uses_legacy_keras(qualified: Optional[str]) -> bool:
 
 
 def uses_estimator(qualified: Optional[str]) -> bool:
-    """True for a name of TensorFlow's Estimator API or of the tensorflow_estimator package.
+    """True for a name of TensorFlow's Estimator API or of a package that reads it when
+    imported (tensorflow_estimator, tensorflow_gan).
 
     Args:
       qualified: a resolved dotted name.
 
     Returns:
       True for ``tensorflow.estimator.Estimator``, ``tensorflow.keras.estimator...``,
-      ``tensorflow_estimator...``.
+      ``tensorflow_estimator...``, ``tensorflow_gan...``.
     """
-    return any(is_under(qualified, module) for module in (*_ESTIMATOR_APIS, TENSORFLOW_ESTIMATOR))
+    return any(is_under(qualified, module)
+               for module in (*_ESTIMATOR_APIS, *_NEED_ESTIMATOR_AT_IMPORT))
 
 
 class _InsertAfter(cst.CSTTransformer):
@@ -216,13 +224,13 @@ class SlimExtImportCommand(SlimportCodemod):
     # imports; applying from the start keeps this codemod in their run over one skeleton
     # (otherwise the engine cuts and parses a second one after them).
     TRIGGERS: ClassVar[Tuple[str, ...]] = (TF_SLIM, "layers", "rnn_cell", "contrib",
-                                           "estimator")
+                                           "estimator", "tensorflow_gan")
 
     @classmethod
     def applies_to(cls, source: str) -> bool:
         return TF_SLIM in source or ("tensorflow" in source and (
             "layers" in source or "rnn_cell" in source or "contrib" in source
-            or "estimator" in source))
+            or "estimator" in source or "tensorflow_gan" in source))
 
     @classmethod
     def statement_filter(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:
@@ -348,7 +356,8 @@ class SlimExtImportCommand(SlimportCodemod):
             self._covered.add(scope)
         elif any(is_under(module, TF_SLIM) for module in modules):
             self._tf_slim_lines.setdefault(scope, self._line)  # type: ignore[arg-type]
-        elif any(is_under(module, TENSORFLOW_ESTIMATOR) for module in modules):
+        elif any(is_under(module, package) for module in modules
+                 for package in _NEED_ESTIMATOR_AT_IMPORT):
             if scope == 0:
                 self._uses_estimator = True
                 if scope not in self._covered and scope not in self._tf_lines \

@@ -25,8 +25,9 @@ compat_v1 shortens again once it switches the file to ``tensorflow.compat.v1``.
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass, field
-from typing import Callable, ClassVar, Dict, List, Optional, Sequence, Set, Tuple
+from typing import Callable, ClassVar, Dict, List, Optional, Pattern, Sequence, Set, Tuple
 
 import libcst as cst
 
@@ -145,6 +146,10 @@ REORDERED = ("concat", "split", "reverse", "image.resize_images")
 # Last parts of the names above: what a use must end in (cheap to test first).
 _RENAMED_ENDS = frozenset(name.rpartition(".")[2] for name in RENAMES)
 _REORDERED_ENDS = frozenset(name.rpartition(".")[2] for name in REORDERED)
+# The text pre-check: a use is an attribute (``tf.mul``, also uncalled: ``{'mul':
+# tf.mul}``) or a call of a name imported bare (``mul(``).
+_ENDS = "|".join(sorted(_RENAMED_ENDS | _REORDERED_ENDS))
+_TRIGGER_TEXT = re.compile(rf"\.(?:{_ENDS})\b|\b(?:{_ENDS})\s*\(")
 
 
 def _ast_int(node: Optional[ast.expr]) -> bool:
@@ -349,12 +354,7 @@ class Tf0NamesCommand(SlimportCodemod):
     DESCRIPTION: ClassVar[str] = (
         "TensorFlow 0.x names (tf.mul, tf.pack, tf.scalar_summary, ...) -> TF1 names"
     )
-    TRIGGERS: ClassVar[Tuple[str, ...]] = (
-        "mul(", "sub(", "neg(", "inv(", "abs(", "pack(", "select(", "batch_",
-        "listdiff", "_summary", "summaries", "SummaryWriter", "whitening",
-        "rnn(", "with_logits", "sparse_split", "concat(", "split(", "reverse(",
-        "resize_images",
-    )
+    TRIGGER: ClassVar[Pattern[str]] = _TRIGGER_TEXT
 
     @classmethod
     def statement_filter(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:

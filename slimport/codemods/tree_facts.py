@@ -13,8 +13,9 @@ each fact's ``alone`` value and says in its findings what it could not know.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, FrozenSet, Sequence
 
 from slimport.analysis.source_tree import SourceTree
 
@@ -44,3 +45,49 @@ class TreeFact:
     name: str
     gather: Callable[[TreeContents], Any]
     alone: Any = None
+
+
+# A ``def`` (or ``async def``) at the start of a line, and the name it defines.
+_DEFINITION = re.compile(r"^[ \t]*(?:async[ \t]+)?def[ \t]+(\w+)", re.MULTILINE)
+# ``import a.b, c as d`` and ``from a.b import ...`` at the start of a line.
+_IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+([\w.]+)[ \t]+import\b|import[ \t]+([\w.]+"
+                     r"(?:[ \t]+as[ \t]+\w+)?(?:[ \t]*,[ \t]*[\w.]+(?:[ \t]+as[ \t]+\w+)?)*))",
+                     re.MULTILINE)
+
+
+def methods_defined(texts: Sequence[str]) -> FrozenSet[str]:
+    """Every name a ``def`` of the tree defines (functions and methods alike).
+
+    Args:
+      texts: the text of every Python file of the tree.
+
+    Returns:
+      The names. Read off the text: a ``def`` in a string counts too, which only makes
+      a codemod that asks more careful.
+    """
+    return frozenset(match[1] for text in texts for match in _DEFINITION.finditer(text))
+
+
+def modules_imported(texts: Sequence[str]) -> FrozenSet[str]:
+    """Every module an ``import`` or ``from ... import`` of the tree names.
+
+    Args:
+      texts: the text of every Python file of the tree.
+
+    Returns:
+      Dotted module names (``scipy.spatial.transform``); relative imports are left out.
+    """
+    found = set()
+    for text in texts:
+        for match in _IMPORT.finditer(text):
+            names = [match[1]] if match[1] else [alias.split()[0]
+                                                 for alias in match[2].split(",")]
+            found.update(name for name in names if not name.startswith("."))
+    return frozenset(found)
+
+
+# Is ``x.iteritems()`` / ``x.next()`` / ``self.assertItemsEqual`` Python 2's or a
+# library's old name, or a method the tree itself defines?
+TREE_METHODS = TreeFact("tree_methods", lambda tree: methods_defined(tree.texts))
+# Which libraries the tree uses at all (is ``x.as_matrix()`` pandas' or SciPy's?).
+TREE_IMPORTS = TreeFact("tree_imports", lambda tree: modules_imported(tree.texts))

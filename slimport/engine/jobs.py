@@ -22,7 +22,7 @@ from slimport.engine import stopping
 from slimport.engine.cache import FileCache
 from slimport.engine.ported import Ported
 from slimport.engine.plan import COPY, MKDIR, REMOVE, TEMP_SUFFIX, Job, file_kind
-from slimport.output.diffs import unified_diff
+from slimport.output.diffs import review_hunks, unified_diff
 from slimport.output.results import CHANGED, FAILED, SKIPPED, UNCHANGED, FileResult
 
 # Files above this size are skipped (and copied as they are with --out) unless
@@ -46,6 +46,8 @@ class PortSettings:
     tree_facts: Mapping[str, Any] = field(default_factory=dict)
     # Regenerate the tree's stale *_pb2.py after porting (``slimport.engine.protos``).
     regenerate_protos: bool = False
+    # Keep each file's review hunks (``FileResult.review``) for the HTML report.
+    review: bool = False
 
 
 class NotRegularFile(OSError):
@@ -195,6 +197,8 @@ def port_to_result(data: bytes, filename: str, display: str, settings: PortSetti
     )
     if settings.diff and changed:
         result.diff = unified_diff(ported.before, ported.after, display)
+    if settings.review:
+        result.review = review_hunks(ported.before, ported.after, set(result.source_lines))
     return result, ported
 
 

@@ -10,9 +10,9 @@ passes to ``FileDescriptor(serialized_pb=...)``. So a tree needs no ``.proto`` f
 be regenerated: each stale module is compiled again from its ``.proto`` when the tree
 has it (``protoc -I ROOT --python_out``), and otherwise from that embedded descriptor
 (``protoc --descriptor_set_in``), with the protoc that grpcio-tools ships (the
-``protos`` extra). ``slimport rewrite`` does this after porting the Python files
-(``regenerate_in_run``), and reports each file; without grpcio-tools it reports each
-stale file with the install line and goes on.
+``tf`` and ``protos`` extras). ``slimport rewrite`` does this after porting the Python
+files (``regenerate_in_run``), and reports each file; without grpcio-tools it reports
+the stale files once, as one finding about the tree with the install line, and goes on.
 
 protoc >= 26 writes a runtime version check into the code: it imports only with a
 protobuf runtime of protoc's major version (grpcio-tools 1.85: protobuf 7, TensorFlow
@@ -34,9 +34,9 @@ from pathlib import Path
 from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 
 from slimport.analysis.findings import ATTENTION, Finding
-from slimport.output.diffs import unified_diff
+from slimport.output.diffs import review_hunks, unified_diff
 from slimport.engine.plan import Job, Plan
-from slimport.output.results import CHANGED, FAILED, FileResult
+from slimport.output.results import CHANGED, FAILED, FileResult, TreeFinding
 from slimport.engine.jobs import PortSettings, atomic_write, read_regular
 
 # The name the rewrite's findings carry for this step (it is not a codemod).
@@ -269,18 +269,24 @@ def regenerate(sources: Mapping[Path, bytes], protoc: Sequence[str]) -> List[Reg
     return results
 
 
-def regenerate_in_run(plan: Plan, results: List[FileResult], settings: PortSettings) -> None:
+def regenerate_in_run(plan: Plan, results: List[FileResult], settings: PortSettings
+                      ) -> List[TreeFinding]:
     """The rewrite's last step: each stale ``*_pb2.py`` of the plan regenerated and reported.
 
     Runs after the Python files were ported. A stale module is replaced by protoc's
     code (written where its port went: in place or under ``--out``; with ``--diff`` /
     ``--check`` only shown), and its result gets a ``protos`` finding: what was done, or
-    why not (grpcio-tools missing: with the install line; protoc's error).
+    why protoc failed. Without grpcio-tools no file is touched, and the stale files
+    are one finding about the tree, with the install line.
 
     Args:
       plan: the rewrite's plan.
       results: its FileResults, updated in place.
-      settings: whether to write and diff.
+      settings: whether to write, diff, and keep the review hunks.
+
+    Returns:
+      The findings about the tree: [] or the one naming the stale files protoc is
+      missing for.
     """
     by_path = {result.path: result for result in results}
     sources: Dict[Path, bytes] = {}
@@ -297,15 +303,10 @@ def regenerate_in_run(plan: Plan, results: List[FileResult], settings: PortSetti
         if is_stale(data):
             sources[job.source], jobs[job.source] = data, (job, mode)
     if not sources:
-        return
+        return []
     protoc = protoc_command()
     if protoc is None:
-        for job, _ in jobs.values():
-            _add(by_path[job.display], Finding(
-                STEP, 0, f"{STALE}; not regenerated: grpcio-tools (protoc) is not installed",
-                f"{INSTALL}, then run slimport rewrite again (or run the program with "
-                "PROTOCOL_BUFFERS_PYTHON_IMPLEMENTATION=python, much slower)", ATTENTION))
-        return
+        return [_without_protoc([job.display for job, _ in jobs.values()])]
     version = protoc_version()
     for regenerated in regenerate(sources, protoc):
         job, mode = jobs[regenerated.path]
@@ -323,13 +324,28 @@ def regenerate_in_run(plan: Plan, results: List[FileResult], settings: PortSetti
                     f"cannot write {job.dest}: {error.strerror or error}")
                 continue
             result.output = str(job.dest)
+        before = sources[regenerated.path].decode("utf-8", "replace")
         if settings.diff:
-            before = sources[regenerated.path].decode("utf-8", "replace")
             result.diff = unified_diff(before, regenerated.code, job.display)
+        if settings.review:
+            result.review = review_hunks(before, regenerated.code, ())
         result.status, result.error = CHANGED, None
         result.codemods.append(STEP)
         _add(result, Finding(STEP, 0, f"{STALE}; regenerated from {origin} with {version}'s "
                                       "protoc"))
+    return []
+
+
+def _without_protoc(paths: List[str]) -> TreeFinding:
+    """The finding about a tree whose stale modules wait for grpcio-tools."""
+    count = f"{len(paths)} generated modules" if len(paths) > 1 else "a generated module"
+    return TreeFinding(Finding(
+        STEP, 0, f"{count} (*{GENERATED_SUFFIX}) written by protoc < 3.20, which protobuf >= 4 "
+                 "(TensorFlow 2) refuses to import ('Descriptors cannot be created "
+                 "directly'); not regenerated: grpcio-tools (protoc) is not installed",
+        f"{INSTALL}, then run slimport rewrite again (or run the program with "
+        "PROTOCOL_BUFFERS_PYTHON_IMPLEMENTATION=python, much slower)", ATTENTION),
+        tuple(sorted(paths)))
 
 
 def _add(result: FileResult, finding: Finding) -> None:

@@ -24,13 +24,13 @@ import os
 import signal
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Dict, List, Mapping, Optional
 
 from slimport.engine import protos, stopping
 from slimport.engine.plan import COPY, PORT, Job, Plan
-from slimport.output.results import CHANGED, FAILED, FileResult
+from slimport.output.results import CHANGED, FAILED, FileResult, TreeFinding
 from slimport.engine.cache import FileCache
 from slimport.engine.jobs import Known, PortSettings, place, port_file
 
@@ -61,10 +61,12 @@ NO_OBSERVER = RunObserver()
 
 @dataclass
 class RunResult:
-    """Per-path results (sorted by path) and how many other files --out copied."""
+    """Per-path results (sorted by path), how many other files --out copied, and the
+    findings about the tree as a whole."""
 
     results: List[FileResult]
     copied: int = 0
+    tree_findings: List[TreeFinding] = field(default_factory=list)
 
 
 class Interrupted(Exception):
@@ -255,7 +257,8 @@ def run_plan(plan: Plan, settings: PortSettings, jobs: int = 1,
     finally:
         stopping.restore(previous)
     results += ported
+    tree_findings = []
     if settings.regenerate_protos:
-        protos.regenerate_in_run(plan, results, settings)
+        tree_findings = protos.regenerate_in_run(plan, results, settings)
     results.sort(key=lambda result: result.path)
-    return RunResult(results, copied)
+    return RunResult(results, copied, tree_findings)

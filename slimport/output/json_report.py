@@ -3,7 +3,7 @@
 JSON schema (``version`` 2)::
 
     {
-      "version": 2,                       # schema version of this document
+      "version": 3,                       # schema version of this document
       "slimport_version": "0.1.0",
       "mode": "in-place" | "out" | "diff" | "check" | "stdin",
       "summary": {
@@ -11,9 +11,13 @@ JSON schema (``version`` 2)::
         "changed": int, "unchanged": int, "failed": int, "skipped": int,
         "copied": int,                    # non-Python files copied by --out
         "edits": int,                     # findings of kind "edit", all files
-        "attention": int                  # findings of kind "attention"/"warning"
+        "attention": int                  # findings of kind "attention"/"warning",
+                                          # a tree finding counting once
       },
       "warnings": [str],                  # about the run as a whole (e.g. --map)
+      "tree_findings": [                  # one cause, one fix, many files (a missing tool)
+        {"codemod": str, "message": str, "fix": str, "kind": "attention", "paths": [str]}
+      ],
       "files": [
         {
           "path": str,                    # the source path as given/walked
@@ -34,7 +38,8 @@ JSON schema (``version`` 2)::
 ``line`` is the finding's line in ``output`` when that is not null, else in
 ``path``; ``source_line`` its line in ``path``. 0 means the codemod could not pin
 the finding to a line. Version 1 had no ``warnings`` and no ``source_line``, and
-its ``line`` was always a line of ``path``.
+its ``line`` was always a line of ``path``. Version 2 had no ``tree_findings``: a
+missing grpcio-tools was a finding in each stale ``*_pb2.py``'s entry.
 """
 from __future__ import annotations
 
@@ -43,26 +48,28 @@ from pathlib import Path
 from typing import Sequence
 
 from slimport import __version__
-from slimport.output.results import FileResult, summarize
+from slimport.output.results import FileResult, TreeFinding, summarize
 
-REPORT_SCHEMA_VERSION = 2
+REPORT_SCHEMA_VERSION = 3
 
 
 def to_json(results: Sequence[FileResult], mode: str, copied: int = 0,
-            warnings: Sequence[str] = ()) -> dict:
+            warnings: Sequence[str] = (), tree_findings: Sequence[TreeFinding] = ()) -> dict:
     """The ``--report`` document (schema in this module's docstring)."""
     return {
         "version": REPORT_SCHEMA_VERSION,
         "slimport_version": __version__,
         "mode": mode,
-        "summary": summarize(results, copied),
+        "summary": summarize(results, copied, tree_findings),
         "warnings": list(warnings),
+        "tree_findings": [tree_finding.as_dict() for tree_finding in tree_findings],
         "files": [result.as_dict() for result in results],
     }
 
 
 def write_json(path: Path, results: Sequence[FileResult], mode: str, copied: int = 0,
-               warnings: Sequence[str] = ()) -> None:
+               warnings: Sequence[str] = (), tree_findings: Sequence[TreeFinding] = ()
+               ) -> None:
     """Write the ``--report`` document to ``path`` (UTF-8, indented, trailing newline)."""
-    document = to_json(results, mode, copied, warnings)
+    document = to_json(results, mode, copied, warnings, tree_findings)
     path.write_text(json.dumps(document, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")

@@ -12,9 +12,10 @@ when one was written (in place, or the ``--out`` copy), else the source.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Sequence
+from typing import Dict, List, Optional, Sequence, Tuple
 
 from slimport.analysis.findings import ATTENTION, EDIT, WARNING, Finding
+from slimport.output.diffs import Hunk
 
 CHANGED = "changed"
 UNCHANGED = "unchanged"
@@ -39,6 +40,10 @@ class FileResult:
     error_line: Optional[int] = None
     # Filled only when a diff was asked for.
     diff: str = ""
+    # Filled only for the HTML report (``PortSettings.review``): the changes and the
+    # findings' source lines with context (``slimport.output.diffs.review_hunks``).
+    # None: no hunks were kept (not ported, or replaced whole by generated code).
+    review: Optional[Tuple[Hunk, ...]] = None
 
     @property
     def edits(self) -> int:
@@ -53,14 +58,18 @@ class FileResult:
         """The file the user goes on to edit: the one written, else the source."""
         return self.output or self.path
 
+    def source_line(self, index: int) -> int:
+        """Finding ``index``'s line in the source ``path``."""
+        if index < len(self.source_lines):
+            return self.source_lines[index]
+        return self.findings[index].line
+
     def as_dict(self) -> dict:
         findings = []
         for index, finding in enumerate(self.findings):
             entry = finding.as_dict()
-            source_line = self.source_lines[index] if index < len(self.source_lines) \
-                else finding.line
             findings.append({"codemod": entry.pop("codemod"), "line": entry.pop("line"),
-                             "source_line": source_line, **entry})
+                             "source_line": self.source_line(index), **entry})
         return {
             "path": self.path,
             "output": self.output,
@@ -78,8 +87,24 @@ class FileResult:
         return f"{self.path}:{self.error_line}" if self.error_line else self.path
 
 
-def summarize(results: Sequence[FileResult], copied: int = 0) -> Dict[str, int]:
-    """Totals over ``results``: counts per status, copied files, edits, attention items."""
+@dataclass(frozen=True)
+class TreeFinding:
+    """One finding about many files with one cause and one fix (a tool the run lacks):
+    shown once for the tree, with its files, not once per file."""
+
+    finding: Finding
+    paths: Tuple[str, ...]
+
+    def as_dict(self) -> dict:
+        entry = self.finding.as_dict()
+        del entry["line"]  # about whole files
+        return {**entry, "paths": list(self.paths)}
+
+
+def summarize(results: Sequence[FileResult], copied: int = 0,
+              tree_findings: Sequence[TreeFinding] = ()) -> Dict[str, int]:
+    """Totals over ``results``: counts per status, copied files, edits, attention items
+    (each tree finding counts once)."""
     counts = {status: 0 for status in STATUSES}
     for result in results:
         counts[result.status] += 1
@@ -88,5 +113,5 @@ def summarize(results: Sequence[FileResult], copied: int = 0) -> Dict[str, int]:
         **counts,
         "copied": copied,
         "edits": sum(result.edits for result in results),
-        "attention": sum(len(result.attention) for result in results),
+        "attention": sum(len(result.attention) for result in results) + len(tree_findings),
     }

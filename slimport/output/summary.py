@@ -9,7 +9,15 @@ from __future__ import annotations
 
 from typing import List, Optional, Sequence, Tuple
 
-from slimport.output.results import CHANGED, FAILED, SKIPPED, UNCHANGED, FileResult, summarize
+from slimport.output.results import (
+    CHANGED,
+    FAILED,
+    SKIPPED,
+    UNCHANGED,
+    FileResult,
+    TreeFinding,
+    summarize,
+)
 from slimport.analysis.findings import EDIT, Finding
 
 # Verbosity of the summary: -q, default, -v.
@@ -21,12 +29,26 @@ def count(number: int, singular: str, plural: str = "") -> str:
     return f"{number} {singular if number == 1 else plural or singular + 's'}"
 
 
-def _attention_line(result: FileResult, finding: Finding) -> str:
-    where = f"{result.shown}:{finding.line}" if finding.line else result.shown
+def _attention_line(where: str, finding: Finding) -> str:
     text = f"{where}: [{finding.codemod}] {finding.message}"
     if finding.fix:
         text += f" \u2014 fix: {finding.fix}"
     return text
+
+
+def _file_attention(result: FileResult, finding: Finding) -> str:
+    return _attention_line(f"{result.shown}:{finding.line}" if finding.line else result.shown,
+                           finding)
+
+
+def _tree_attention(tree_finding: TreeFinding, verbosity: int) -> str:
+    """One line for the tree: its first file and how many more; with -v every file."""
+    first, *more = tree_finding.paths
+    line = _attention_line(f"{first} and {count(len(more), 'other file')}" if more else first,
+                           tree_finding.finding)
+    if verbosity >= VERBOSE and more:
+        line += "".join(f"\n    {path}" for path in tree_finding.paths)
+    return line
 
 
 def _section(title: str, lines: List[str], number: Optional[int] = None) -> str:
@@ -37,7 +59,8 @@ def _section(title: str, lines: List[str], number: Optional[int] = None) -> str:
 
 def summary_text(results: Sequence[FileResult], mode: str, copied: int = 0, *,
                  verbosity: int = NORMAL, warnings: Sequence[str] = (),
-                 left_out: Sequence[Tuple[str, str]] = ()) -> str:
+                 left_out: Sequence[Tuple[str, str]] = (),
+                 tree_findings: Sequence[TreeFinding] = ()) -> str:
     """The human summary printed at the end of a run.
 
     Args:
@@ -49,6 +72,8 @@ def summary_text(results: Sequence[FileResult], mode: str, copied: int = 0, *,
       warnings: about the run as a whole.
       left_out: (path, why) of paths not walked that need no attention (``.git``,
         ``--exclude`` matches).
+      tree_findings: findings about many files at once, one line each (with
+        VERBOSE, their files below it).
 
     Returns:
       Sections for changed files, items needing attention, skipped paths, failures
@@ -70,7 +95,8 @@ def summary_text(results: Sequence[FileResult], mode: str, copied: int = 0, *,
                 lines += [f"    line {f.line}: [{f.codemod}] {f.message}"
                           for f in result.findings if f.kind == EDIT]
         sections.append(_section("Would change" if dry else "Changed", lines, len(changed)))
-    attention = [_attention_line(r, f) for r in results for f in r.attention]
+    attention = [*(_tree_attention(t, verbosity) for t in tree_findings),
+                 *(_file_attention(r, f) for r in results for f in r.attention)]
     if attention:
         sections.append(_section("Needs attention", attention))
     if verbosity >= VERBOSE:
@@ -87,7 +113,7 @@ def summary_text(results: Sequence[FileResult], mode: str, copied: int = 0, *,
     if warnings:
         sections.append(_section("Warnings", list(warnings)))
 
-    totals = summarize(results, copied)
+    totals = summarize(results, copied, tree_findings)
     verb = "would change" if dry else "changed"
     line = (f"{count(totals[CHANGED], 'file')} {verb}, {totals[UNCHANGED]} unchanged, "
             f"{totals[FAILED]} failed, {totals[SKIPPED]} skipped; "

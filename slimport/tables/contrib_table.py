@@ -10,9 +10,13 @@ that contrib re-exported map to the tf.compat.v1 name TF 1.15 exported them unde
 
 ``HOMES`` and ``MODULE_HOMES`` below are made by hand and take precedence: contrib
 wrappers of core functions the generator cannot see through (``data.map_and_batch``),
-the pre-1.0 summaries, and ``slim_ext.contrib``, which re-implements what has no
-TF2 home (``tf.contrib.image``, ``HParams``, ...) or stands in for it with a function
-that raises, naming the alternative, only when called (``Home.alternative``).
+the pre-1.0 summaries, the maintained successors of whole contrib modules
+(tensorflow-probability for ``distributions`` and ``bayesflow``, tensorflow-gan for
+``gan``), and ``slim_ext.contrib``, which re-implements what has no TF2 home
+(``tf.contrib.image``, ``HParams``, the RNN cells core TensorFlow lacks, ...) or stands
+in for it with a function that raises, naming the alternative, only when called
+(``Home.alternative``). ``KEYWORDS`` says which TF1 keyword arguments a successor
+renamed or dropped.
 
 Keys are names relative to ``tensorflow.contrib`` (``framework.arg_scope``).
 tests/slimport/codemods/test_contrib_table.py imports every home with real
@@ -30,6 +34,8 @@ from slimport.tables.tf_api import COMPAT_V1
 API_FILE = Path(__file__).with_name("contrib_api.txt")
 TF_SLIM = "tf_slim"
 STAND_INS = "slim_ext.contrib"
+TFP = "tensorflow_probability"
+TF_GAN = "tensorflow_gan"
 SYMBOL = "symbol"
 MODULE = "module"
 PACKAGE = "package"
@@ -108,14 +114,6 @@ def _renamed(package: str, pairs: Dict[str, str]) -> Dict[str, Home]:
 
 _QAT = ("quantization-aware training in tensorflow-model-optimization "
         "(tfmot.quantization.keras.quantize_model)")
-# tf.estimator itself runs on TF 2.21 (tensorflow-estimator 2.15, revived by slim_ext).
-_EXPERIMENT = ("tf.estimator.train_and_evaluate(estimator, tf.estimator.TrainSpec("
-               "train_input_fn, max_steps=train_steps), tf.estimator.EvalSpec(eval_input_fn, "
-               "steps=eval_steps)), the Experiment's own pieces (slimport then makes it "
-               "slim_ext.estimator.train_and_evaluate, whose ps task ends)")
-_LEARN_RUNNER = ("what learn_runner.run(experiment_fn, run_config=config, hparams=hparams) ran: "
-                 "build the Estimator and input functions experiment_fn built, then "
-                 f"{_EXPERIMENT}")
 _CONTRIB_LEARN = ("tf.estimator (tensorflow-estimator 2.15, revived on TF 2.16+ by "
                   "slim_ext): its canned estimators, RunConfig, train_and_evaluate")
 # TPUEstimator's module in tensorflow-estimator 2.15 (runs on CPU with use_tpu=False).
@@ -123,6 +121,10 @@ _TPU_ESTIMATOR = "tensorflow_estimator.python.estimator.tpu.tpu_estimator"
 _TPU_CONFIG = "tensorflow_estimator.python.estimator.tpu.tpu_config"
 _ADDONS = "its port in tensorflow-addons (tfa.image) on TensorFlow <= 2.15"
 _HSV = "tf.image.adjust_hue / adjust_saturation / adjust_brightness"
+_BEAM_SEARCH = ("tensorflow-addons' tfa.seq2seq.BeamSearchDecoder (TensorFlow <= 2.15), or a "
+                "beam search written on the decoder's step")
+_ATTENTION = ("tensorflow-addons' tfa.seq2seq attention (TensorFlow <= 2.15), or "
+              "tf.keras.layers.Attention / AdditiveAttention")
 
 HOMES: Dict[str, Home] = {
     # Global-step and checkpoint helpers: contrib wrapped the core TF1 functions.
@@ -168,12 +170,12 @@ HOMES: Dict[str, Home] = {
                             ("RunConfig", _TPU_CONFIG), ("TPUConfig", _TPU_CONFIG))},
     # tf.contrib.learn's RunConfig, on tf.estimator's (slim_ext.contrib.learn.run_config).
     **_same_name(f"{STAND_INS}.learn", "learn", ["RunConfig"]),
-    # Experiment-based launching: train_and_evaluate does what it did.
-    **{key: Home(STAND_INS, "Experiment", _EXPERIMENT) for key in (
-        "learn.Experiment", "learn.python.learn.Experiment",
-        "learn.python.learn.experiment.Experiment")},
-    **{key: Home(STAND_INS, "learn_runner_run", _LEARN_RUNNER) for key in (
-        "learn.learn_runner.run", "learn.python.learn.learn_runner.run")},
+    # Experiment-based launching on tf.estimator (learn_runner: MODULE_HOMES).
+    **{f"{package}.{name}": Home(f"{STAND_INS}.learn", name)
+       for package in ("learn", "learn.python.learn")
+       for name in ("Experiment", "ExportStrategy", "make_export_strategy")},
+    "learn.python.learn.utils.saved_model_export_utils.make_export_strategy":
+        Home(f"{STAND_INS}.learn", "make_export_strategy"),
     # Re-implemented with TF1's behaviour: the optimizer wrapper that averages the
     # weights and swaps the averages into the saver, and drop-remainder batching.
     **_same_name(f"{STAND_INS}.opt", "opt", ["MovingAverageOptimizer"]),
@@ -218,12 +220,27 @@ HOMES: Dict[str, Home] = {
     # contrib's own HashTable (shared_name third, an ``init`` op) over StaticHashTable.
     "lookup.HashTable": Home(f"{STAND_INS}.lookup", "HashTable"),
     "lookup.lookup_ops.HashTable": Home(f"{STAND_INS}.lookup", "HashTable"),
+    # tf.contrib.seq2seq's beam search and attention: no TensorFlow 2.16+ home.
+    **_same_name(f"{STAND_INS}.seq2seq", "seq2seq", [
+        "BeamSearchDecoder", "gather_tree"], alternative=_BEAM_SEARCH),
+    **_same_name(f"{STAND_INS}.seq2seq", "seq2seq", [
+        "AttentionWrapper", "BahdanauAttention", "LuongAttention",
+        "BahdanauMonotonicAttention", "LuongMonotonicAttention", "monotonic_attention"],
+        alternative=_ATTENTION),
+    # tf.contrib.distributions helpers TFP keeps elsewhere than tfp.distributions.
+    **{f"distributions.{name}": Home(TFP, f"{where}.{name}",
+                                     import_module=f"{TFP}.python.{where}")
+       for name, where in (
+        ("percentile", "stats"), ("auto_correlation", "stats"), ("softplus_inverse", "math"),
+        ("fill_triangular", "math"), ("fill_triangular_inverse", "math"),
+        ("reduce_weighted_logsumexp", "math"), ("SeedStream", "util"))},
 }
 
-# Whole contrib modules with a slim_ext mirror (``from tensorflow.contrib.quantize.python
-# import graph_matcher`` -> ``from slim_ext.contrib.quantize import graph_matcher``).
-# MERGE NOTE: the module names are the ones the runtime branch (slim_ext/contrib/)
-# proposes; align them with it when merging.
+# Whole contrib modules with a mirror (``from tensorflow.contrib.quantize.python
+# import graph_matcher`` -> ``from slim_ext.contrib.quantize import graph_matcher``): a
+# slim_ext module, or the module of a maintained successor. The generator lists every
+# name the TF 1.15 module had, with its home in the mirror (or its core TF2 twin, when
+# it has one), or as gone where the mirror lacks it.
 MODULE_HOMES: Dict[str, str] = {
     "image": f"{STAND_INS}.image",
     "image.python.ops.image_ops": f"{STAND_INS}.image",
@@ -239,6 +256,12 @@ MODULE_HOMES: Dict[str, str] = {
     # contrib.learn's run_config module (RunConfig, its TF_CONFIG reading, the uid list).
     "learn.python.learn.run_config": f"{STAND_INS}.learn.run_config",
     "learn.python.learn.estimators.run_config": f"{STAND_INS}.learn.run_config",
+    # Experiment, learn_runner (run, tune) and export strategies, on tf.estimator.
+    "learn.python.learn.experiment": f"{STAND_INS}.learn.experiment",
+    "learn.python.learn.export_strategy": f"{STAND_INS}.learn.export_strategy",
+    **{module: f"{STAND_INS}.learn.learn_runner" for module in (
+        "learn.learn_runner", "learn.python.learn.learn_runner",
+        "learn.python.learn.learn_runner_lib")},
     # TPUEstimator's contrib modules, where the Object Detection API imports them from.
     "tpu.python.tpu.tpu_estimator": _TPU_ESTIMATOR,
     "tpu.python.tpu.tpu_config": _TPU_CONFIG,
@@ -248,15 +271,91 @@ MODULE_HOMES: Dict[str, str] = {
     # The MNIST reader TF1's tutorial input_data re-exported (moved_modules ports that).
     "learn.datasets.mnist": "slim_ext.mnist_input_data",
     "learn.python.learn.datasets.mnist": "slim_ext.mnist_input_data",
+    # TF1's recurrent pieces: the core cells' names go to tf.compat.v1.nn.rnn_cell, the
+    # rest to slim_ext's cells with TF1's variable names (slim_ext/contrib/rnn/).
+    "rnn": f"{STAND_INS}.rnn",
+    "rnn.python.ops.rnn_cell": f"{STAND_INS}.rnn.rnn_cell",
+    "rnn.python.ops.lstm_ops": f"{STAND_INS}.rnn.lstm_ops",
+    "rnn.python.ops.gru_ops": f"{STAND_INS}.rnn.gru_ops",
+    "rnn.python.ops.core_rnn_cell": f"{STAND_INS}.rnn.core_rnn_cell",
+    "rnn.python.ops.fused_rnn_cell": f"{STAND_INS}.rnn.fused_rnn_cell",
+    "rnn.python.ops.rnn": f"{STAND_INS}.rnn.rnn",
+    "cudnn_rnn": f"{STAND_INS}.cudnn_rnn",
+    "cudnn_rnn.python.layers.cudnn_rnn": f"{STAND_INS}.cudnn_rnn",
+    "cudnn_rnn.python.ops.cudnn_rnn_ops": f"{STAND_INS}.cudnn_rnn",
+    "legacy_seq2seq": f"{STAND_INS}.legacy_seq2seq",
+    "legacy_seq2seq.python.ops.seq2seq": f"{STAND_INS}.legacy_seq2seq",
+    # contrib.seq2seq's decoding loop (helpers, BasicDecoder, dynamic_decode); its beam
+    # search and attention are stand-ins (HOMES).
+    "seq2seq": f"{STAND_INS}.seq2seq",
+    # Maintained successors: TensorFlow Probability and TF-GAN.
+    **{key: f"{package}.python.{path}" for key, (package, path) in
+       (("distributions", (TFP, "distributions")),
+        ("distributions.bijectors", (TFP, "bijectors")),
+        ("bayesflow.monte_carlo", (TFP, "monte_carlo")),
+        ("gan.losses", (TF_GAN, "losses")), ("gan.eval", (TF_GAN, "eval")),
+        ("gan.features", (TF_GAN, "features")), ("gan.estimator", (TF_GAN, "estimator")))},
+    "gan": TF_GAN,
+}
+# Mirrors whose names that have a core TensorFlow 2 twin go to the twin
+# (``rnn.BasicLSTMCell`` -> ``tf.compat.v1.nn.rnn_cell.BasicLSTMCell``), the rest to the
+# mirror's stand-ins.
+CORE_FIRST = ("rnn",)
+# A successor's module as its users spell it (``tensorflow_probability.distributions``,
+# not the ``tensorflow_probability.python.distributions`` an import statement needs):
+# the home its names are written under, and what the module used as a value becomes.
+PUBLIC_PATHS: Dict[str, Tuple[str, str]] = {
+    module: (package, module[len(package) + len(".python."):])
+    for module in MODULE_HOMES.values() for package in (TFP, TF_GAN)
+    if module.startswith(f"{package}.python.")
+}
+
+# TF1 keyword arguments of a successor's names that TFP renamed (the same meaning under
+# a new name: slimport renames them in the call) or removed (None: the call is reported,
+# with what TFP does instead, and left as it is).
+KEYWORDS: Dict[str, Dict[str, Optional[str]]] = {
+    "distributions.percentile": {"keep_dims": "keepdims"},
+    "bayesflow.monte_carlo.expectation": {"keep_dims": "keepdims",
+                                          "use_reparametrization": "use_reparameterization"},
+    # TF1's InverseGamma called its scale parameter ``rate`` (TFP 0.3 fixed the name).
+    "distributions.InverseGamma": {"rate": "scale"},
+    "distributions.Mixture": {"use_static_graph": None},
+    "distributions.MultivariateNormalDiag": {"scale_identity_multiplier": None},
+    "distributions.MultivariateNormalDiagPlusLowRank": {"scale_identity_multiplier": None},
+    "distributions.TransformedDistribution": {"batch_shape": None, "event_shape": None},
+    "distributions.RelaxedOneHotCategorical": {"dtype": None},
+    "distributions.ExpRelaxedOneHotCategorical": {"dtype": None},
+}
+# What TFP does instead of a removed keyword, for the report.
+KEYWORD_FIXES: Dict[str, str] = {
+    "use_static_graph": "TFP's Mixture always builds one graph; drop the argument",
+    "scale_identity_multiplier": "add the multiplier to scale_diag "
+                                 "(scale_diag=d + m), or use tfd.MultivariateNormalLinearOperator",
+    "batch_shape": "broadcast the base distribution's parameters to the shape instead "
+                   "(tfd.Sample / tfd.Independent for event dimensions)",
+    "event_shape": "wrap the base distribution in tfd.Sample(base, event_shape)",
+    "dtype": "TFP takes the sample dtype from the logits; cast the logits (or the sample)",
 }
 
 # What to use instead of a contrib package that is gone with everything in it.
 GONE_FIXES: Dict[str, str] = {
-    "distributions": "tensorflow-probability (tfp.distributions)",
-    "bayesflow": "tensorflow-probability",
-    "seq2seq": "tensorflow-addons (tfa.seq2seq) on TensorFlow <= 2.15, or Keras layers",
-    "legacy_seq2seq": "Keras recurrent layers",
-    "rnn": "tf.compat.v1.nn.rnn_cell, or Keras recurrent layers",
+    "distributions": "tensorflow-probability (tfp.distributions; the *WithSoftplus* and "
+                     "*WithAbs* classes are the plain class with tf.nn.softplus / tf.abs "
+                     "applied to the argument; bijectors Affine/AffineScalar -> "
+                     "tfb.Shift and tfb.Scale, Gumbel -> tfb.GumbelCDF, Kumaraswamy -> "
+                     "tfb.KumaraswamyCDF, Ordered -> tfb.Invert(tfb.Ascending()), ScaleTriL "
+                     "-> tfb.FillScaleTriL, each to be checked against its TF1 arguments)",
+    "bayesflow": "tensorflow-probability (tfp.monte_carlo; importance sampling: "
+                 "tfp.vi / tfp.mcmc)",
+    "seq2seq": "slim_ext.contrib.seq2seq for the decoding loop (helpers, BasicDecoder, "
+               "dynamic_decode); beam search and attention: tensorflow-addons' tfa.seq2seq "
+               "on TensorFlow <= 2.15 only, or Keras layers",
+    "legacy_seq2seq": "slim_ext.contrib.legacy_seq2seq has the static models; others: "
+                      "Keras recurrent layers",
+    "rnn": "tf.compat.v1.nn.rnn_cell, or Keras recurrent layers (ConvLSTM2D for the "
+           "convolutional cells)",
+    "cudnn_rnn": "tf.keras.layers.LSTM / GRU (they use cuDNN on a GPU), or "
+                 "slim_ext.contrib.cudnn_rnn's compatible cells",
     "learn": _CONTRIB_LEARN,
     "estimator": _CONTRIB_LEARN,
     "tpu": "tf.compat.v1.tpu / tf.compat.v1.estimator.tpu (TPUEstimator, on CPU with "
@@ -266,7 +365,9 @@ GONE_FIXES: Dict[str, str] = {
     "data": "tf.data / tf.compat.v1.data.experimental (batch_and_drop_remainder: "
             "Dataset.batch(n, drop_remainder=True))",
     "opt": "tf.compat.v1.train optimizers, or tensorflow-addons (tfa.optimizers)",
-    "crf": "tensorflow-addons (tfa.text.crf_*) on TensorFlow <= 2.15",
+    "crf": "tensorflow-addons' tfa.text (crf_log_likelihood, crf_decode, viterbi_decode; "
+           "the same arguments) on TensorFlow <= 2.15 only; no TensorFlow 2.16+ package "
+           "has it",
     "metrics": "tf.compat.v1.metrics",
     "framework": "tf_slim or tf.compat.v1",
     "layers": "tf_slim or tf.compat.v1.layers",
@@ -415,7 +516,7 @@ def module_value_home(key: str, member: str = "") -> Optional[Tuple[str, str]]:
       (package, attribute path inside it, maybe empty), or None.
     """
     if key in MODULE_HOMES:
-        return MODULE_HOMES[key], ""
+        return PUBLIC_PATHS.get(MODULE_HOMES[key], (MODULE_HOMES[key], ""))
     found = lookup(f"{key}.{member}") if member else None
     if found is None or found.home is None or found.home.name != member:
         return None

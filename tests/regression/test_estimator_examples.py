@@ -1,16 +1,19 @@
-"""The three Estimator examples, ported with zero hand edits, train alone and as platform clusters.
+"""The four Estimator examples, ported with zero hand edits, train alone and as platform clusters.
 
 Each example (examples/estimator_tf1: TF1 towers + replica_device_setter + contrib.learn
-RunConfig; examples/estimator_tf2: TF 2.0 Estimator with strategies by role;
-examples/keras_estimator_tf2: Keras ``model_to_estimator`` with a TF1 optimizer) is
-ported once with ``python -m slimport rewrite SRC --out PORTED`` (nothing needs
-attention), then started as a platform starts it, with its flags only
-(``--data_dir --output_dir``, ``--num_gpus``): once alone, and as a job from a platform
-TF_CONFIG (``master``, ``worker``, ``ps``, ``evaluator``) of real processes on
-127.0.0.1 (tests/_platform_job.py), every process exiting 0 within its bound, in the
-start orders that matter: the ps last, the chief first (the worker started only after
-the chief has exited), everything at once. Each run is judged by what it left: the
-checkpoint's global step, the accuracy it printed or the evaluator wrote.
+RunConfig; examples/cifar10_estimator_tf1: TF1 towers on tf.contrib.learn's Experiment
+and learn_runner, local_device_setter with TF1's mutable DeviceSpec; examples/estimator_tf2:
+TF 2.0 Estimator with strategies by role; examples/keras_estimator_tf2: Keras
+``model_to_estimator`` with a TF1 optimizer) is ported once with ``python -m slimport
+rewrite SRC --out PORTED`` (nothing needs attention), then started as a platform starts
+it, with its flags only (``--data_dir --output_dir``, ``--num_gpus``): once alone, and as
+a job from a platform TF_CONFIG (``master``, ``worker``, ``ps``, ``evaluator``) of real
+processes on 127.0.0.1 (tests/_platform_job.py), every process exiting 0 within its
+bound, in the start orders that matter: the ps last, the chief first (the worker started
+only after the chief has exited), everything at once (the Experiment example's run alone
+is the estimator page's command, in tests/regression/test_documented_commands.py). Each
+run is judged by what it left: the checkpoint's global step, the accuracy it printed or its
+evaluations wrote.
 Runs in regression-tf221 and regression-tf215.
 """
 from __future__ import annotations
@@ -31,8 +34,14 @@ pytestmark = [pytest.mark.regression, pytest.mark.tf, pytest.mark.cluster]
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 TF1 = "estimator_tf1/cifar10_main.py"
+EXPERIMENT = "cifar10_estimator_tf1/cifar10_main.py"
 TF2 = "estimator_tf2/trainer.py"
 KERAS = "keras_estimator_tf2/mnist_keras.py"
+# Each example's data script (run from the ported tree: generate_data.py is TF1 code),
+# and the example whose data a trainer reads.
+DATA_SCRIPTS = {"estimator_tf1": "make_data.py", "keras_estimator_tf2": "make_data.py",
+                "cifar10_estimator_tf1": "generate_data.py"}
+DATA_OF = {"estimator_tf2": "estimator_tf1"}
 RUN_SECS = 300
 CLUSTER_SECS = 360
 # Ten classes: chance is 0.1. Training is not seeded (the examples are not), so the
@@ -45,13 +54,14 @@ class Ported:
 
     def __init__(self, root: Path) -> None:
         self.root = root
-        self.data = {"estimator_tf1": root / "data_tf1", "keras_estimator_tf2": root / "data_mnist"}
+        self.data = {example: root / f"data_{example}" for example in DATA_SCRIPTS}
 
     def script(self, name: str) -> str:
         return str(self.root / "ported" / name)
 
     def data_for(self, script: str) -> str:
-        return str(self.data["keras_estimator_tf2" if script == KERAS else "estimator_tf1"])
+        example = script.split("/")[0]
+        return str(self.data[DATA_OF.get(example, example)])
 
 
 def _run(args: Sequence[object]) -> subprocess.CompletedProcess:
@@ -62,7 +72,8 @@ def _run(args: Sequence[object]) -> subprocess.CompletedProcess:
 @pytest.fixture(scope="module")
 def ported(tmp_path_factory: pytest.TempPathFactory) -> Ported:
     tree = Ported(tmp_path_factory.mktemp("estimator_examples"))
-    for example in ("estimator_tf1", "estimator_tf2", "keras_estimator_tf2"):
+    for example in ("estimator_tf1", "cifar10_estimator_tf1", "estimator_tf2",
+                    "keras_estimator_tf2"):
         report = tree.root / f"{example}.json"
         rewrite = _run(["-m", "slimport", "rewrite", EXAMPLES / example,
                         "--out", tree.root / "ported" / example, "--report", report])
@@ -71,7 +82,7 @@ def ported(tmp_path_factory: pytest.TempPathFactory) -> Ported:
                      for finding in entry["findings"] if finding["kind"] == "attention"]
         assert not attention, attention
     for example, data in tree.data.items():
-        made = _run([EXAMPLES / example / "make_data.py", "--data_dir", data])
+        made = _run([tree.script(f"{example}/{DATA_SCRIPTS[example]}"), "--data_dir", data])
         assert made.returncode == 0, made.stderr
     return tree
 
@@ -120,6 +131,11 @@ def test_trains_evaluates_and_checkpoints_alone(ported, tmp_path, script, flags,
     assert _accuracy(output, re.compile(printed, re.MULTILINE)) > LEARNED
 
 
+# The Experiment example alone is the estimator page's own lines
+# (tests/regression/test_documented_commands.py); its clusters are here.
+EXPERIMENT_STEPS = 80
+
+
 # -- clusters from a platform TF_CONFIG ------------------------------------------------
 
 
@@ -139,12 +155,14 @@ def _chief_first(job: PlatformJob) -> None:
 
 
 TF1_CLUSTER = ["--train_epochs", "2", "--steps_per_epoch", "40"]
-
-
-@pytest.mark.parametrize("start", [
+# A between-graph job's tasks: started ps last, or the worker only after the chief exited.
+BETWEEN_GRAPH_START_ORDERS = pytest.mark.parametrize("start", [
     lambda job: job.start_all(order=("master", "worker", "ps")),
     _chief_first,
 ], ids=["ps-last", "chief-first"])
+
+
+@BETWEEN_GRAPH_START_ORDERS
 def test_tf1_between_graph_cluster(ported, tmp_path, start):
     with ProcessSet() as procs:
         job = _job(procs, ported, tmp_path, TF1, {"master": 1, "worker": 1, "ps": 1},
@@ -155,6 +173,26 @@ def test_tf1_between_graph_cluster(ported, tmp_path, start):
     # Asynchronous between-graph training: the chief saved at the last epoch's end.
     assert _checkpoint_step(tmp_path / "model") >= 80
     assert _accuracy(master, r"epoch 2: accuracy ([\d.]+)") > LEARNED
+
+
+@BETWEEN_GRAPH_START_ORDERS
+def test_experiment_cluster_schedules_by_task_type(ported, tmp_path, start):
+    with ProcessSet() as procs:
+        job = _job(procs, ported, tmp_path, EXPERIMENT, {"master": 1, "worker": 1, "ps": 1},
+                   ["--train_steps", str(EXPERIMENT_STEPS)])
+        start(job)
+        job.finish()
+        logs = {task: job.log(task) for task in ("master", "worker", "ps")}
+    # master: train_and_evaluate (it evaluated while training and at the end, the
+    # last checkpoint); worker: train (asynchronous: the target may be overshot by
+    # a step or two); ps: run_std_server, which ended once both had come and gone.
+    final = _checkpoint_step(tmp_path / "model")
+    assert final >= EXPERIMENT_STEPS
+    step, accuracy = _last_evaluation(tmp_path / "model")
+    assert step == final and accuracy > LEARNED
+    assert "Validation (step" in logs["master"]
+    assert "Validation (step" not in logs["worker"] and "Saving dict" not in logs["worker"]
+    assert "ps 0 stops: workers exited" in logs["ps"]
 
 
 TF2_CLUSTER = ["--max_steps", "90"]

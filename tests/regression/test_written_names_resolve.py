@@ -4,10 +4,14 @@ regression-tf215 on TF 2.15).
 
 Targets, table by table: the contrib table (every generated home, every hand-made home,
 every mirrored module with every name its TF 1.15 module had, listed with its home in
-the mirror or as gone, which the rewrite reports instead of writing), tf0_names'
-renames, compat_v1's ``tensorflow.compat.v1.X`` for every TF1 name of the API tables,
-moved_modules' and moxing's homes, numpy_aliases' NumPy names, and the standard-library
-names the Python 2 codemods write.
+the mirror or as gone, which the rewrite reports instead of writing; the homes in
+TensorFlow Probability and TF-GAN resolve with the ``probability`` and ``gan`` extras
+installed, as every tox env that runs this has them), tf0_names' renames, compat_v1's
+``tensorflow.compat.v1.X`` for every TF1 name of the API tables,
+moved_modules' and moxing's homes, device_spec's TF1 DeviceSpec, numpy_aliases' NumPy
+names, the standard-library names the Python 2 codemods write, and the library names the
+codemods for removed library APIs write (scipy_misc, test_case_asserts, tf_internals,
+pillow_api, matplotlib_api).
 """
 from __future__ import annotations
 
@@ -19,9 +23,10 @@ from typing import List
 import pytest
 
 from slim_facts.moxing import MOX_FILE_NAMES, MOX_MODULE, MOX_NAMES
-from slimport.codemods import moved_modules, numpy_aliases
+from slimport.codemods import device_spec, moved_modules, numpy_aliases
 from slimport.tables import contrib_table
 from slimport.codemods import py2_leftovers, removed_stdlib, tf0_names
+from slimport.codemods import scipy_misc, test_case_asserts, tf_internals
 from slimport.tables.contrib_table import HOMES, MODULE_HOMES, SYMBOL, Home, lookup
 from slimport.tables.tf_api import COMPAT_V1, TF1, tf_api
 
@@ -71,6 +76,10 @@ def test_every_contrib_home_resolves() -> None:
         elif found.module is not None:
             modules.append(found.module)
     assert len(homes) > 900
+    # The successors' and the stand-ins' homes are among them (issue 30).
+    assert {home.package for home in homes} >= {
+        "tensorflow_probability", "tensorflow_gan", "slim_ext.contrib.rnn",
+        "slim_ext.contrib.cudnn_rnn", "slim_ext.contrib.legacy_seq2seq"}
     assert [home.dotted for home in homes if not home_resolves(home)] == []
     assert modules_missing(modules) == []
 
@@ -110,6 +119,15 @@ def test_every_tf1_name_compat_v1_writes_resolves() -> None:
     assert set(unresolved(COMPAT_V1, names)) <= new_since_tf1
 
 
+def test_device_spec_target_is_tf1s_mutable_class() -> None:
+    # device_spec writes tensorflow.compat.v1.DeviceSpec (and imports it from there).
+    assert resolves(device_spec.V1_HOME.rpartition(".")[2], COMPAT_V1)
+    spec = importlib.import_module(COMPAT_V1).DeviceSpec.from_string("/cpu:0")
+    spec.merge_from(importlib.import_module(COMPAT_V1).DeviceSpec(job="ps"))
+    spec.task = 1
+    assert spec.to_string() == "/job:ps/task:1/device:CPU:0"
+
+
 def test_moved_modules_and_moxing_homes_resolve() -> None:
     assert modules_missing(list(moved_modules.MOVED.values())) == []
     assert unresolved(MOX_MODULE, [*MOX_NAMES, *(f"file.{name}" for name in MOX_FILE_NAMES)]) \
@@ -127,3 +145,18 @@ def test_numpy_and_standard_library_targets_resolve() -> None:
     assert resolves("getfullargspec", "inspect") and resolves("maxsize", "sys")
     spec = inspect.getfullargspec(resolves)
     assert all(hasattr(spec, field) for field in removed_stdlib.SHARED_FIELDS.values())
+
+
+def test_library_successors_resolve() -> None:
+    assert [home for home in scipy_misc.HOMES.values()
+            if not resolves(home.rpartition(".")[2], home.rpartition(".")[0])] == []
+    assert unresolved("unittest", [f"TestCase.{new}"
+                                   for new in test_case_asserts.RENAMED.values()]) == []
+    # The Keras a ported Conv subclass runs on: tf_keras (TF1 code), Keras (TF2 code).
+    assert unresolved("tf_keras", [f"layers.Conv2D.{tf_internals.PUBLIC}"]) == []
+    assert unresolved("keras", [f"layers.Conv2D.{tf_internals.PUBLIC}"]) == []
+    assert unresolved("PIL.ImageFont", ["FreeTypeFont.getbbox", "ImageFont.getbbox"]) == []
+    assert unresolved("PIL.Image", ["frombuffer"]) == []
+    assert unresolved("matplotlib.backends.backend_agg", ["FigureCanvasAgg.buffer_rgba"]) == []
+    assert unresolved("numpy", ["frombuffer", "ndarray.tobytes", "ndarray.copy", "asarray"]) \
+        == []

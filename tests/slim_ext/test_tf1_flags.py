@@ -172,6 +172,12 @@ def on_tpu():
 
 def test_reads_a_flag_in_a_helper():
   assert on_tpu() is False
+
+
+def test_reads_absltest_own_flag():
+  # absltest's --test_tmpdir, read as TF1 tests read it (a pruning project's
+  # tests through `from tensorflow.python.platform import flags`).
+  assert FLAGS.test_tmpdir.endswith('absl_testing')
 """
 
 # name -> (script, argv, or None to run the file under pytest); each runs with
@@ -232,7 +238,7 @@ def test_unknown_flags_are_left_as_tf_1_4_left_them(runs):
 def test_under_pytest_flags_take_their_defaults(runs):
   ported = runs["pytest", "ported"]
   assert ported.returncode == 0, ported.stdout[-3000:]
-  assert "1 passed" in ported.stdout
+  assert "2 passed" in ported.stdout
   # TF1's FLAGS parses pytest's command line as its own, and "-v -p" reads
   # as absl's --v (--verbosity) with the value "-p".
   assert runs["pytest", "tf1"].returncode == 1

@@ -392,7 +392,8 @@ def test_json_report_schema(slimport_cli, tmp_path: Path, make_tree) -> None:
     result = slimport_cli("rewrite", "src", "--out", "ported", "--report", "report.json")
     assert result.returncode == 2
     document = json.loads((tmp_path / "report.json").read_text())
-    assert document["version"] == 2 and document["mode"] == "out"
+    assert document["version"] == 3 and document["mode"] == "out"
+    assert document["tree_findings"] == []
     summary = document["summary"]
     assert {k: summary[k] for k in ["files", "changed", "unchanged", "failed", "skipped",
                                     "copied"]} == {

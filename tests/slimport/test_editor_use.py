@@ -100,8 +100,8 @@ def test_the_command_line_wins(project: Path, tmp_path: Path) -> None:
     assert "compat_v1" in report["train.py"]["codemods"]
 
 
-def test_the_readme_settings_example_is_accepted(tmp_path: Path, make_tree) -> None:
-    readme = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
+def test_the_documented_settings_example_is_accepted(tmp_path: Path, make_tree) -> None:
+    readme = (REPO_ROOT / "docs" / "rewrite.md").read_text(encoding="utf-8")
     example = textwrap.dedent(re.search(r"```toml\n(.*?)\n *```", readme, re.DOTALL).group(1))
     make_tree(tmp_path, {"pyproject.toml": example, "third_party/x.py": NEEDS_PORT,
                          "a.py": NEEDS_PORT})

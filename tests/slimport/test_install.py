@@ -19,7 +19,6 @@ import shlex
 import shutil
 import subprocess
 import sys
-import tomllib
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,9 +27,11 @@ from typing import Dict, List, Sequence
 import pytest
 from packaging.requirements import Requirement
 
-from slim_facts.requirements import RUNTIME, pip_install_line
+from slim_facts.requirements import GAN, PROBABILITY, TF_EXTRA, pip_install_line
 from slimport.cli import arguments
+from tests.documented import documented
 from tests.slimport.conftest import REPO_ROOT
+from slimport.cli.config import tomllib
 
 README = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
 # What a clone holds that installing it reads.
@@ -40,8 +41,10 @@ INSTALL_LINES = [
     "pip install '.[tf]'",
     "pip install .",
     "pip wheel --no-deps -w dist .",
-    f"pip install '{WHEEL}[tf]'",
+    "pip install 'dist/slimport-0.1.0-py3-none-any.whl[tf]'",
 ]
+assert all(documented(line) for line in INSTALL_LINES)
+assert INSTALL_LINES[3] == f"pip install '{WHEEL}[tf]'"
 # pip resolves against the package index: bounded, generously for a loaded machine.
 PIP_TIMEOUT = 900
 TF1_FLAGS = ("import tensorflow as tf\n\n"
@@ -49,9 +52,10 @@ TF1_FLAGS = ("import tensorflow as tf\n\n"
              "FLAGS = tf.app.flags.FLAGS\n")
 
 
-def _code_block_after(heading: str) -> List[str]:
-    """The commands of the first code block after ``heading``, comments dropped."""
-    section = README[README.index(f"\n{heading}\n"):]
+def _code_block_after(heading: str, page: str = "README.md") -> List[str]:
+    """The commands of the first code block after ``heading`` of ``page``, comments dropped."""
+    text = (REPO_ROOT / page).read_text(encoding="utf-8")
+    section = text[text.index(f"\n{heading}\n"):]
     block = re.search(r"```\n(.*?)```", section, re.DOTALL)
     assert block is not None, heading
     return [line.split("  #")[0].strip() for line in block.group(1).splitlines()
@@ -90,9 +94,9 @@ class Fresh:
                 for item in json.loads(report.read_text())["install"]}
 
 
-@pytest.fixture(scope="module")
-def fresh(tmp_path_factory) -> Fresh:
-    work = tmp_path_factory.mktemp("install")
+def make_fresh(work: Path) -> Fresh:
+    """A copy of what a clone installs from under ``work``, and a new virtualenv beside
+    it that knows nothing of this checkout or of the test's own virtualenv."""
     clone = work / "clone"
     for name in CLONE_FILES:
         source = REPO_ROOT / name
@@ -113,6 +117,11 @@ def fresh(tmp_path_factory) -> Fresh:
 
 
 @pytest.fixture(scope="module")
+def fresh(tmp_path_factory) -> Fresh:
+    return make_fresh(tmp_path_factory.mktemp("install"))
+
+
+@pytest.fixture(scope="module")
 def installed(fresh: Fresh) -> Fresh:
     """``fresh`` after the README's install lines, with the wheel installed without TF."""
     assert _code_block_after("## Install") == INSTALL_LINES
@@ -123,6 +132,7 @@ def installed(fresh: Fresh) -> Fresh:
     assert tf_extra["tf-keras"].split(".")[:2] == tf_minor, tf_extra
     assert tf_extra["tf-slim"] == "1.1.0"
     assert tf_extra["tensorflow-estimator"].startswith("2.15.")
+    assert "grpcio-tools" in tf_extra, "the protoc the rewrite regenerates stale *_pb2.py with"
     rewrite_only = fresh.resolved(INSTALL_LINES[1], fresh.clone)
     assert "libcst" in rewrite_only and "tensorflow" not in rewrite_only
     fresh.pip(INSTALL_LINES[2], cwd=fresh.clone)
@@ -147,16 +157,20 @@ def test_the_wheel_says_what_a_package_index_expects(installed: Fresh) -> None:
     project = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text())["project"]
     assert "License-Expression: Apache-2.0\n" in metadata
     assert "License-File: LICENSE\n" in metadata
-    assert "Requires-Python: >=3.11\n" in metadata
+    assert "Requires-Python: >=3.10\n" in metadata
+    # Python 3.10 has no tomllib ([tool.slimport]): tomli stands in there, and only there.
+    assert "Requires-Dist: tomli>=1.1; python_version < \"3.11\"\n" in metadata
     assert "Project-URL" not in metadata and "Home-page" not in metadata
     classifiers = re.findall(r"^Classifier: (.*)$", metadata, re.MULTILINE)
     assert classifiers == project["classifiers"]
+    assert [c.rpartition(" ")[2] for c in classifiers if c.startswith(
+        "Programming Language :: Python :: 3.")] == ["3.10", "3.11", "3.12", "3.13"]
     assert f"Programming Language :: Python :: {sys.version_info[0]}.{sys.version_info[1]}" \
         in classifiers, "the Python the tests run on"
     assert not [c for c in classifiers if c.startswith("License ::")], \
         "a licence classifier next to an SPDX expression is refused by current setuptools"
     extra = sorted(re.findall(r"^Requires-Dist: (.*); extra == \"tf\"$", metadata, re.MULTILINE))
-    assert sorted(map(_normalized, extra)) == sorted(map(_normalized, RUNTIME))
+    assert sorted(map(_normalized, extra)) == sorted(map(_normalized, TF_EXTRA))
     with zipfile.ZipFile(wheel) as archive:
         licence = archive.read("slimport-0.1.0.dist-info/licenses/LICENSE")
     assert licence == (REPO_ROOT / "LICENSE").read_bytes()
@@ -165,7 +179,10 @@ def test_the_wheel_says_what_a_package_index_expects(installed: Fresh) -> None:
 
 def test_the_tf_extra_is_the_runtime_the_messages_name() -> None:
     project = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text())
-    assert tuple(project["project"]["optional-dependencies"]["tf"]) == RUNTIME
+    assert tuple(project["project"]["optional-dependencies"]["tf"]) == TF_EXTRA
+    # The contrib successors' extras are what the rewrite's report names (issue 30).
+    extras = project["project"]["optional-dependencies"]
+    assert (tuple(extras["probability"]), tuple(extras["gan"])) == (PROBABILITY, GAN)
     assert "setuptools>=77" in project["build-system"]["requires"]
 
 
@@ -220,7 +237,7 @@ def test_help_errors_and_doctor_need_no_tensorflow(installed: Fresh) -> None:
 
 
 def test_readme_libcst_tool_line_runs_on_the_installed_package(installed: Fresh) -> None:
-    [line] = [line for line in _code_block_after("### The codemods")
+    [line] = [line for line in _code_block_after("## The codemods", "docs/rewrite.md")
               if line.startswith("python -m libcst.tool") and "-x" in line]
     tree = installed.work / "libcst_tool"
     tree.mkdir()

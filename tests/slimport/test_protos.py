@@ -13,13 +13,14 @@ import json
 import os
 import subprocess
 import sys
-import tomllib
 from pathlib import Path
 
 import pytest
 
+from slim_facts.requirements import PROTOC
 from slimport.engine import protos
 from tests.slimport.conftest import REPO_ROOT, snapshot
+from slimport.cli.config import tomllib
 
 PROTOS = {
     "pkg/protos/unit.proto": (
@@ -163,7 +164,8 @@ def test_only_runs_the_named_codemods_and_no_regeneration(tmp_path, slimport_cli
     assert snapshot(tree) == source
 
 
-def test_without_grpcio_tools_the_stale_files_are_reported_with_the_install_line(tmp_path):
+def test_without_grpcio_tools_the_stale_files_are_one_finding_with_the_install_line(
+        tmp_path):
     tree = old_tree(tmp_path)
     source = snapshot(tree)
     # grpc_tools made unimportable, as where grpcio-tools is not installed.
@@ -175,24 +177,35 @@ def test_without_grpcio_tools_the_stale_files_are_reported_with_the_install_line
                          text=True, timeout=120, check=False)
     assert ran.returncode == 0, ran.stderr
     assert snapshot(tree) == source
-    findings = _protos_findings(tmp_path / "port.json")
-    assert findings["unit_pb2.py"] == [(
-        "attention", f"{protos.STALE}; not regenerated: grpcio-tools (protoc) is not "
-                     "installed",
-        f"{protos.INSTALL}, then run slimport rewrite again (or run the program with "
-        "PROTOCOL_BUFFERS_PYTHON_IMPLEMENTATION=python, much slower)")]
-    assert f"fix: {protos.INSTALL}" in ran.stderr
+    # One finding for the tree, naming its files; none in the files' own entries.
+    assert all(found == [] for found in _protos_findings(tmp_path / "port.json").values())
+    document = json.loads((tmp_path / "port.json").read_text())
+    stale = sorted(str(path) for path in tree.rglob("*_pb2.py"))
+    fix = (f"{protos.INSTALL}, then run slimport rewrite again (or run the program with "
+           "PROTOCOL_BUFFERS_PYTHON_IMPLEMENTATION=python, much slower)")
+    assert document["tree_findings"] == [{
+        "codemod": "protos", "kind": "attention", "paths": stale, "fix": fix,
+        "message": "2 generated modules (*_pb2.py) written by protoc < 3.20, which protobuf "
+                   ">= 4 (TensorFlow 2) refuses to import ('Descriptors cannot be created "
+                   "directly'); not regenerated: grpcio-tools (protoc) is not installed"}]
+    assert document["summary"]["attention"] == 1
+    # The summary: one line for the tree, with its first file and the count of the others.
+    [line] = [line for line in ran.stderr.splitlines() if "[protos]" in line]
+    assert line.startswith(f"  {stale[0]} and 1 other file: [protos] 2 generated modules")
+    assert line.endswith(f"\u2014 fix: {fix}")
+    assert "1 needs attention" in ran.stderr
 
 
-def test_the_install_line_and_the_extra_install_the_protoc_the_step_runs():
-    # `pip install grpcio-tools` (the fix line) and `slimport[protos]` name one package;
-    # the version installed here (tox's pin) satisfies the extra and runs as protoc.
-    extra = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text())["project"][
-        "optional-dependencies"]["protos"]
-    assert extra == ["grpcio-tools>=1.63"] and protos.INSTALL == "pip install grpcio-tools"
+def test_the_install_line_and_the_extras_install_the_protoc_the_step_runs():
+    # `pip install grpcio-tools` (the fix line), `slimport[protos]` and `slimport[tf]` name
+    # one package; the version installed here (tox's pin) satisfies them and runs as protoc.
+    extras = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text())["project"][
+        "optional-dependencies"]
+    assert extras["protos"] == list(PROTOC) == ["grpcio-tools>=1.62"]
+    assert extras["tf"][-1] == PROTOC[0] and protos.INSTALL == "pip install grpcio-tools"
     version = protos.protoc_version()
     assert version.startswith("grpcio-tools ")
-    assert tuple(int(part) for part in version.split()[1].split(".")[:2]) >= (1, 63)
+    assert tuple(int(part) for part in version.split()[1].split(".")[:2]) >= (1, 62)
     ran = subprocess.run([*protos.protoc_command(), "--version"], capture_output=True,
                          text=True, timeout=60, check=False)
     assert ran.returncode == 0 and ran.stdout.startswith("libprotoc ")

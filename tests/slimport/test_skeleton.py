@@ -30,7 +30,8 @@ from tests.examples import _platform_tree
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLE_FILES = sorted((REPO / "examples" / "slim_tf1").rglob("*.py")) + sorted(
-    path for example in ("estimator_tf1", "estimator_tf2", "keras_estimator_tf2")
+    path for example in ("estimator_tf1", "cifar10_estimator_tf1", "estimator_tf2",
+                         "keras_estimator_tf2")
     for path in (REPO / "examples" / example).glob("*.py"))
 sys.path.insert(0, str(REPO / "benchmarks"))
 import synthetic_tree  # noqa: E402  (benchmarks/ is not a package)
@@ -210,6 +211,83 @@ def strategy():
 def test_leftover_codemods_port_the_same_on_skeletons(source: str) -> None:
     ported = _port_both_ways(source.encode("utf-8"), "leftovers.py")
     assert ported.data != source.encode("utf-8")
+
+
+# Library APIs and TF internals the leftover codemods port by what a name is bound to in
+# its scope, or by the whole tree's facts (given here as the engine's pre-pass would).
+LIBRARY_LEFTOVERS = '''\
+import csv
+import unittest
+
+import matplotlib.pyplot as plt
+import numpy as np
+import PIL.Image
+import scipy.misc
+import tensorflow as tf
+from PIL import ImageFont
+
+
+def label(draw, text):
+    unused = 1
+    try:
+        font = ImageFont.truetype('arial.ttf', 24)
+    except IOError:
+        font = ImageFont.load_default()
+    return font.getsize(text), tf.placeholder(tf.float32)
+
+
+def plot(values):
+    other = 2
+    fig = plt.figure()
+    fig.add_subplot('111')
+    return np.fromstring(fig.canvas.tostring_rgb(), dtype='uint8')
+
+
+def dummy(path):
+    unused = 3
+    data = np.random.rand(8, 8, 3)
+    PIL.Image.fromarray(data, 'RGB').save(path)
+    return scipy.misc.imread(path), csv.reader(open(path)).next()
+
+
+def fused(graph):
+    unused = 4
+    return any(op.type == 'FusedBatchNorm' for op in graph.get_operations())
+
+
+def frames(data):
+    unused = 5
+    return data[['a', 'b']].as_matrix(), data.tostring()
+
+
+class Scaled(tf.keras.layers.Conv2D):
+    def call(self, inputs):
+        unused = 6
+        return self._convolution_op(inputs, self.kernel * 2.0)
+
+
+class Test(unittest.TestCase):
+    def test(self):
+        unused = 7
+        self.assertItemsEqual([1], [1])
+'''
+
+
+def test_library_leftovers_port_the_same_on_skeletons() -> None:
+    facts = {"tree_methods": frozenset(), "tree_imports": frozenset({"pandas", "matplotlib"})}
+    data = LIBRARY_LEFTOVERS.encode("utf-8")
+    ported = engine.port_source(data, "library.py", CODEMODS, {}, tree_facts=facts)
+    whole = engine.port_source(data, "library.py", CODEMODS, {}, sparse=False,
+                               tree_facts=facts)
+    assert ported.error is None and ported.data == whole.data
+    assert ported.findings == whole.findings
+    text = ported.data.decode("utf-8")
+    for written in ("font.getbbox(text)[2:]", "add_subplot(111)", "buffer_rgba()",
+                    "PIL.Image.frombuffer('RGB'", "slim_ext.scipy_misc.imread(path)",
+                    "next(csv.reader(open(path)))", "('FusedBatchNorm', 'FusedBatchNormV3')",
+                    "data[['a', 'b']].to_numpy()", "data.tobytes()",
+                    "self.convolution_op(", "self.assertCountEqual("):
+        assert written in text, written
 
 
 def test_generated_slim_tree_ports_the_same_on_skeletons() -> None:

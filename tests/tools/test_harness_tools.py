@@ -65,13 +65,15 @@ def test_junit_outcomes_are_keyed_by_file_class_and_test(tmp_path):
     }
 
 
-def test_a_pass_traded_for_a_failure_is_a_difference_though_counts_match():
+def test_a_pass_lost_is_a_difference_and_a_failure_fixed_is_counted():
     comparison = ported_tests.Comparison(outcomes={
-        "unported": {"t::A::x": "passed", "t::A::y": "failed"},
-        "ported": {"t::A::x": "failed", "t::A::y": "passed"}})
-    assert comparison.counts("unported") == comparison.counts("ported")
+        "unported": {"t::A::x": "passed", "t::A::y": "failed", "t::A::z": "failed"},
+        "ported": {"t::A::x": "failed", "t::A::y": "passed", "t::A::z": "error"}})
+    assert comparison.counts("unported") != comparison.counts("ported")
+    # A fix (failed -> passed) is counted, not a difference; harm and other changes are.
     assert comparison.differences() == ["t::A::x: passed unported, failed ported",
-                                        "t::A::y: failed unported, passed ported"]
+                                        "t::A::z: failed unported, error ported"]
+    assert comparison.fixed() == ["t::A::y"]
 
 
 def test_table_aligns_columns():

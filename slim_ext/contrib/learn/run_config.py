@@ -19,12 +19,17 @@ did (``cluster``, ``task``, ``environment``; ``master`` included):
   ``tf_config`` (the ConfigProto built from ``num_cores``,
   ``log_device_placement`` and ``gpu_memory_fraction``).
 
-One difference, on purpose: when the job is distributed and no
-``session_config`` is given, the sessions get tf.estimator.RunConfig's device
-filters (a worker sees only the ps tasks and itself). TF 1.4's contrib class left
-them out, so every session waited for every task of the cluster, and a worker
-started after its chief had finished waited forever; with the filters the tasks
-start and finish in any order and train exactly as before.
+One difference, on purpose: when the job is distributed, the sessions get
+tf.estimator.RunConfig's device filters (a worker sees only the ps tasks and
+itself), also in a ``session_config`` the trainer gives (tensorflow/models'
+cifar10_estimator gives one for ``allow_soft_placement``) unless it names
+device filters of its own. TF 1.4's contrib class left them out, so every
+session waited for every task of the cluster: a chief waited for workers not
+yet started, and a worker still waiting for the chief's initialisation (it
+looks every 30 s) when a short job's chief finished waited forever. With the
+filters the tasks start and finish in any order and train exactly as before;
+only a model that pins an op to another worker task (between-graph training
+places everything on the ps tasks and this task) would no longer see that task.
 """
 import collections
 import json
@@ -181,6 +186,23 @@ class RunConfig(core_run_config.RunConfig):
         core_run_config._get_global_id_in_cluster(  # pylint: disable=protected-access
             self._cluster_spec, self._task_type, self._task_id, chief_job)
         if self._task_type in jobs and chief_job in jobs else 0)
+
+  def _maybe_overwrite_session_config_for_distributed_training(self) -> None:
+    """Adds the device filters of this task to the sessions of a cluster job.
+
+    tf.estimator.RunConfig calls this while it is constructed and, without a
+    ``session_config``, sets its default for the task; a ``session_config``
+    without device filters gets that default's filters added to a copy.
+    """
+    filtered = self._get_default_session_config_distributed()
+    if (not self._cluster_spec or filtered is None or self._session_config is None
+        or self._session_config.device_filters):
+      super()._maybe_overwrite_session_config_for_distributed_training()
+      return
+    session_config = tf.compat.v1.ConfigProto()
+    session_config.CopyFrom(self._session_config)
+    session_config.device_filters.extend(filtered.device_filters)
+    self._session_config = session_config
 
   @property
   def environment(self) -> str:

@@ -6,7 +6,6 @@ place variables as tf.contrib.training's did (checked through
 reads TF_CONFIG by tf.contrib.learn's rules (the table of TF 1.x's own
 run_config tests) while being a tf.estimator.RunConfig.
 """
-import json
 
 import pytest
 
@@ -63,14 +62,6 @@ def test_replica_device_setter_balances_variables_by_bytes(tf, training):
   assert result.device == "/job:worker"
 
 
-@pytest.fixture()
-def tf_config(monkeypatch):
-  def set_config(config):
-    monkeypatch.setenv("TF_CONFIG", json.dumps(config))
-  monkeypatch.delenv("TF_CONFIG", raising=False)
-  return set_config
-
-
 _CLUSTER = {"ps": ["host1:1", "host2:2"], "worker": ["host3:3", "host4:4", "host5:5"]}
 _WITH_MASTER = {"ps": ["host1:1", "host2:2"], "master": ["host3:3"],
                 "worker": ["host4:4", "host5:5", "host6:6"]}
@@ -94,6 +85,39 @@ def test_values_from_tf_config(learn, tf_config):
   assert config.cluster_spec.as_dict() == _CLUSTER
   assert config.task_type == "worker" and not config.is_chief
   assert list(config.session_config.device_filters) == ["/job:ps", "/job:worker/task:1"]
+
+
+@pytest.mark.parametrize("task_type, index, filters", [
+    ("master", 0, ["/job:ps", "/job:master"]),
+    ("worker", 1, ["/job:ps", "/job:worker/task:1"]),
+])
+def test_a_given_session_config_gets_the_device_filters(tf, learn, tf_config, task_type,
+                                                        index, filters):
+  # cifar10_estimator passes its own ConfigProto (soft placement, threads): without
+  # the filters its chief waited for workers not yet started, and a worker for a
+  # chief that had finished.
+  tf_config({"cluster": _WITH_MASTER, "environment": "cloud",
+             "task": {"type": task_type, "index": index}})
+  given = tf.ConfigProto(allow_soft_placement=True, intra_op_parallelism_threads=3)
+  config = learn.RunConfig(session_config=given)
+  assert list(config.session_config.device_filters) == filters
+  assert config.session_config.allow_soft_placement
+  assert config.session_config.intra_op_parallelism_threads == 3
+  assert not given.device_filters  # the trainer's own proto is left as it was
+
+
+@pytest.mark.parametrize("cluster, task, session_filters", [
+    # The trainer's own filters are its choice.
+    (_WITH_MASTER, {"type": "worker", "index": 0}, ["/job:ps"]),
+    # Not distributed, or a task type with no filters (evaluator): nothing added.
+    ({}, {}, []),
+    ({**_WITH_MASTER, "evaluator": ["host7:7"]}, {"type": "evaluator", "index": 0}, []),
+], ids=["own-filters", "local", "evaluator"])
+def test_session_configs_left_as_given(tf, learn, tf_config, cluster, task,
+                                       session_filters):
+  tf_config({"cluster": cluster, "task": task, "environment": "cloud"})
+  given = tf.ConfigProto(allow_soft_placement=True, device_filters=session_filters)
+  assert learn.RunConfig(session_config=given).session_config == given
 
 
 def test_explicit_masters_win(learn, tf_config):

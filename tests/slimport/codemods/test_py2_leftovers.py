@@ -1,16 +1,22 @@
-"""py2_leftovers: what the tree-wide iteritems fact is read from (cases/py2_leftovers.py has
-the before/after, no-op and reported cases)."""
+"""py2_leftovers: what the tree-wide facts it reads are read from (cases/py2_leftovers.py
+has the before/after, no-op and reported cases)."""
 from __future__ import annotations
 
 import pytest
 
-from slimport.codemods.py2_leftovers import iter_methods_defined
+from slimport.codemods.tree_facts import methods_defined, modules_imported
 
 
-def test_iter_methods_defined_reads_every_file() -> None:
+def test_methods_defined_reads_every_file() -> None:
     texts = ["class A:\n    def iteritems(self):\n        pass\n", "def iterkeys (d): pass\n",
-             "x.itervalues()\n# def items\n"]
-    assert iter_methods_defined(texts) == {"iteritems", "iterkeys"}
+             "x.itervalues()\n# def items\nasync def next(self): pass\n"]
+    assert methods_defined(texts) == {"iteritems", "iterkeys", "next"}
+
+
+def test_modules_imported_reads_every_form() -> None:
+    texts = ["import a.b, c as d\nfrom .x import y\n",
+             "    from scipy.spatial.transform import Rotation\nimport pandas as pd\n"]
+    assert modules_imported(texts) == {"a.b", "c", "scipy.spatial.transform", "pandas"}
 
 
 @pytest.mark.parametrize("table, ported", [

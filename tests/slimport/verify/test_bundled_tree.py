@@ -10,6 +10,7 @@ import sys
 
 import pytest
 
+from tests.documented import documented
 from tests.slimport.conftest import REPO_ROOT
 from tests.slimport.verify._helpers import run_verify
 
@@ -61,16 +62,18 @@ def test_networks_with_batch_norm_build_without_help_from_the_entry_script(verif
 
 
 def test_the_readme_commands_on_a_research_slim_shaped_tree(tmp_path):
-    # research/slim has an __init__.py at its root, and its scripts import
-    # `from nets import nets_factory`: the README's two commands, as printed.
-    slim = tmp_path / "models" / "research" / "slim"
+    # The README's port and verify lines, as printed, on the bundled tree shaped as
+    # research/slim is: an __init__.py at its root, and scripts that import
+    # `from nets import nets_factory`.
+    slim = tmp_path / "examples" / "slim_tf1"
     shutil.copytree(EXAMPLE, slim)
     (slim / "__init__.py").write_text("")
-    rewrite, verify = _readme_command("slimport rewrite "), _readme_command("slimport verify ")
-    assert rewrite[2] == "models/research/slim" and verify[2] == rewrite[4] == "slim_tf2"
+    rewrite = documented("slimport rewrite examples/slim_tf1 --out ported --report port.json")
+    verify = documented("slimport verify ported --build nets.nets_factory")
     ported = subprocess.run([sys.executable, "-m", *rewrite], cwd=tmp_path, capture_output=True,
                             text=True, timeout=300, check=False)
     assert ported.returncode == 0, ported.stdout + ported.stderr
+    assert (tmp_path / "port.json").is_file()
     verified = subprocess.run([sys.executable, "-m", *verify], cwd=tmp_path, capture_output=True,
                               text=True, timeout=600, check=False,
                               env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2"))
@@ -78,9 +81,3 @@ def test_the_readme_commands_on_a_research_slim_shaped_tree(tmp_path):
     assert "sys.path root .: " in verified.stdout
     for network in ("lenet", "cifarnet_bn"):
         assert f"nets.nets_factory:{network}: built; one training step" in verified.stdout
-
-
-def _readme_command(start):
-    """The README's first command line that starts with ``start``, split (comment dropped)."""
-    lines = (REPO_ROOT / "README.md").read_text().splitlines()
-    return next(line for line in lines if line.startswith(start)).split("#")[0].split()

@@ -1,12 +1,12 @@
 """contrib_symbols: tf.contrib.{framework,layers,metrics,...} -> tf_slim / compat.v1 / stand-ins."""
-from tests.slimport.codemods.cases import Edit, Noop, Reported, attention
+from tests.slimport.codemods.cases import Edit, Noop, Reported, attention, edit
 
 EXPERIMENT = """
     import tensorflow as tf
     from tensorflow.contrib.learn.python.learn import learn_runner
 
     def experiment_fn(run_config, hparams):
-        return tf.contrib.learn.Experiment(estimator=e, train_input_fn=f, eval_input_fn=g)
+        return tf.contrib.learn.Experiment(e, train_input_fn=f, eval_input_fn=g)
 
     learn_runner.run(experiment_fn, run_config=config, hparams=hparams)
 """
@@ -488,7 +488,7 @@ CASES = [
             tf.contrib.quantize.create_training_graph(quant_delay=0)
             x = tf.contrib.layers.embed_sequence(ids)
             tf.contrib.learn.datasets.load_dataset('mnist')
-            d = tf.contrib.distributions.bijectors.Exp()
+            d = tf.contrib.distributions.NormalWithSoftplusScale(0., s)
             y = tf.contrib.layers.no_such_layer(x)
             hp = tf.contrib.training.HParams(lr=0.1)
         """,
@@ -501,7 +501,7 @@ CASES = [
             slim_ext.contrib.quantize.create_training_graph(quant_delay=0)
             x = tf.contrib.layers.embed_sequence(ids)
             tf.contrib.learn.datasets.load_dataset('mnist')
-            d = tf.contrib.distributions.bijectors.Exp()
+            d = tf.contrib.distributions.NormalWithSoftplusScale(0., s)
             y = tf.contrib.layers.no_such_layer(x)
             hp = slim_ext.contrib.training.HParams(lr=0.1)
         """,
@@ -511,26 +511,47 @@ CASES = [
                       fix="tensorflow-model-optimization"),
             attention(4, "tf.contrib.layers.embed_sequence "),
             attention(5, "tf.contrib.learn.datasets.load_dataset "),
-            attention(6, "tf.contrib.distributions.bijectors ", fix="tensorflow-probability"),
+            attention(6, "tf.contrib.distributions.NormalWithSoftplusScale ",
+                      fix="tf.nn.softplus"),
             attention(7, "tf.contrib.layers.no_such_layer "),
         ],
     ),
     Edit(
-        "experiment launching is reported with what runs it now",
+        "experiment launching runs on slim_ext's experiment and learn_runner",
         before=EXPERIMENT,
         after="""
             import tensorflow as tf
-            import slim_ext.contrib
+            from slim_ext.contrib.learn import learn_runner
+            import slim_ext.contrib.learn
 
             def experiment_fn(run_config, hparams):
-                return slim_ext.contrib.Experiment(estimator=e, train_input_fn=f, eval_input_fn=g)
+                return slim_ext.contrib.learn.Experiment(e, train_input_fn=f, eval_input_fn=g)
 
-            slim_ext.contrib.learn_runner_run(experiment_fn, run_config=config, hparams=hparams)
+            learn_runner.run(experiment_fn, run_config=config, hparams=hparams)
         """,
-        findings=[
-            attention(5, fix="tf.estimator.train_and_evaluate(estimator, tf.estimator.TrainSpec("),
-            attention(7, fix="tf.estimator.train_and_evaluate(estimator, tf.estimator.TrainSpec("),
-        ],
+    ),
+    Edit(
+        "learn_runner and export strategies reached through tf.contrib.learn",
+        before="""
+            import tensorflow as tf
+
+            def experiment_fn(run_config, hparams):
+                export = tf.contrib.learn.make_export_strategy(serving_input_fn)
+                return tf.contrib.learn.Experiment(e, f, g, export_strategies=[export])
+
+            tf.contrib.learn.learn_runner.run(experiment_fn, run_config=config)
+        """,
+        after="""
+            import tensorflow as tf
+            import slim_ext.contrib.learn
+            import slim_ext.contrib.learn.learn_runner
+
+            def experiment_fn(run_config, hparams):
+                export = slim_ext.contrib.learn.make_export_strategy(serving_input_fn)
+                return slim_ext.contrib.learn.Experiment(e, f, g, export_strategies=[export])
+
+            slim_ext.contrib.learn.learn_runner.run(experiment_fn, run_config=config)
+        """,
     ),
     Edit(
         "names a moved module lacks are reported at their use",
@@ -557,7 +578,8 @@ CASES = [
             attention(2, "tf.contrib module alias `feature_column` is still used"),
         ],
     ),
-    # Nothing uses it, and on TensorFlow 2 the import alone would fail.
+    # Nothing uses it, and on TensorFlow 2 the import alone would fail: dropped, and
+    # reported (issue 30): a module that imports it from this one breaks.
     Edit(
         "unused import of a gone module is dropped",
         before="""
@@ -565,6 +587,9 @@ CASES = [
             import tensorflow as tf
         """,
         after="import tensorflow as tf\n",
+        findings=[attention(1, "module-level alias `feature_column` of "
+                            "tf.contrib.layers.python.layers.feature_column removed",
+                            fix="port that module's uses of `feature_column`")],
     ),
     Reported(
         "kept alias import is reported at its line",
@@ -673,10 +698,254 @@ CASES = [
     Noop("hasattr of a name the module never had",
          "import tensorflow as tf\nhasattr(tf.contrib.layers, 'no_such_layer')\n"),
     Noop("a gone module patched",
-         "import tensorflow as tf\nmock.patch.object(tf.contrib.distributions, 'Normal')\n"),
+         "import tensorflow as tf\nmock.patch.object(tf.contrib.crf, 'crf_decode')\n"),
     Noop("slim_ext's MovingAverageOptimizer already",
          "import slim_ext.contrib.opt\nopt = slim_ext.contrib.opt.MovingAverageOptimizer(opt)\n"),
     Noop("tf2's drop_remainder", "dataset = dataset.batch(4, drop_remainder=True)\n"),
     Noop("another project's MovingAverageOptimizer",
          "from my_project.opt import MovingAverageOptimizer\n"),
+    # Issue 30: maintained successors (TensorFlow Probability, TF-GAN) and TF1's
+    # recurrent pieces, as the peers use them.
+    Edit(
+        "distributions go to TensorFlow Probability",
+        before="""
+            import tensorflow as tf
+
+            def loss(z, x):
+                prior = tf.contrib.distributions.Normal(loc=0., scale=1.)
+                q = tf.contrib.distributions.RelaxedOneHotCategorical(0.5, logits=z)
+                return tf.contrib.distributions.kl_divergence(q, prior)
+        """,
+        after="""
+            import tensorflow as tf
+            import tensorflow_probability
+
+            def loss(z, x):
+                prior = tensorflow_probability.distributions.Normal(loc=0., scale=1.)
+                q = tensorflow_probability.distributions.RelaxedOneHotCategorical(0.5, logits=z)
+                return tensorflow_probability.distributions.kl_divergence(q, prior)
+        """,
+    ),
+    Edit(
+        "a module-level distributions alias is kept, as TFP's module",
+        before="""
+            import tensorflow as tf
+
+            tfd = tf.contrib.distributions
+            ds = tf.contrib.distributions
+            prior = tfd.Normal(0., 1.)
+        """,
+        after="""
+            import tensorflow as tf
+            import tensorflow_probability
+
+            tfd = tensorflow_probability.distributions
+            ds = tensorflow_probability.distributions
+            prior = tensorflow_probability.distributions.Normal(0., 1.)
+        """,
+        # (In report order: the uses as they are ported, then the aliases.)
+        findings=[edit(5, "tf.contrib.distributions.Normal -> "),
+                  edit(4, "another module may import `ds` from this one"),
+                  edit(3, "module-level alias `tfd` = tf.contrib.distributions kept, as "
+                          "tensorflow_probability.distributions")],
+    ),
+    Edit(
+        "imported distributions and bijectors modules",
+        before="""
+            from tensorflow.contrib import distributions as tfd
+            import tensorflow.contrib.distributions.bijectors as tfb
+
+            flow = tfd.TransformedDistribution(tfd.Normal(0., 1.), tfb.Exp())
+        """,
+        after="""
+            from tensorflow_probability.python import distributions as tfd
+            import tensorflow_probability.python.bijectors as tfb
+
+            flow = tfd.TransformedDistribution(tfd.Normal(0., 1.), tfb.Exp())
+        """,
+    ),
+    Edit(
+        "renamed keywords are renamed; helpers go where TFP keeps them",
+        before="""
+            import tensorflow as tf
+
+            median = tf.contrib.distributions.percentile(x, 50., keep_dims=True)
+            ig = tf.contrib.distributions.InverseGamma(concentration=2., rate=3.)
+            inv = tf.contrib.distributions.softplus_inverse(y)
+        """,
+        after="""
+            import tensorflow as tf
+            import tensorflow_probability
+
+            median = tensorflow_probability.stats.percentile(x, 50., keepdims=True)
+            ig = tensorflow_probability.distributions.InverseGamma(concentration=2., scale=3.)
+            inv = tensorflow_probability.math.softplus_inverse(y)
+        """,
+        findings=[edit(3, "percentile: keep_dims= -> keepdims="),
+                  edit(3, "-> tensorflow_probability.stats.percentile"),
+                  edit(4, "InverseGamma: rate= -> scale="), edit(4, "InverseGamma -> "),
+                  edit(5, "-> tensorflow_probability.math.softplus_inverse")],
+    ),
+    Reported(
+        "a keyword TFP dropped leaves the call, reported",
+        """
+        import tensorflow as tf
+
+        m = tf.contrib.distributions.Mixture(cat, parts, use_static_graph=True)
+        d = tf.contrib.distributions.NormalWithSoftplusScale(0., s)
+        """,
+        [attention(3, "which has no `use_static_graph` argument",
+                   fix="TFP's Mixture always builds one graph"),
+         attention(4, "tf.contrib.distributions.NormalWithSoftplusScale was removed",
+                   fix="tf.nn.softplus")],
+    ),
+    Edit(
+        "gan goes to TF-GAN",
+        before="""
+            import tensorflow as tf
+            tfgan = tf.contrib.gan
+
+            model = tfgan.gan_model(generator_fn, discriminator_fn, real, noise)
+            loss = tf.contrib.gan.losses.wasserstein_generator_loss(model)
+        """,
+        after="""
+            import tensorflow as tf
+            import tensorflow_gan
+
+            tfgan = tensorflow_gan
+
+            model = tensorflow_gan.gan_model(generator_fn, discriminator_fn, real, noise)
+            loss = tensorflow_gan.losses.wasserstein_generator_loss(model)
+        """,
+        findings=[edit(4, "tf.contrib.gan.gan_model -> tensorflow_gan.gan_model"),
+                  edit(5, "-> tensorflow_gan.losses.wasserstein_generator_loss"),
+                  edit(2, "module-level alias `tfgan` = tf.contrib.gan kept, as tensorflow_gan")],
+    ),
+    Edit(
+        "rnn cells: the core twin, or slim_ext's cell with TF1's variable names",
+        before="""
+            import tensorflow as tf
+            from tensorflow.contrib.rnn import stack_bidirectional_dynamic_rnn
+
+            cell = tf.contrib.rnn.MultiRNNCell([tf.contrib.rnn.LSTMBlockCell(64),
+                                                tf.contrib.rnn.BasicLSTMCell(64)])
+            ln = tf.contrib.rnn.LayerNormBasicLSTMCell(64)
+            out = stack_bidirectional_dynamic_rnn([cell], [ln], x, dtype=tf.float32)
+        """,
+        after="""
+            import tensorflow as tf
+            from slim_ext.contrib.rnn import stack_bidirectional_dynamic_rnn
+            import slim_ext.contrib.rnn
+
+            cell = tf.compat.v1.nn.rnn_cell.MultiRNNCell([slim_ext.contrib.rnn.LSTMBlockCell(64),
+                                                tf.compat.v1.nn.rnn_cell.BasicLSTMCell(64)])
+            ln = slim_ext.contrib.rnn.LayerNormBasicLSTMCell(64)
+            out = stack_bidirectional_dynamic_rnn([cell], [ln], x, dtype=tf.float32)
+        """,
+    ),
+    Edit(
+        "rnn imported as a module",
+        before="""
+            from tensorflow.contrib import rnn
+            from tensorflow.contrib.cudnn_rnn.python.layers import cudnn_rnn
+
+            cell = rnn.AttentionCellWrapper(rnn.LSTMBlockCell(8), attn_length=4)
+        """,
+        after="""
+            from slim_ext.contrib import rnn
+            from slim_ext.contrib import cudnn_rnn
+
+            cell = rnn.AttentionCellWrapper(rnn.LSTMBlockCell(8), attn_length=4)
+        """,
+    ),
+    Edit(
+        "legacy_seq2seq and cudnn_rnn's compatible cells",
+        before="""
+            import tensorflow as tf
+
+            cell = tf.contrib.cudnn_rnn.CudnnCompatibleLSTMCell(32)
+            outputs, state = tf.contrib.legacy_seq2seq.attention_decoder(
+                inputs, state, attention_states, cell)
+            loss = tf.contrib.legacy_seq2seq.sequence_loss(outputs, targets, weights)
+        """,
+        after="""
+            import tensorflow as tf
+            import slim_ext.contrib.cudnn_rnn
+            import slim_ext.contrib.legacy_seq2seq
+
+            cell = slim_ext.contrib.cudnn_rnn.CudnnCompatibleLSTMCell(32)
+            outputs, state = slim_ext.contrib.legacy_seq2seq.attention_decoder(
+                inputs, state, attention_states, cell)
+            loss = slim_ext.contrib.legacy_seq2seq.sequence_loss(outputs, targets, weights)
+        """,
+    ),
+    Edit(
+        "seq2seq's decoding loop",
+        before="""
+            from tensorflow.contrib import seq2seq
+
+            helper = seq2seq.TrainingHelper(inputs, lengths)
+            decoder = seq2seq.BasicDecoder(cell, helper, initial_state)
+            outputs, state, _ = seq2seq.dynamic_decode(decoder, maximum_iterations=n)
+        """,
+        after="""
+            from slim_ext.contrib import seq2seq
+
+            helper = seq2seq.TrainingHelper(inputs, lengths)
+            decoder = seq2seq.BasicDecoder(cell, helper, initial_state)
+            outputs, state, _ = seq2seq.dynamic_decode(decoder, maximum_iterations=n)
+        """,
+    ),
+    Reported(
+        "crf and beam search: no TensorFlow 2.16+ home, reported with tensorflow-addons",
+        """
+        import tensorflow as tf
+
+        ll, params = tf.contrib.crf.crf_log_likelihood(scores, tags, lengths)
+        c = tf.contrib.rnn.ConvLSTMCell(2, [8, 8, 1], 4, [3, 3])
+        """,
+        [attention(3, "tf.contrib.crf.crf_log_likelihood", fix="tfa.text"),
+         attention(4, "tf.contrib.rnn.ConvLSTMCell", fix="ConvLSTM2D")],
+    ),
+    Edit(
+        "beam search becomes a stand-in that says what to use",
+        before="""
+            import tensorflow as tf
+
+            decoder = tf.contrib.seq2seq.BeamSearchDecoder(cell, embed, start, end, state, 4)
+        """,
+        after="""
+            import tensorflow as tf
+            import slim_ext.contrib.seq2seq
+
+            decoder = slim_ext.contrib.seq2seq.BeamSearchDecoder(cell, embed, start, end, state, 4)
+        """,
+        findings=[attention(3, "tf.contrib.seq2seq.BeamSearchDecoder has no TensorFlow 2 "
+                            "replacement", fix="tfa.seq2seq.BeamSearchDecoder")],
+    ),
+    Edit(
+        "an alias used only inside a function is dropped, with an edit",
+        before="""
+            import tensorflow as tf
+
+            def build():
+                contrib_rnn = tf.contrib.rnn
+                return contrib_rnn.LSTMBlockCell(4)
+        """,
+        after="""
+            import tensorflow as tf
+            import slim_ext.contrib.rnn
+
+            def build():
+                return slim_ext.contrib.rnn.LSTMBlockCell(4)
+        """,
+        findings=[edit(5, "-> slim_ext.contrib.rnn.LSTMBlockCell"),
+                  edit(4, "alias `contrib_rnn` removed: every use of it was ported")],
+    ),
+    Noop("tfp already", "import tensorflow_probability as tfp\ntfd = tfp.distributions\n"),
+    Noop("tf-gan already", "import tensorflow_gan as tfgan\nloss = tfgan.gan_loss(model)\n"),
+    Noop("core rnn cells already",
+         "import tensorflow as tf\ncell = tf.compat.v1.nn.rnn_cell.LSTMCell(4)\n"),
+    Noop("a distributions module of another package",
+         "import mylib.distributions as tfd\nd = tfd.Normal(0., 1.)\n"),
 ]

@@ -640,7 +640,61 @@ CASES = [
          "# tf.app.flags\nHELP = 'tf.app.run(main)'\n"),
     Noop("crlf",
          "import tensorflow as tf\r\nx = tf.zeros([1])  # flags\r\n"),
-    # TensorFlow's own flags and app modules still exist and behave as they did.
+    Edit(
+        # A pruning project's tests: FLAGS.test_tmpdir under pytest, whose -q TF's own
+        # module parses as a flag of its own.
+        "tensorflow.python.platform's flags in TF1 code",
+        before="""
+            import tensorflow as tf
+            from tensorflow.python.platform import flags
+
+            FLAGS = flags.FLAGS
+
+            class PruningTest(tf.test.TestCase):
+
+                def testCheckpoint(self):
+                    with self.test_session():
+                        path = FLAGS.test_tmpdir
+        """,
+        after="""
+            import tensorflow as tf
+            from slim_ext import tf1_flags as flags
+
+            FLAGS = flags.FLAGS
+
+            class PruningTest(tf.test.TestCase):
+
+                def testCheckpoint(self):
+                    with self.test_session():
+                        path = FLAGS.test_tmpdir
+        """,
+    ),
+    Edit(
+        "tensorflow.python.platform's app in TF1 code",
+        before="""
+            import tensorflow as tf
+            from tensorflow.python.platform import app
+
+            def main(_):
+                tf.Session().run(tf.placeholder(tf.float32))
+
+            if __name__ == '__main__':
+                app.run()
+        """,
+        after=f"""
+            import tensorflow as tf
+            from absl import app
+            from slim_ext import tf1_flags as flags
+
+            def main(_):
+                tf.Session().run(tf.placeholder(tf.float32))
+
+            if __name__ == '__main__':
+                app.run(main, {TF1_PARSING})
+        """,
+    ),
+    # TensorFlow's own flags and app modules still exist: code that shows no TF1 sign
+    # (TensorFlow's own) keeps them.
     Noop("tensorflow.python.platform's flags",
          "from tensorflow.python.platform import flags  # old style\n\n"
          "flags.DEFINE_string('dataset_dir', None, 'Data.')\nFLAGS = flags.FLAGS\n"),

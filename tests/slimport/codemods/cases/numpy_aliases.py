@@ -42,6 +42,41 @@ CASES = [
             total = np.prod(shape) + np.inf
         """,
     ),
+    Edit(
+        # Object detection's visualization_utils (a matplotlib figure to an image).
+        "binary fromstring of certain bytes, and tostring",
+        before="""
+            import numpy as np
+
+            image = np.fromstring(fig.canvas.tostring_rgb(), dtype='uint8').reshape(1, 2, 3)
+            header = np.fromstring(b'\\x01\\x02', np.uint8, sep='')
+            record = np.fromstring(array.tostring(), dtype=np.float32)
+            key = sorted(arrays, key=lambda x: x.tostring())
+        """,
+        after="""
+            import numpy as np
+
+            image = np.frombuffer(fig.canvas.tostring_rgb(), dtype='uint8').copy().reshape(1, 2, 3)
+            header = np.frombuffer(b'\\x01\\x02', np.uint8).copy()
+            record = np.frombuffer(array.tobytes(), dtype=np.float32).copy()
+            key = sorted(arrays, key=lambda x: x.tobytes())
+        """,
+        options={"tree_methods": frozenset()},
+    ),
+    Reported(
+        "fromstring of data that may be a str",
+        "import numpy as np\ndef decode(data):\n    return np.fromstring(data, np.uint8)\n",
+        [attention(3, "np.fromstring(data, np.uint8)", fix="np.frombuffer(data, dtype).copy()")],
+    ),
+    Reported(
+        "tostring when the tree is not known",
+        "import numpy as np\nkey = arr.tostring()\n",
+        [attention(2, "arr.tostring()", fix="arr.tobytes()")],
+    ),
+    Noop("fromstring in text mode, and tostring of a module or of the tree",
+         "import numpy as np\nfrom lxml import etree\nx = np.fromstring('1 2', sep=' ')\n"
+         "y = etree.tostring(node)\nz = record.tostring()\n",
+         options={"tree_methods": frozenset({"tostring"})}),
     Reported(
         "a builtin the file rebinds",
         "import numpy as np\ndef f(float):\n    return np.float(float)\n",

@@ -25,12 +25,45 @@ CASES = [
             table = pd.DataFrame({'a': [1]}).to_numpy()
         """,
     ),
+    Edit(
+        # Object detection's OID utilities: the tree's tests hand them pandas frames.
+        "a parameter, in a tree that uses pandas and defines no as_matrix",
+        before="""
+            def boxes(frame):
+                return frame.YMin.as_matrix(), frame[['XMin', 'XMax']].as_matrix()
+        """,
+        after="""
+            def boxes(frame):
+                return frame.YMin.to_numpy(), frame[['XMin', 'XMax']].to_numpy()
+        """,
+        options={"tree_methods": frozenset({"boxes"}),
+                 "tree_imports": frozenset({"pandas", "numpy"})},
+    ),
     # Receivers that may not be pandas': reported, left.
     Reported(
         # Object detection's oid_tfrecord_creation.py.
         "a parameter: the caller's object",
         "def boxes(frame):\n    return frame.YMin.as_matrix()\n",
         [attention(2, "frame.YMin.as_matrix()", fix="to_numpy")],
+    ),
+    Reported(
+        "a parameter, in a tree that also uses SciPy's rotations",
+        "def boxes(frame):\n    return frame.as_matrix()\n",
+        [attention(2, "frame.as_matrix()", fix="to_numpy")],
+        options={"tree_methods": frozenset(),
+                 "tree_imports": frozenset({"pandas", "scipy.spatial.transform"})},
+    ),
+    Reported(
+        "a parameter, in a tree that defines an as_matrix",
+        "def boxes(frame):\n    return frame.as_matrix()\n",
+        [attention(2, "frame.as_matrix()", fix="to_numpy")],
+        options={"tree_methods": frozenset({"as_matrix"}), "tree_imports": frozenset({"pandas"})},
+    ),
+    Reported(
+        "a parameter, in a tree that does not use pandas",
+        "def boxes(frame):\n    return frame.as_matrix()\n",
+        [attention(2, "frame.as_matrix()", fix="to_numpy")],
+        options={"tree_methods": frozenset(), "tree_imports": frozenset({"numpy"})},
     ),
     Reported(
         "a name bound to a frame once and to something else once",

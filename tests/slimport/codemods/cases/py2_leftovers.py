@@ -118,8 +118,75 @@ CASES = [
                 pass
             names = [n for n in load().keys()]
         """,
-        options={"tree_iter_methods": frozenset()},
+        options={"tree_methods": frozenset()},
     ),
+    Edit(
+        "it.next() on certain iterators",
+        before="""
+            import csv
+            import itertools
+
+            def batches(xs):
+                for x in xs:
+                    yield x
+
+            header = csv.reader(open(path)).next()
+            lines = iter(data)
+            first = lines.next()
+            pairs = enumerate(xs)
+            index, value = pairs.next()
+            counter = itertools.count()
+            step = counter.next()
+            batch = batches(xs).next()
+            squares = (x * x for x in xs)
+            smallest = squares.next()
+        """,
+        after="""
+            import csv
+            import itertools
+
+            def batches(xs):
+                for x in xs:
+                    yield x
+
+            header = next(csv.reader(open(path)))
+            lines = iter(data)
+            first = next(lines)
+            pairs = enumerate(xs)
+            index, value = next(pairs)
+            counter = itertools.count()
+            step = next(counter)
+            batch = next(batches(xs))
+            squares = (x * x for x in xs)
+            smallest = next(squares)
+        """,
+    ),
+    Edit(
+        "it.next() in a function, its iterator bound in it",
+        before="""
+            import tensorflow as tf
+
+            def first_record(path):
+                records = tf.python_io.tf_record_iterator(path)
+                return records.next()
+        """,
+        after="""
+            import tensorflow as tf
+
+            def first_record(path):
+                records = tf.python_io.tf_record_iterator(path)
+                return next(records)
+        """,
+    ),
+    Reported("next() of an unknown receiver",
+             "def first(reader):\n    return reader.next()\n",
+             [attention(2, "reader.next()", fix="next(reader)")]),
+    Reported("next() of a name bound to an iterator and to a list",
+             "it = iter(xs)\nif flag:\n    it = [1, 2]\nx = it.next()\n",
+             [attention(4, "it.next()", fix="next(it)")]),
+    Reported("next() of a certain iterator with next rebound",
+             "next = 3\nx = iter(xs).next()\n",
+             [attention(2, "iter(xs).next()", fix="builtins.next(iter(xs))")]),
     # Uses whose meaning is uncertain are reported and left.
     Reported("iteritems of an unknown receiver", "for k, v in config.iteritems():\n    pass\n",
              [attention(1, "config.iteritems", fix="use .items()")]),
@@ -135,7 +202,7 @@ CASES = [
     Reported("iteritems a class of the tree defines",
              "for k, v in config.iteritems():\n    pass\n",
              [attention(1, "config.iteritems", fix="use .items()")],
-             options={"tree_iter_methods": frozenset({"iteritems"})}),
+             options={"tree_methods": frozenset({"iteritems"})}),
     # Python 3 code.
     Noop("python 3 code",
          "import sys\nfor i in range(sys.maxsize):\n    pass\nd = {}\nd.items()\n"),
@@ -176,6 +243,16 @@ CASES = [
          "import myitertools as itertools\nz = itertools.izip(a, b)\n"),
     Noop("izip imported from itertools",
          "from itertools import izip\nz = izip(a, b)\n"),
+    # A next method the file or the tree defines, or next() with arguments.
+    Noop("a next method the file defines",
+         "class Batches(object):\n    def next(self):\n        return 1\n"
+         "def first(b):\n    return b.next()\n"),
+    Noop("a next method the tree defines",
+         "def first(b):\n    return b.next()\n",
+         options={"tree_methods": frozenset({"next"})}),
+    Noop("next of a module, and with arguments",
+         "import six\nx = six.next(it)\ny = pager.next(3)\nz = iter(xs).next\n"),
+    Noop("next() already", "x = next(iter(xs))\n"),
     # A dict reassigned to something else is not certainly a dict.
     Noop("a dict reassigned, and an iteritems defined",
          "d = {}\nd = load()\ndef iteritems(x):\n    pass\nfor k in d.iteritems():\n    pass\n"),

@@ -97,6 +97,68 @@ CASES = [
                 return list(feature_maps.values())
         """,
     ),
+    # Issue 30: lazy map/filter/zip where a sequence is needed (a held-out project's
+    # nest.pack_sequence_as(structure, map(f, xs)) failed 12 of its tests).
+    Edit(
+        "a map handed to nest, a zip measured",
+        before="""
+            import tensorflow as tf
+            from tensorflow.python.util import nest
+
+            def restore(structure, flat, names, values):
+                flat = [tf.placeholder_with_default(x, None) for x in flat]
+                state = nest.pack_sequence_as(structure, map(tf.convert_to_tensor, flat))
+                return state, len(zip(names, values)), len(filter(None, names))
+        """,
+        after="""
+            import tensorflow as tf
+            from tensorflow.python.util import nest
+
+            def restore(structure, flat, names, values):
+                flat = [tf.placeholder_with_default(x, None) for x in flat]
+                state = nest.pack_sequence_as(structure, list(map(tf.convert_to_tensor, flat)))
+                return state, len(list(zip(names, values))), len(list(filter(None, names)))
+        """,
+    ),
+    Edit(
+        "iterators tested for truth and compared, in TF1 code",
+        before="""
+            import tensorflow as tf
+
+            def trainable(variables, names):
+                x = tf.placeholder(tf.float32)
+                if not filter(lambda v: v.trainable, variables):
+                    raise ValueError('nothing to train')
+                chosen = filter(None, names) or ['default']
+                same = zip(names, names) == [('a', 'a')]
+                return x, chosen, same
+        """,
+        after="""
+            import tensorflow as tf
+
+            def trainable(variables, names):
+                x = tf.placeholder(tf.float32)
+                if not list(filter(lambda v: v.trainable, variables)):
+                    raise ValueError('nothing to train')
+                chosen = list(filter(None, names)) or ['default']
+                same = list(zip(names, names)) == [('a', 'a')]
+                return x, chosen, same
+        """,
+    ),
+    # HParams.values() is a dict: what the file updates as a mapping was no list
+    # (magenta's merge_hparams; wrapping it broke 40 of its tests).
+    Noop("values() stored and used as a mapping",
+         "import tensorflow as tf\n"
+         "def merge_hparams(hparams_1, hparams_2):\n"
+         "    x = tf.placeholder(tf.float32)\n"
+         "    hparams_map = hparams_1.values()\n"
+         "    hparams_map.update(hparams_2.values())\n"
+         "    return tf.contrib.training.HParams(**hparams_map)\n"),
+    Noop("a view measured, iterators in plain python tested",
+         "n = len(d.keys())\nm = len(range(3))\nif filter(None, xs):\n    pass\n"
+         "same = zip(a, b) == c\n"),
+    Noop("len rebound",
+         "def len(x):\n    return 0\nn = len(zip(a, b))\n"),
     Reported("list rebound", "list = []\nfirst = d.keys()[0]\n",
              [attention(2, "`list` is rebound", fix="builtins.list")]),
     # Iterating, measuring, membership: views and iterators do all of it.

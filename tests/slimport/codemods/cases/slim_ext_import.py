@@ -187,6 +187,35 @@ CASES = [
             from slim_ext.estimator import train_and_evaluate
         """,
     ),
+    # TF-GAN reads tf.estimator when imported (issue 30): the shims come first.
+    Edit(
+        "tf-gan imported after tensorflow",
+        before="""
+            import tensorflow as tf
+            import tensorflow_gan as tfgan
+
+            loss = tfgan.losses.wasserstein_generator_loss(model)
+        """,
+        after="""
+            import tensorflow as tf
+            import slim_ext.estimator
+            import tensorflow_gan as tfgan
+
+            loss = tfgan.losses.wasserstein_generator_loss(model)
+        """,
+    ),
+    Edit(
+        "tf-gan imported first",
+        before="""
+            import tensorflow_gan as tfgan
+            import tensorflow as tf
+        """,
+        after="""
+            import slim_ext.estimator
+            import tensorflow_gan as tfgan
+            import tensorflow as tf
+        """,
+    ),
     Edit(
         "estimator and tf1 layers get slim_ext",
         before="""
@@ -243,6 +272,8 @@ CASES = [
          "import tensorflow as tf\ndef f():\n"
          "    from tensorflow_estimator.python.estimator import keras_lib\n"
          "    return keras_lib\n"),
+    Noop("tf-gan after slim_ext",
+         "import slim_ext\nimport tensorflow as tf\nimport tensorflow_gan as tfgan\n"),
     Noop("sklearn's estimator",
          "import sklearn\nestimator = sklearn.base.clone(estimator)\n"),
     Noop("a parameter named tf with an estimator",

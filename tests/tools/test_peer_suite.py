@@ -1,8 +1,9 @@
-"""The decisions inside tools/od_suite.py: first errors, junit reading, who owns a failure.
+"""The decisions inside tools/peer_suite.py: first errors, junit reading, who owns a failure.
 
-The harness itself runs in ``tox -e odsuite`` (it downloads); these pin the parts that
-would silently skew its table: reading pytest's and absltest's reports, picking the
-first error and its innermost frame, and classing on evidence (the reference run).
+The harness itself runs in ``tox -e odsuite`` and ``tox -e peersuite`` (they download);
+these pin the parts that would silently skew its tables: reading pytest's and absltest's
+reports, picking the first error and its innermost frame, and classing on evidence (the
+reference run), with object detection's signatures (tools/od_suite.py) as the peer's own.
 """
 import sys
 import textwrap
@@ -14,6 +15,7 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO_ROOT / "tools"))
 import _harness  # noqa: E402  pylint: disable=g-import-not-at-top,wrong-import-position
 import od_suite  # noqa: E402  pylint: disable=g-import-not-at-top,wrong-import-position
+import peer_suite  # noqa: E402  pylint: disable=g-import-not-at-top,wrong-import-position
 
 NATIVE = textwrap.dedent("""\
     Traceback (most recent call last):
@@ -63,7 +65,7 @@ COLLECTION = textwrap.dedent("""\
      "object_detection/b_test.py:94"),
 ])
 def test_first_error_and_innermost_frame(text, error, frame):
-    assert od_suite.first_error(text) == (error, frame)
+    assert peer_suite.first_error(text) == (error, frame)
 
 
 def test_junit_cases_of_pytest_and_absltest(tmp_path):
@@ -91,11 +93,11 @@ def test_junit_cases_of_pytest_and_absltest(tmp_path):
 
 
 def _run(module, outcomes, failures=(), started=True):
-    return od_suite.ModuleRun(module, 1.0, dict(outcomes), list(failures), started)
+    return peer_suite.ModuleRun(module, 1.0, dict(outcomes), list(failures), started)
 
 
 def _failure(test, error, module="m_test.py", tests=1):
-    return od_suite.Failure(module, test, error, "m_test.py:1", tests=tests)
+    return peer_suite.Failure(module, test, error, "m_test.py:1", tests=tests)
 
 
 GRAPH = "AttributeError: 'NoneType' object has no attribute 'run'"
@@ -105,29 +107,30 @@ def test_a_failure_that_passes_with_tf1_semantics_is_the_ports():
     runs = {"m_test.py": _run("m_test.py", {"T::a": "failed", "T::b": "failed"}, [
         _failure("T::a", GRAPH), _failure("T::b", "AssertionError: [2, 4] != [None, 4]")])}
     reference = {"m_test.py": _run("m_test.py", {"T::a": "passed", "T::b": "passed"})}
-    classed = {f.test: (f.cause, f.owner) for f in od_suite.classify(runs, reference)}
+    classed = {f.test: (f.cause, f.owner)
+               for f in peer_suite.classify(od_suite.PEER, runs, reference)}
     # The signature names the construct; an unknown error that TF1 semantics fix is still
     # the port's (it did not establish them).
-    assert classed == {"T::a": ("graph-mode", od_suite.PORT),
-                       "T::b": ("tf1-semantics-other", od_suite.PORT)}
+    assert classed == {"T::a": ("graph-mode", peer_suite.PORT),
+                       "T::b": ("tf1-semantics-other", peer_suite.PORT)}
 
 
 def test_what_fails_with_tf1_semantics_too_is_classed_by_that_error():
-    pandas = "AttributeError: 'DataFrame' object has no attribute 'as_matrix'"
+    protobuf = "TypeError: Field tensorflow.Int64List.value: Expected an int, got a boolean."
     runs = {"m_test.py": _run("m_test.py", {"T::a": "failed", "T::b": "failed",
                                             "T::c": "failed"}, [
         _failure("T::a", GRAPH), _failure("T::b", "ValueError: unexplained"),
         _failure("T::c", "AttributeError: module 'inspect' has no attribute 'getargspec'")])}
     reference = {"m_test.py": _run("m_test.py", {"T::a": "failed", "T::b": "failed",
                                                  "T::c": "failed"}, [
-        _failure("T::a", pandas), _failure("T::b", "ValueError: unexplained"),
+        _failure("T::a", protobuf), _failure("T::b", "ValueError: unexplained"),
         _failure("T::c", "AttributeError: module 'inspect' has no attribute 'getargspec'")])}
-    classed = {f.test: f for f in od_suite.classify(runs, reference)}
-    assert (classed["T::a"].cause, classed["T::a"].owner) == ("pandas-as-matrix",
-                                                              od_suite.THIRD_PARTY)
+    classed = {f.test: f for f in peer_suite.classify(od_suite.PEER, runs, reference)}
+    assert (classed["T::a"].cause, classed["T::a"].owner) == ("protobuf-bool-as-int",
+                                                              peer_suite.THIRD_PARTY)
     assert classed["T::a"].now == "graph-mode"  # what it fails on first, today
-    assert classed["T::b"].owner == od_suite.UNCLASSIFIED
-    assert (classed["T::c"].cause, classed["T::c"].owner) == ("py2-getargspec", od_suite.PORT)
+    assert classed["T::b"].owner == peer_suite.UNCLASSIFIED
+    assert (classed["T::c"].cause, classed["T::c"].owner) == ("py2-getargspec", peer_suite.PORT)
 
 
 def test_a_module_that_did_not_start_counts_the_tests_the_reference_found():
@@ -143,12 +146,12 @@ def test_a_module_that_did_not_start_counts_the_tests_the_reference_found():
         "n_test.py": _run("n_test.py", {}, [_failure("", "ModuleNotFoundError: No module "
                                                      "named 'nets'", "n_test.py", tests=4)],
                           started=False)}
-    classed = od_suite.classify(runs, reference)
+    classed = peer_suite.classify(od_suite.PEER, runs, reference)
     assert [(f.module, f.test, f.cause, f.tests) for f in classed] == [
         ("m_test.py", "T::a", "stale-pb2", 1),
         ("m_test.py", "T::b", "py2-dict-iter", 1),
         ("n_test.py", "", "research-slim-missing", 4)]
-    assert od_suite.tally(runs, 0.0, classed).failed == 6
+    assert peer_suite.tally(runs, 0.0, classed).failed == 6
 
 
 @pytest.mark.parametrize("source, is_script", [
@@ -162,16 +165,16 @@ def test_a_module_that_did_not_start_counts_the_tests_the_reference_found():
 def test_only_a_module_with_a_main_block_runs_as_a_script(tmp_path, source, is_script):
     module = tmp_path / "m_test.py"
     module.write_text(source)
-    assert od_suite.runs_as_script(module) is is_script
+    assert peer_suite.runs_as_script(module) is is_script
 
 
 def test_static_test_count(tmp_path):
     module = tmp_path / "x_test.py"
     module.write_text("class A:\n  def test_a(self): pass\n  def helper(self): pass\n"
                       "  def test_b(self): pass\nclass B:\n  def test_c(self): pass\n")
-    assert od_suite.static_test_count(module) == 3
+    assert peer_suite.static_test_count(module) == 3
     module.write_text("print 'python 2'\n")
-    assert od_suite.static_test_count(module) == 1
+    assert peer_suite.static_test_count(module) == 1
 
 
 def test_a_module_that_died_keeps_the_outcomes_its_progress_file_recorded(tmp_path):
@@ -185,7 +188,7 @@ def test_a_module_that_died_keeps_the_outcomes_its_progress_file_recorded(tmp_pa
                {"event": "failed", "test": "m_test.py::T::test_b", "text": CHAINED},
                {"event": "start", "test": "m_test.py::T::test_c"}]
     (tmp_path / "m.progress").write_text("".join(json.dumps(r) + "\n" for r in records))
-    run = od_suite._read_run("m_test.py", tmp_path / "m.xml", "......", False, 9.0, source, -11)
+    run = peer_suite._read_run("m_test.py", tmp_path / "m.xml", "......", False, 9.0, source, -11)
     assert run.outcomes == {"T::test_a": "passed", "T::test_b": "failed",
                             "T::test_c": "failed"}
     assert [(f.test, f.error) for f in run.failures] == [
@@ -193,34 +196,37 @@ def test_a_module_that_died_keeps_the_outcomes_its_progress_file_recorded(tmp_pa
         ("T::test_c", "exited -11 without a report")]
     # Nothing recorded at all: the whole module fails, with every test its source defines.
     (tmp_path / "m.progress").unlink()
-    timed_out = od_suite._read_run("m_test.py", tmp_path / "m.xml", "", True, 600.0, source, -9)
+    timed_out = peer_suite._read_run("m_test.py", tmp_path / "m.xml", "", True, 600.0, source, -9)
     assert [(f.test, f.error, f.tests) for f in timed_out.failures] == [
         ("", "timed out: no report after 600 s", 3)]
 
 
 @pytest.mark.parametrize("error, cause, owner", [
-    ("ModuleNotFoundError: No module named 'StringIO'", "py2-stringio", od_suite.PROJECT),
+    ("ModuleNotFoundError: No module named 'StringIO'", "py2-stringio", peer_suite.PROJECT),
+    # A library change the leftover codemods port: the port's if it comes back.
     ("AttributeError: 'FreeTypeFont' object has no attribute 'getsize'", "pillow-getsize",
-     od_suite.THIRD_PARTY),
+     peer_suite.PORT),
+    ("TypeError: Field tensorflow.Int64List.value: Expected an int, got a boolean.",
+     "protobuf-bool-as-int", peer_suite.THIRD_PARTY),
     ("AttributeError: module 'inspect' has no attribute 'getargspec'", "py2-getargspec",
-     od_suite.PORT),
+     peer_suite.PORT),
 ])
 def test_causes_and_their_owners(error, cause, owner):
-    found = od_suite.match_cause(error)
+    found = od_suite.PEER.match_cause(error)
     assert (found.name, found.owner) == (cause, owner)
 
 
 def test_python_2_code_with_no_python_3_spelling_is_the_projects():
-    mixed = od_suite.match_cause(
+    mixed = od_suite.PEER.match_cause(
         "TypeError: '>' not supported between instances of 'tuple' and 'int'")
-    rounding = od_suite.match_cause(
+    rounding = od_suite.PEER.match_cause(
         "AssertionError: - 1.0 + 1.00", "object_detection/utils/json_utils_test.py::"
         "JsonUtilsTest::testDumpZeroPrecision")
-    assert (mixed.name, mixed.owner) == ("py2-mixed-comparison", od_suite.PROJECT)
-    assert (rounding.name, rounding.owner) == ("py3-json-float-repr", od_suite.PROJECT)
+    assert (mixed.name, mixed.owner) == ("py2-mixed-comparison", peer_suite.PROJECT)
+    assert (rounding.name, rounding.owner) == ("py3-json-float-repr", peer_suite.PROJECT)
     # The same assertion elsewhere says nothing.
-    assert od_suite.match_cause("AssertionError: - 1.0 + 1.00", "x_test.py::T::t").owner \
-        == od_suite.UNCLASSIFIED
+    assert od_suite.PEER.match_cause("AssertionError: - 1.0 + 1.00", "x_test.py::T::t").owner \
+        == peer_suite.UNCLASSIFIED
 
 
 @pytest.mark.parametrize("module, builds_networks", [
@@ -232,3 +238,74 @@ def test_python_2_code_with_no_python_3_spelling_is_the_projects():
 ])
 def test_quick_leaves_out_only_the_network_building_modules(module, builds_networks):
     assert bool(od_suite.NETWORK_BUILDERS.match(module)) == builds_networks
+
+
+# -- the peers of issue 30 ---------------------------------------------------------------
+
+import corpus  # noqa: E402  pylint: disable=g-import-not-at-top,wrong-import-position
+import magenta_suite  # noqa: E402  pylint: disable=g-import-not-at-top,wrong-import-position
+import tensorlayer_suite  # noqa: E402  pylint: disable=g-import-not-at-top,wrong-import-position
+
+
+def test_the_rate_that_decides_leaves_out_the_modules_that_did_not_start():
+    runs = {"a_test.py": _run("a_test.py", {"T::a": "passed", "T::b": "failed"},
+                              [_failure("T::b", "AssertionError", "a_test.py")]),
+            "b_test.py": _run("b_test.py", {}, [_failure("", "ModuleNotFoundError: No module "
+                                                     "named 'tensor2tensor'", "b_test.py",
+                                                     tests=8)], started=False)}
+    counts = peer_suite.tally(runs, 0.0, peer_suite.classify(magenta_suite.PEER, runs, {}))
+    assert (counts.passed, counts.failed, counts.failed_unstarted) == (1, 9, 8)
+    assert counts.rate == 0.1 and counts.started_rate == 0.5
+
+
+def test_a_wall_clock_test_stays_the_projects_when_the_reference_passed_it():
+    # Load decides; the reference run passing it is no evidence of missing TF1 semantics.
+    test = "MidiHubTest::testStartPlayback_Updates"
+    module = "magenta/interfaces/midi/midi_hub_test.py"
+    error = "AssertionError: 17.95 != 17.94 within 0.01 delta"
+    runs = {module: _run(module, {test: "failed"}, [_failure(test, error, module)])}
+    reference = {module: _run(module, {test: "passed"})}
+    (classed,) = peer_suite.classify(magenta_suite.PEER, runs, reference)
+    assert (classed.cause, classed.owner) == ("wall-clock", peer_suite.PROJECT)
+
+
+@pytest.mark.parametrize("peer, error, cause, owner", [
+    # A peer's own signature comes before the common not-installed one.
+    (magenta_suite.PEER, "ModuleNotFoundError: No module named 'tensor2tensor'",
+     "tensor2tensor", peer_suite.BLOCKED),
+    (tensorlayer_suite.PEER, "ImportError: cannot import name 'getargspec' from 'inspect'",
+     "hyperdash-py311", peer_suite.BLOCKED),
+    (magenta_suite.PEER, "ModuleNotFoundError: No module named 'tensorflow.contrib'",
+     "contrib-left", peer_suite.PORT),
+    (magenta_suite.PEER, "FileNotFoundError: [Errno 2] No such file or directory: "
+     "'/w/ported/magenta/music/../testdata/example.mid'", "missing-test-data",
+     peer_suite.PROJECT),
+    (tensorlayer_suite.PEER, "TypeError: Dimension value must be integer or None or have an "
+     "__index__ method, got value '16.0' with type", "tf-float-dimension",
+     peer_suite.THIRD_PARTY),
+])
+def test_peer_causes(peer, error, cause, owner):
+    found = peer.match_cause(error)
+    assert (found.name, found.owner) == (cause, owner)
+
+
+def test_wheels_download_by_name_and_unpack_where_asked(tmp_path):
+    wheel = corpus.Corpus("x", "tensor-layer==1.2", "0" * 64, wheel="py3-none-any")
+    assert wheel.archive == "tensor_layer-1.2-py3-none-any.whl"
+    assert corpus.Corpus("x", "facenet==1.0.5", "0" * 64).archive == "facenet-1.0.5.tar.gz"
+    archive = tmp_path / wheel.archive
+    import zipfile  # pylint: disable=g-import-not-at-top
+    with zipfile.ZipFile(archive, "w") as zipped:
+        zipped.writestr("tests/test_a.py", "")
+    assert corpus.unpack(archive, tmp_path / "out") == tmp_path / "out"
+    assert (tmp_path / "out" / "tests" / "test_a.py").exists()
+
+
+def test_each_peer_finds_its_test_modules(tmp_path):
+    for path in ("tests/test_layers.py", "tests/utils/helper.py", "tensorlayer/layers.py",
+                 "magenta/music/midi_io_test.py", "magenta/music/midi_io.py"):
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text("")
+    assert peer_suite.test_modules(tensorlayer_suite.PEER, tmp_path) == ["tests/test_layers.py"]
+    assert peer_suite.test_modules(magenta_suite.PEER, tmp_path) == [
+        "magenta/music/midi_io_test.py"]

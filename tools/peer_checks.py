@@ -1,11 +1,11 @@
-"""What tools/od_suite.py runs in each forked child of slimport verify's fork server.
+"""What tools/peer_suite.py runs in each forked child of slimport verify's fork server.
 
 slimport/verify/worker.py imports this module instead of its own checks (config ``checks``):
 ``preload`` imports TensorFlow and pytest once in the worker, then ``run`` runs one
-test module in a child forked from it, so the 121 modules do not pay TensorFlow's
-import (about 3.5 s of CPU each) 121 times. Each child is one module's own process,
-as with one ``python -m pytest MODULE`` (or ``python MODULE``) per module; only the
-preloaded imports are shared, made before any test code runs. Like verify's checks,
+test module in a child forked from it, so a suite's modules (121 of object detection's)
+do not pay TensorFlow's import (about 3.5 s of CPU each) once each. Each child is one
+module's own process, as with one ``python -m pytest MODULE`` (or ``python MODULE``) per
+module; only the preloaded imports are shared, made before any test code runs. Like verify's checks,
 this imports nothing of slim_ext (the tests' own imports decide what they load).
 
 Jobs: ``{"check": "pytest" | "script", "module": "object_detection/x_test.py",

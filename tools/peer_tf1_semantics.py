@@ -1,8 +1,8 @@
 """A pytest plugin: TF1's run-time semantics for a TF1 project's tests, set before any of them.
 
-    python -m pytest -p od_tf1_semantics ...   (tools/ on PYTHONPATH; tools/od_suite.py does it)
+    python -m pytest -p peer_tf1_semantics ...  (tools/ on PYTHONPATH; peer_suite.py does it)
 
-tools/od_suite.py reruns every failing test module of a ported tree with this plugin,
+tools/peer_suite.py reruns every failing test module of a ported tree with this plugin,
 as the reference that tells whose fault a failure is. It sets what TF1 gave every
 test module for free and what issue 25 asks the port to establish in each module:
 
@@ -13,7 +13,7 @@ test module for free and what issue 25 asks the port to establish in each module
   default (TF1's ``tf.app.flags.FLAGS`` parsed ``sys.argv`` itself, ignoring flags it
   did not know, such as pytest's).
 
-Two more are fixed when TensorFlow is first imported, so od_suite sets them in the
+Two more are fixed when TensorFlow is first imported, so peer_suite sets them in the
 environment of the process instead: the pure-Python protobuf (for ``*_pb2.py`` from an
 old protoc) and ``TF_USE_LEGACY_KERAS=1`` (TF1's ``tf.keras`` was Keras 2; on TF >= 2.16
 it is Keras 3 unless this routes it to tf_keras). Nothing else is changed: a

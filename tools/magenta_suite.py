@@ -1,0 +1,90 @@
+"""Issue 30's yardstick: magenta 1.1.7's own test suite, ported and run on TensorFlow 2.
+
+    python tools/magenta_suite.py [--cache DIR] [--keep DIR] [-j N] [--as-script]
+                                  [--only SUBSTRING] [--report FILE.json] [-v]
+    tox -e peersuite            (with tools/tensorlayer_suite.py)
+
+magenta 1.1.7 (PyPI's wheel; it has no sdist of that version) is Google's TF1 music
+project: ``tf.contrib.training.HParams``, ``tf.contrib.rnn`` / ``cudnn_rnn`` cells,
+``tf.contrib.seq2seq``, TensorFlow Probability and TF-GAN. Its wheel ships 69
+``*_test.py`` modules. The harness (download, port, one process per module, the
+reference run, the classes of failure) is tools/peer_suite.py's; this module holds what
+is magenta's: its source, and the dependencies that do not install here, with the
+evidence.
+"""
+from __future__ import annotations
+
+import sys
+
+import corpus
+import peer_suite
+from peer_suite import BLOCKED, PROJECT, THIRD_PARTY, Cause, Peer, Source
+
+MAGENTA = corpus.Corpus(
+    "magenta", "magenta==1.1.7",
+    "abf633c7e462e26696f60c54718b1b9316b21de912d18a7a6e699591efaa65a2",
+    wheel="py2.py3-none-any")
+# magenta's own signatures (tried before peer_suite.CAUSES).
+CAUSES = (
+    Cause("missing-test-data", PROJECT,
+          r"No such file or directory: \S*testdata/|NotFoundError: \S*testdata/",
+          "the test reads magenta/testdata, which no magenta distribution on PyPI ships "
+          "(1.1.7 is a wheel without it; 2.1.x's sdist has none either)"),
+    Cause("tensor2tensor", BLOCKED, r"No module named 'tensor2tensor'",
+          "tensor2tensor 1.15.7 (the last) is a TF1 library: it pins "
+          "tensorflow-probability==0.7.0, which fails to import on TF 2.21 ('Arg specs do "
+          "not match'), and uses tf.contrib itself"),
+    Cause("rtmidi", BLOCKED, r"No module named 'rtmidi'",
+          "python-rtmidi < 1.2 (magenta's pin) does not build on this machine: "
+          "src/RtMidi.cpp needs alsa/asoundlib.h"),
+    Cause("sonnet", BLOCKED, r"No module named 'sonnet'",
+          "dm-sonnet 1.x is a TF1 library (pins tensorflow-probability < 0.9)"),
+    Cause("tf-float-dimension", THIRD_PARTY,
+          r"Dimension value must be integer or None or have an __index__ method, "
+          r"got value '\d+\.0'",
+          "a shape built with Python 3's `/`: TF 1.15 took an integral float as a "
+          "dimension, TF 2 refuses it (`//` is the fix, the project's to choose)"),
+    Cause("librosa-output", THIRD_PARTY, r"No librosa attribute output",
+          "librosa 0.8 removed librosa.output (soundfile.write replaces it)"),
+    Cause("numpy-float-count", THIRD_PARTY,
+          r"'float' object cannot be interpreted as an integer",
+          "NumPy >= 1.18 refuses a float sample count in np.linspace (a Python 3 `/` "
+          "upstream)"),
+    Cause("numpy-list-of-slices", THIRD_PARTY,
+          r"IndexError: only integers, slices \(`:`\), ellipsis",
+          "NumPy >= 1.23 no longer indexes with a list of slices (a tuple is needed)"),
+    Cause("numpy-tostring", THIRD_PARTY, r"'numpy\.ndarray' object has no attribute 'tostring'",
+          "NumPy 2 removed ndarray.tostring (tobytes, the same bytes, since NumPy 1.9)"),
+    Cause("numpy-ragged", THIRD_PARTY,
+          r"'list' object has no attribute 'size'|inhomogeneous shape",
+          "NumPy >= 1.24 makes no array of ragged nested lists (np.size(control) of "
+          "controls of different lengths raised ValueError, then this)"),
+    Cause("protobuf-7-compare", THIRD_PARTY,
+          r"FieldDescriptor' object has no attribute 'label'",
+          "TensorFlow 2.21's own protobuf test helper (util/protobuf/compare.py) reads "
+          "FieldDescriptor.label, which protobuf 7 removed"),
+    Cause("librosa-keyword-only", THIRD_PARTY,
+          r"melspectrogram\(\) takes 0 positional arguments",
+          "librosa 0.10 made its feature functions keyword-only (melspectrogram(y=, sr=))"),
+    Cause("fractions-gcd", THIRD_PARTY, r"module 'fractions' has no attribute 'gcd'",
+          "Python 3.9 removed fractions.gcd; math.gcd differs for negative arguments, so "
+          "no rewrite is certain (the rewrite does not report it yet: removed_stdlib)"),
+    Cause("test-out-of-sync", PROJECT,
+          r"infer_util' has no attribute 'sequence_to_valued_intervals'",
+          "the wheel's infer_util_test tests a function its infer_util does not have"),
+)
+# Failures whose error alone says nothing, each looked at: (test id, error, cause).
+KNOWN_TESTS = (
+    (r"(midi_hub_test\.py::MidiHubTest::testStart|concurrency_test\.py::ConcurrencyTest::"
+     r"testSleeper)", r"^AssertionError: ",
+     Cause("wall-clock", PROJECT, "",
+           "asserts a thread's timing to 5-10 ms of wall clock (playback, capture periods, "
+           "sleep until): on this 2-core machine beside other processes it is late; "
+           "passes or fails with the load", timing=True)),
+)
+PEER = Peer("magenta", "magenta 1.1.7", [Source(MAGENTA)], "magenta/**/*_test.py", CAUSES,
+            KNOWN_TESTS)
+
+
+if __name__ == "__main__":
+    sys.exit(peer_suite.main(PEER, doc=__doc__))

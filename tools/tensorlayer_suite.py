@@ -1,0 +1,82 @@
+"""Issue 30's yardstick: tensorlayer 1.11.1's own test suite, ported and run on TensorFlow 2.
+
+    python tools/tensorlayer_suite.py [--cache DIR] [--keep DIR] [-j N] [--as-script]
+                                      [--only SUBSTRING] [--report FILE.json] [-v]
+    tox -e peersuite            (with tools/magenta_suite.py)
+
+tensorlayer 1.11.1 (PyPI's wheel: the sdist names requirements files it does not ship,
+so pip cannot download it) is a TF1 layer library: ``tf.contrib.rnn`` cells, seq2seq,
+``tf.contrib.layers`` initializers, graph-mode layers over ``tf.compat.v1`` variables.
+Its wheel ships its test suite (``tests/test_*.py``, 32 modules). The harness (download,
+port, one process per module, the reference run, the classes of failure) is
+tools/peer_suite.py's; this module holds what is tensorlayer's.
+"""
+from __future__ import annotations
+
+import sys
+
+import corpus
+import peer_suite
+from peer_suite import BLOCKED, PROJECT, THIRD_PARTY, Cause, Peer, Source
+
+TENSORLAYER = corpus.Corpus(
+    "tensorlayer", "tensorlayer==1.11.1",
+    "d6b1d0541950b6344db747f51e33fdd978d3ac6c04263ae4e2a9cc4a19cc1976", wheel="py3-none-any")
+# tensorlayer's own signatures (tried before peer_suite.CAUSES). The TensorFlow changes
+# are measured: each runs (or fails) the same on TensorFlow 1.15 as noted.
+CAUSES = (
+    Cause("tf-float-dimension", THIRD_PARTY,
+          r"Dimension value must be integer or None or have an __index__ method, "
+          r"got value '\d+\.0'",
+          "a shape built with Python 3's `/` (`channels / n_group` in group_conv.py): TF "
+          "1.15 took an integral float as a dimension (Dimension(16.0) is 16), TF 2 refuses "
+          "it; `channels // n_group` is the fix, and only the project can say the division "
+          "was meant to be exact"),
+    Cause("tf-private-tensor-shape", THIRD_PARTY,
+          r"Cannot reshape a tensor with \d+ elements to shape \[\?,\d+,0\]",
+          "the test reads TensorFlow's private `Tensor._shape` (a TensorShape on TF 1.15, "
+          "a (dims, flag) tuple on TF 2.21): `tensor.shape[-1]` is the public spelling"),
+    Cause("tf-private-constant-shape", THIRD_PARTY,
+          r"Cannot convert a symbolic tf\.Tensor \(alphas",
+          "tensorlayer's alphas() calls TensorFlow's private constant_op.constant with a "
+          "Tensor shape and falls back to fill() on the TypeError TF 1.x raised; TF 2 "
+          "raises NotImplementedError there"),
+    Cause("tf-leaky-relu-tensor-alpha", THIRD_PARTY,
+          r"Expected float for argument 'alpha' not <tf\.Tensor",
+          "PRelu passes a Tensor alpha to tf.nn.leaky_relu, which TF >= 1.13 runs as a "
+          "fused op taking a float (fails the same on TF 1.15)"),
+    Cause("no-network", BLOCKED,
+          r"URLError: <urlopen error \[Errno -[23]\]|socket\.gaierror: \[Errno -[23]\]",
+          "the test downloads MNIST; this machine reaches PyPI only"),
+    Cause("hyperdash-py311", BLOCKED,
+          r"cannot import name 'getargspec' from 'inspect'",
+          "hyperdash 0.15 (tensorlayer's pin) imports inspect.getargspec, gone in Python "
+          "3.11: the dependency does not work on this Python"),
+    Cause("missing-docs", PROJECT,
+          r"config directory doesn't contain a conf\.py file \(docs/\)",
+          "the documentation test builds docs/, which the wheel does not ship"),
+)
+# Failures whose error alone says nothing, each looked at: (test id, error, cause).
+KNOWN_TESTS = (
+    (r"test_timeout\.py::Layer_Timeoutt_Test::test_timeout_not_reuse$",
+     r"TimeoutError: A timeout error have been raised",
+     Cause("wall-clock-limit", PROJECT, "",
+           "builds Inception-v4 within 40 s of wall clock (120 s on Travis): on this "
+           "2-core machine beside other processes it takes longer")),
+    (r"test_timeout\.py::Layer_Timeoutt_Test::test_timeout_reuse$",
+     r"^ValueError: Variable InceptionV4/\S+ does not exist",
+     Cause("after-wall-clock-limit", PROJECT, "",
+           "reuses the Inception-v4 the timed-out test above did not finish building")),
+    (r"test_layers_activation\.py::PT?Relu6_Layer_Test::", r"^ValueError: Variable dense_1/W "
+     r"already exists",
+     Cause("after-prelu", THIRD_PARTY, "",
+           "PRelu_Layer_Test's setUpClass failed (tf-leaky-relu-tensor-alpha) before its "
+           "tearDownClass reset the graph, so the next class finds its variables; run "
+           "alone, these classes pass")),
+)
+PEER = Peer("tensorlayer", "tensorlayer 1.11.1", [Source(TENSORLAYER)], "tests/test_*.py",
+            CAUSES, KNOWN_TESTS)
+
+
+if __name__ == "__main__":
+    sys.exit(peer_suite.main(PEER, doc=__doc__))
