@@ -192,3 +192,21 @@ def test_check_twice_over_a_ported_tree(tmp_path: Path, ports_made) -> None:
         assert main(["rewrite", str(tmp_path / "ported"), "--check", "-j", "1", "-q",
                      "--cache-dir", str(cache)]) == 0
     assert sorted(ports_made) == sorted(TREE)  # the first check only
+
+
+def test_the_settings_file_places_the_cache(tmp_path: Path, slimport_cli) -> None:
+    # ``cache-dir`` in [tool.slimport] is relative to that file, wherever the command runs;
+    # ``no-cache = true`` there turns it off.
+    project = write_tree(tmp_path / "project", {
+        **{f"src/{name}": text for name, text in TREE.items()},
+        "pyproject.toml": "[tool.slimport]\ncache-dir = \"build/cache\"\n"})
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    done = slimport_cli("rewrite", str(project / "src"), "--check", cwd=elsewhere)
+    assert done.returncode == 1, done.stderr
+    assert (project / "build/cache/CACHEDIR.TAG").is_file()
+    assert not (elsewhere / port_cache.CACHE_DIR).exists()
+    (project / "pyproject.toml").write_text("[tool.slimport]\nno-cache = true\n")
+    done = slimport_cli("rewrite", str(project / "src"), "--check", cwd=elsewhere)
+    assert done.returncode == 1, done.stderr
+    assert not (elsewhere / port_cache.CACHE_DIR).exists()
