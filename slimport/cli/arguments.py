@@ -145,8 +145,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     rewrite.add_argument(
         "--diff", action="store_true",
-        help="print a unified diff of every change to stdout and write nothing; exit 1 "
-             "when there is one, e.g. --diff > port.patch",
+        help="print a unified diff of every change to stdout and write nothing (but the "
+             "cache, see --no-cache); exit 1 when there is one, e.g. --diff > port.patch",
     )
     rewrite.add_argument(
         "--color", choices=("auto", "always", "never"), default="auto",
@@ -157,8 +157,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     rewrite.add_argument(
         "--check", action="store_true",
-        help="write nothing; exit 1 and list the files if anything would change "
-             "(for CI / pre-commit), e.g. --check",
+        help="write nothing (but the cache, so that the next check of an unchanged file "
+             "costs a hash; see --no-cache); exit 1 and list the files if anything would "
+             "change (for CI / pre-commit), e.g. --check",
     )
     rewrite.add_argument(
         "-j", "--jobs", metavar="N", type=_job_count, default=0,
