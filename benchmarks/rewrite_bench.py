@@ -8,7 +8,8 @@ the benchmark hits every tool alike.
 Tools:
   slimport       ``python -m slimport rewrite SRC --out OUT`` (default settings: one
                  process per CPU; CPU time includes the pool's processes, peak RSS is
-                 the largest single process)
+                 the largest single process), with an empty cache (``--cache-dir``, a
+                 fresh directory each run): a first run, paying the cache's writes
   slimport -j 1  the same in one process
   tf_upgrade_v2  ``tf_upgrade_v2 --intree SRC --outtree OUT`` (ships with tensorflow)
   libcst floor   ``libcst_floor.py SRC OUT``: parse + codegen + write, no transformer
@@ -52,14 +53,23 @@ def _tf_upgrade_v2() -> str:
     return str(found)
 
 
+def _cache_of(out: Path) -> Path:
+    """The cache directory of a slimport run writing ``out`` (removed with it)."""
+    return out.with_name(out.name + ".cache")
+
+
+def _slimport(*arguments: str) -> List[str]:
+    return [sys.executable, "-m", "slimport", "rewrite", *arguments]
+
+
 def tools() -> List[Tool]:
     """The three tools compared, in the order each round runs them."""
     upgrade = _tf_upgrade_v2()
     return [
-        Tool("slimport", lambda src, out: [sys.executable, "-m", "slimport", "rewrite",
-                                           str(src), "--out", str(out)]),
-        Tool("slimport -j 1", lambda src, out: [sys.executable, "-m", "slimport", "rewrite",
-                                                str(src), "--out", str(out), "-j", "1"]),
+        Tool("slimport", lambda src, out: _slimport(str(src), "--out", str(out),
+                                                    "--cache-dir", str(_cache_of(out)))),
+        Tool("slimport -j 1", lambda src, out: _slimport(str(src), "--out", str(out), "-j", "1",
+                                                         "--cache-dir", str(_cache_of(out)))),
         Tool("tf_upgrade_v2", lambda src, out: [
             sys.executable, upgrade, "--intree", str(src), "--outtree", str(out),
             "--reportfile", str(out) + ".report.txt"]),
@@ -111,12 +121,14 @@ def paired_runs(source: Path, work: Path, runs: int, progress: Callable[[str], N
     for round_index in range(runs):
         for tool in compared:
             out = work / f"out-{tool.name.replace(' ', '_')}"
-            shutil.rmtree(out, ignore_errors=True)
+            for scratch in (out, _cache_of(out)):
+                shutil.rmtree(scratch, ignore_errors=True)
             sample = measure(tool.command(source, out), work / f"{out.name}.log")
             samples[tool.name].add(sample)
             progress(f"  run {round_index + 1}/{runs} {tool.name}: {sample['wall']:.2f} s wall,"
                      f" {sample['cpu']:.2f} s cpu, {sample['peak_mb']:.0f} MB")
-            shutil.rmtree(out, ignore_errors=True)
+            for scratch in (out, _cache_of(out)):
+                shutil.rmtree(scratch, ignore_errors=True)
     return samples
 
 
@@ -149,6 +161,50 @@ def compare(label: str, source: Path, work: Path, runs: int,
     section = (f"### Rewrite: {label}: {files} files, {lines} lines, "
                f"{runs} paired runs\n\n{comparison_table(samples)}")
     return section, Measured(files, lines, samples)
+
+
+def second_check(label: str, source: Path, work: Path, runs: int,
+                 progress: Callable[[str], None]) -> str:
+    """The CI / pre-commit gate over an already ported tree: ``rewrite --check`` with an
+    empty cache, then again with nothing changed (every file a cache hit), paired.
+
+    Args:
+      label: the tree's name in the table.
+      source: the TF1 tree; its port (made once, not measured) is what is checked.
+      work: scratch directory.
+      runs: paired runs.
+      progress: prints one line of progress.
+
+    Returns:
+      The markdown section.
+    """
+    ported = work / "check-ported"
+    shutil.rmtree(ported, ignore_errors=True)
+    measure(_slimport(str(source), "--out", str(ported), "--no-cache"), work / "check-port.log")
+    cache = work / "check-cache"
+    first, second = Samples(), Samples()
+    progress(f"rewrite --check: the port of {label}, first run then nothing changed, "
+             f"{runs} paired runs")
+    for round_index in range(runs):
+        shutil.rmtree(cache, ignore_errors=True)
+        for name, samples in (("first", first), ("second", second)):
+            sample = measure(_slimport(str(ported), "--check", "--cache-dir", str(cache)),
+                             work / f"check-{name}.log")
+            samples.add(sample)
+            progress(f"  run {round_index + 1}/{runs} --check, {name} run: {sample['wall']:.2f} s"
+                     f" wall, {sample['cpu']:.2f} s cpu, {sample['peak_mb']:.0f} MB")
+    shutil.rmtree(cache, ignore_errors=True)
+    shutil.rmtree(ported, ignore_errors=True)
+    rows = [["first run (empty cache)", _stats.spread(first.wall), _stats.spread(first.cpu),
+             _stats.spread(first.peak_mb, 0)],
+            ["second run, nothing changed", _stats.spread(second.wall),
+             _stats.spread(second.cpu), _stats.spread(second.peak_mb, 0)],
+            ["second / first", _stats.ratio(_stats.median(second.wall), _stats.median(first.wall)),
+             _stats.ratio(_stats.median(second.cpu), _stats.median(first.cpu)),
+             _stats.ratio(_stats.median(second.peak_mb), _stats.median(first.peak_mb))]]
+    return (f"### `slimport rewrite --check` over the port of {label}: second run, nothing "
+            f"changed ({runs} paired runs, default -j)\n\n"
+            + _stats.table(["run", "wall s, median (min–max)", "CPU s", "peak RSS MB"], rows))
 
 
 @dataclass

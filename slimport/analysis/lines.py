@@ -19,7 +19,8 @@ from __future__ import annotations
 
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
-from typing import ContextManager, Dict, Iterable, Iterator, Optional, Set
+from typing import (ContextManager, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence,
+                    Set, Tuple)
 
 import libcst as cst
 from libcst._nodes.internal import CodegenState
@@ -59,6 +60,64 @@ def module_code(module: cst.Module) -> str:
     state = _Plain(default_indent=module.default_indent, default_newline=module.default_newline)
     module._codegen(state)
     return "".join(state.tokens)
+
+
+class ModuleCodes:
+    """``module_code`` for the versions of one module a run of codemods makes, each
+    top-level statement generated once, and where each statement starts.
+
+    A codemod hands back the statements it did not change as they were (a libcst walk
+    rebuilds only what changed: ``slimport.codemods.copy_on_write``), so after an edit
+    of two imports the rest of the module's code is known already. A statement's code
+    does not depend on what is around it (module-level code starts unindented).
+    """
+
+    def __init__(self) -> None:
+        # id(statement) -> (the statement, its code, its line breaks); holding the
+        # statement keeps its id from being reused by another node.
+        self._codes: Dict[int, Tuple[cst.CSTNode, str, int]] = {}
+
+    def _statement(self, module: cst.Module, statement: cst.CSTNode) -> Tuple[str, int]:
+        known = self._codes.get(id(statement))
+        if known is None or known[0] is not statement:
+            known = self._codes[id(statement)] = (statement, *_code_of(module, [statement]))
+        return known[1], known[2]
+
+    def code(self, module: cst.Module) -> str:
+        """``module.code``.
+
+        Args:
+          module: a libcst module.
+
+        Returns:
+          Its source code.
+        """
+        if not module.has_trailing_newline:
+            return module_code(module)  # its last token is dropped: the rare case, whole
+        parts = [_code_of(module, module.header)[0]]
+        parts += [self._statement(module, statement)[0] for statement in module.body]
+        parts.append(_code_of(module, module.footer)[0])
+        text = "".join(parts)
+        return text or module.default_newline
+
+    def starts(self, module: cst.Module) -> List[int]:
+        """The 1-based line each top-level statement of ``module`` starts on (its
+        leading blank lines and comments included), counted as ``lines_of`` counts."""
+        line = 1 + _code_of(module, module.header)[1]
+        starts = []
+        for statement in module.body:
+            starts.append(line)
+            line += self._statement(module, statement)[1]
+        return starts
+
+
+def _code_of(module: cst.Module, nodes: Sequence[cst.CSTNode]) -> Tuple[str, int]:
+    """The code of ``nodes`` where ``module`` has them (at its top level), and the line
+    breaks in it, counted token by token."""
+    state = _Plain(default_indent=module.default_indent, default_newline=module.default_newline)
+    for node in nodes:
+        node._codegen(state)
+    return "".join(state.tokens), sum(map(_newlines, state.tokens))
 
 
 @dataclass
@@ -116,24 +175,57 @@ class _LineFinder(CodegenState):
         return self.syntactic.get(key) or self.inclusive.get(key) or 0
 
 
-def lines_of(module: cst.Module, nodes: Iterable[cst.CSTNode]) -> Dict[int, int]:
+def lines_of(module: cst.Module, nodes: Iterable[cst.CSTNode],
+             codes: Optional[ModuleCodes] = None,
+             tops: Optional[Mapping[int, Optional[cst.CSTNode]]] = None) -> Dict[int, int]:
     """``id(node)`` -> the 1-based line ``node`` starts on, for the ``nodes`` in ``module``.
 
-    Nodes that are not in ``module`` are not in the result.
+    Nodes that are not in ``module`` are not in the result. Given ``codes`` and ``tops``,
+    only the top-level statements that hold a node are generated: each from the line
+    ``codes`` says it starts on.
 
     Args:
       module: the module the nodes are in.
       nodes: the nodes to place.
+      codes: the statement codes of the run the module is from.
+      tops: ``id(node)`` -> the top-level statement a walk of ``module`` found it in.
 
     Returns:
       ``id(node)`` -> its start line.
     """
     asked = {id(node) for node in nodes}
+    if codes is None or tops is None:
+        return _lines_in(module, asked)
+    index = {id(statement): number for number, statement in enumerate(module.body)}
+    by_statement: Dict[int, Set[int]] = {}
+    rest: Set[int] = set()
+    for key in asked:
+        # A top-level statement is its own; other nodes are where the walk found them.
+        number = index[key] if key in index else index.get(id(tops.get(key)))
+        if number is None:
+            rest.add(key)
+        else:
+            by_statement.setdefault(number, set()).add(key)
+    found: Dict[int, int] = {}
+    starts = codes.starts(module) if by_statement else []
+    for number, keys in by_statement.items():
+        within = _lines_in(module, keys, module.body[number], starts[number])
+        found.update(within)
+        rest |= keys - within.keys()
+    if rest:
+        found.update(_lines_in(module, rest))
+    return found
+
+
+def _lines_in(module: cst.Module, asked: Set[int], node: Optional[cst.CSTNode] = None,
+              line: int = 1) -> Dict[int, int]:
+    """``lines_of`` the nodes ``asked`` by one codegen of ``node`` (default: the module)
+    starting at ``line``, stopped once it has them all."""
     finder = _LineFinder(default_indent=module.default_indent,
                          default_newline=module.default_newline,
-                         targets=set(asked), pending=set(asked))
+                         targets=set(asked), pending=set(asked), line=line)
     try:
-        module._codegen(finder)
+        (module if node is None else node)._codegen(finder)
     except _AllFound:
         pass  # the rest of the module need not be generated
     return {key: finder.start_of_id(key) for key in asked if finder.start_of_id(key)}

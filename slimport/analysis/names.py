@@ -353,6 +353,57 @@ def with_source_facts(tree: ast.Module, text: str) -> ast.Module:
     return tree
 
 
+_IDENTIFIERS = "_slimport_identifiers"
+
+
+def identifiers(tree: ast.AST) -> FrozenSet[str]:
+    """Every identifier the code spells: names, attribute names, keyword arguments,
+    parameters, the names ``def`` / ``class`` / ``global`` / ``except ... as`` / a match
+    pattern bind, and every part of an imported or importing module's dotted name.
+
+    Args:
+      tree: a stdlib ``ast`` (kept on it: several codemods' pre-checks ask).
+
+    Returns:
+      The identifiers.
+    """
+    known = getattr(tree, _IDENTIFIERS, None)
+    if known is not None:
+        return known
+    found: Set[str] = set()
+    add = found.add
+    for node in ast.walk(tree):
+        kind = type(node)
+        if kind is ast.Name:
+            add(node.id)  # type: ignore[attr-defined]
+        elif kind is ast.Attribute:
+            add(node.attr)  # type: ignore[attr-defined]
+        elif kind in (ast.keyword, ast.arg):
+            name = node.arg  # type: ignore[attr-defined]
+            if name:
+                add(name)
+        elif kind is ast.alias:
+            found.update(node.name.split("."))  # type: ignore[attr-defined]
+            if node.asname:  # type: ignore[attr-defined]
+                add(node.asname)  # type: ignore[attr-defined]
+        elif kind is ast.ImportFrom:
+            found.update((node.module or "").split("."))  # type: ignore[attr-defined]
+        elif kind in (ast.Global, ast.Nonlocal):
+            found.update(node.names)  # type: ignore[attr-defined]
+        elif kind is ast.MatchMapping:
+            if node.rest:  # type: ignore[attr-defined]
+                add(node.rest)  # type: ignore[attr-defined]
+        elif kind is ast.MatchClass:
+            found.update(node.kwd_attrs)  # type: ignore[attr-defined]
+        else:
+            name = getattr(node, "name", None)  # definitions, handlers, match patterns
+            if isinstance(name, str):
+                add(name)
+    known = frozenset(found)
+    setattr(tree, _IDENTIFIERS, known)
+    return known
+
+
 def uses_walrus(tree: ast.Module) -> bool:
     """Whether ``tree`` may have an ``:=`` (a tree from ``parse_source`` knows already).
 

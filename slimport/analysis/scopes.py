@@ -340,6 +340,9 @@ class ScopeStack:
         self._top: Set[int] = set()
         # The module-level statement the visit is in.
         self.top_statement: Optional[cst.CSTNode] = None
+        # id(node) -> the module-level statement the visit found it in (for the lines of
+        # findings: ``slimport.analysis.lines.lines_of``).
+        self.top_of: Dict[int, Optional[cst.CSTNode]] = {}
 
     def walrus(self) -> bool:
         """Whether the file uses ``:=`` (asked once, when a scope is first read).
@@ -365,6 +368,7 @@ class ScopeStack:
             self._top = {id(statement) for statement in node.body}  # type: ignore[attr-defined]
         elif key in self._top:
             self.top_statement = node
+        self.top_of[key] = self.top_statement
         if self._bodies:
             owner = self._bodies.pop(key, None)
             if owner is not None:

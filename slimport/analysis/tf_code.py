@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import (Dict, FrozenSet, Iterator, List, Optional, Sequence, Set,
                     Tuple, Union)
 
+from slimport.analysis import file_reads
 from slimport.tables.tf_api import COMPAT_V1, TF, TF1, TF2, Api, tf_api
 from slimport.analysis.names import (
     Bindings,
@@ -306,23 +307,41 @@ def relies_on_tf1_semantics(tree: ast.Module) -> bool:
     Returns:
       True when one of them is there.
     """
+    known = getattr(tree, _TF1_SEMANTICS, None)
+    if known is None:
+        known = _relies_on_tf1_semantics(tree)
+        setattr(tree, _TF1_SEMANTICS, known)  # several codemods ask, of the same tree
+    return known
+
+
+_TF1_SEMANTICS = "_slimport_tf1_semantics"
+
+
+def _relies_on_tf1_semantics(tree: ast.Module) -> bool:
+    """``relies_on_tf1_semantics``, worked out in one walk of the tree."""
     # TensorFlow's own test_util defines test_session (and calls it): TF2 code.
-    defines_it = any(isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
-                     and node.name == "test_session" for node in ast.walk(tree))
-    asks_for_value = any(
-        isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-        and node.func.id == "hasattr" and len(node.args) == 2
-        and isinstance(node.args[1], ast.Constant) and node.args[1].value == "value"
-        for node in ast.walk(tree))
+    defines_it = asks_for_value = calls_it = False
+    subscript_values: List[ast.Subscript] = []
     for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
-                and node.func.attr == "test_session" and not defines_it:
-            return True
-        if isinstance(node, ast.Attribute) and node.attr == "value" \
-                and isinstance(node.value, ast.Subscript) \
-                and _is_shape(node.value.value, names_too=not asks_for_value):
-            return True
-    return False
+        kind = type(node)
+        if kind is ast.Call:
+            func = node.func  # type: ignore[attr-defined]
+            if isinstance(func, ast.Attribute) and func.attr == "test_session":
+                calls_it = True
+            elif isinstance(func, ast.Name) and func.id == "hasattr" \
+                    and len(node.args) == 2 and isinstance(node.args[1], ast.Constant) \
+                    and node.args[1].value == "value":  # type: ignore[attr-defined]
+                asks_for_value = True
+        elif kind is ast.Attribute:
+            if node.attr == "value" and isinstance(node.value, ast.Subscript):  # type: ignore[attr-defined]
+                subscript_values.append(node.value)  # type: ignore[attr-defined]
+        elif kind in (ast.FunctionDef, ast.AsyncFunctionDef) \
+                and node.name == "test_session":  # type: ignore[attr-defined]
+            defines_it = True
+    if calls_it and not defines_it:
+        return True
+    return any(_is_shape(subscript.value, names_too=not asks_for_value)
+               for subscript in subscript_values)
 
 
 def _is_shape(node: ast.expr, names_too: bool) -> bool:
@@ -353,8 +372,9 @@ def defines_test_case(tree: ast.Module) -> bool:
                for statement in tree.body)
 
 
-# path of a module of the user's tree -> whether it is TF1 code (read once per process).
-_NEIGHBOURS: Dict[str, bool] = {}
+# path of a module of the user's tree -> whether it is TF1 code, and the digest of what
+# was read (once per process; a later look notes that read: ``file_reads``).
+_NEIGHBOURS: Dict[str, Tuple[bool, str]] = {}
 
 
 def imports_tf1_neighbour(tree: ast.Module, filename: Optional[str]) -> bool:
@@ -377,11 +397,11 @@ def imports_tf1_neighbour(tree: ast.Module, filename: Optional[str]) -> bool:
     """
     if not filename:
         return False
-    path = Path(filename).resolve()
+    path = file_reads.resolve(Path(filename))
     package = path.parent
-    while (package.parent / "__init__.py").is_file():
+    while file_reads.is_file(package.parent / "__init__.py"):
         package = package.parent
-    in_package = (package / "__init__.py").is_file()
+    in_package = file_reads.is_file(package / "__init__.py")
     for name in _imported_modules(tree):
         if name.startswith("."):
             found = _module_file(path.parent, name)
@@ -415,25 +435,34 @@ def _imported_modules(tree: ast.Module) -> Iterator[str]:
 def _module_file(root: Path, name: str) -> Optional[Path]:
     """The file of module ``name`` under ``root`` (``a.b`` or ``./b`` relative), if any."""
     relative = name if name.startswith(".") else name.replace(".", "/")
-    base = (root / relative).resolve() if relative.strip("./") else None
+    base = file_reads.resolve(root / relative) if relative.strip("./") else None
     if base is None:
         return None
     for candidate in (base.with_suffix(".py"), base / "__init__.py"):
-        if candidate.is_file():
+        if file_reads.is_file(candidate):
             return candidate
     return None
 
 
 def _is_tf1_file(path: Path) -> bool:
     key = str(path)
-    if key not in _NEIGHBOURS:
-        try:
-            tree = ast.parse(path.read_bytes())
-        except (OSError, SyntaxError, ValueError):
-            _NEIGHBOURS[key] = False
-        else:
-            _NEIGHBOURS[key] = tf1_evidence(tree, collect_bindings(tree))[0]
-    return _NEIGHBOURS[key]
+    known = _NEIGHBOURS.get(key)
+    if known is not None:
+        file_reads.note_content(path, known[1])
+        return known[0]
+    try:
+        data = file_reads.read_bytes(path)
+    except OSError:
+        _NEIGHBOURS[key] = (False, file_reads.UNREADABLE)
+        return False
+    try:
+        tree = ast.parse(data)
+    except (SyntaxError, ValueError):
+        verdict = False
+    else:
+        verdict = tf1_evidence(tree, collect_bindings(tree))[0]
+    _NEIGHBOURS[key] = (verdict, file_reads.digest(data))
+    return verdict
 
 
 def tf1_evidence(tree: ast.Module, bindings: Bindings) -> Tuple[bool, Set[int]]:

@@ -8,15 +8,15 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import List
+from typing import Dict, List
 
 from slim_facts.platform_flags import PLATFORM_FLAGS
 from slim_facts.requirements import pip_install_line
 from slimport import __version__
 from slimport.cli import exit_codes
-from slimport.codemods import flag_mapping
 from slimport.output import report_file, summary
 from slimport.verify import arguments as verify_arguments
+from slimport.engine.cache import CACHE_DIR
 from slimport.engine.jobs import DEFAULT_MAX_FILE_BYTES
 
 _REWRITE_EXAMPLES = """\
@@ -35,6 +35,13 @@ settings: [tool.slimport] in the nearest pyproject.toml (or --config FILE) gives
 defaults for the long options, in kebab-case (exclude = ["*_pb2.py"], max-size = "4M",
 skip = ["compat_v1"], map = {data_dir = "dataset_dir"}, jobs = 2); the command line wins.
 """
+
+
+def _flag_mapping(value: str) -> Dict[str, str]:
+    """``--map``'s entries (``slimport.codemods.flag_mapping``), loaded when given: the
+    codemods' package is not loaded by a run every file of which is a cache hit."""
+    from slimport.codemods import flag_mapping
+    return flag_mapping.argument(value)
 
 
 def _comma_list(value: str) -> List[str]:
@@ -138,8 +145,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     rewrite.add_argument(
         "--diff", action="store_true",
-        help="print a unified diff of every change to stdout and write nothing; exit 1 "
-             "when there is one, e.g. --diff > port.patch",
+        help="print a unified diff of every change to stdout and write nothing (but the "
+             "cache, see --no-cache); exit 1 when there is one, e.g. --diff > port.patch",
     )
     rewrite.add_argument(
         "--color", choices=("auto", "always", "never"), default="auto",
@@ -150,8 +157,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     rewrite.add_argument(
         "--check", action="store_true",
-        help="write nothing; exit 1 and list the files if anything would change "
-             "(for CI / pre-commit), e.g. --check",
+        help="write nothing (but the cache, so that the next check of an unchanged file "
+             "costs a hash; see --no-cache); exit 1 and list the files if anything would "
+             "change (for CI / pre-commit), e.g. --check",
     )
     rewrite.add_argument(
         "-j", "--jobs", metavar="N", type=_job_count, default=0,
@@ -184,12 +192,24 @@ def build_parser() -> argparse.ArgumentParser:
              "(default 1M), e.g. --max-size 4M",
     )
     rewrite.add_argument(
-        "--map", metavar="FROM=TO", type=flag_mapping.argument, action="append", default=[],
+        "--map", metavar="FROM=TO", type=_flag_mapping, action="append", default=[],
         help="platform flag -> script flag mapping, given to the codemods that take a "
              "mapping (uai_flags); FROM is one of the platform flags "
              f"({', '.join(PLATFORM_FLAGS)}), TO a flag your entry script defines (a TO "
              "no file defines is reported); repeatable or comma-separated, "
              "e.g. --map data_dir=dataset_dir,output_dir=train_dir",
+    )
+    rewrite.add_argument(
+        "--no-cache", action="store_true",
+        help="port every file again: neither read nor write the cache, where a port is "
+             "kept under the digest of the file's bytes, slimport, the settings and the "
+             "tree facts it read, so that a file that did not change costs a hash "
+             "(docs/rewrite.md), e.g. --no-cache",
+    )
+    rewrite.add_argument(
+        "--cache-dir", metavar="DIR", type=Path, default=Path(CACHE_DIR),
+        help=f"keep the cache in DIR (default {CACHE_DIR} in the current directory; in "
+             "[tool.slimport], relative to the file), e.g. --cache-dir ~/.cache/slimport",
     )
     rewrite.add_argument(
         "--exclude", metavar="GLOB", action="append", default=[],

@@ -22,12 +22,13 @@ from slimport.cli import config
 from slimport.cli import rewrite
 from slimport.cli import runtime_commands
 from slimport.output import summary
-from slimport import codemods as registry
-from slimport.engine import NO_OBSERVER, RunObserver
+from slimport.engine.run import NO_OBSERVER, RunObserver
 from slimport.cli.exit_codes import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK
 
 
 def _list() -> int:
+    from slimport import codemods as registry
+
     width = max(len(codemod.NAME) for codemod in registry.CODEMODS)
     for codemod in registry.CODEMODS:
         line = f"{codemod.NAME:<{width}}  {codemod.DESCRIPTION}"
@@ -61,6 +62,9 @@ def _with_settings(args: argparse.Namespace, argv: Sequence[str]) -> None:
                              Path.cwd())
     except config.ConfigError as error:
         args.usage_error(str(error))
+    if "cache-dir" in found.applied and not args.cache_dir.is_absolute():
+        # A path in the settings file is the file's, wherever the command runs.
+        args.cache_dir = found.path.parent / args.cache_dir
     if found.path is not None and args.verbosity >= summary.VERBOSE:
         print(f"slimport: settings from {found.path} [tool.slimport]: "
               f"{', '.join(found.applied) or 'none applied (the command line gives them)'}",

@@ -10,9 +10,8 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import Dict, List, Sequence
+from typing import Any, Dict, List, Mapping, Sequence, Tuple
 
-from slimport import codemods as registry
 from slimport import engine
 from slimport.cli import exit_codes
 from slimport.cli.stdin import STDIN, rewrite_stdin
@@ -23,16 +22,31 @@ from slimport.output.progress import Progress
 from slimport.output.summary import QUIET, summary_text
 
 
-def _codemod_options(args: argparse.Namespace, selected: Sequence[type],
-                     warnings: List[str]) -> Dict[str, Dict[str, str]]:
-    """The options for the codemods (``--map``); a note in ``warnings`` if none takes them."""
+def _codemod_options(args: argparse.Namespace) -> Dict[str, Dict[str, str]]:
+    """The options for the codemods (``--map``)."""
     mapping: Dict[str, str] = {}
     for pairs in args.map:
         mapping.update(pairs)
-    if mapping and not any("mapping" in getattr(c, "OPTIONS", ()) for c in selected):
+    return {"mapping": mapping} if mapping else {}
+
+
+def _selected(args: argparse.Namespace, options: Mapping[str, Any]
+              ) -> Tuple[List[type], List[str]]:
+    """The codemods ``--only`` / ``--skip`` select, and a note if none takes the options.
+
+    Loaded here, when a run needs them (not when every port is in the cache).
+    """
+    from slimport import codemods as registry
+
+    try:
+        selected = registry.select(args.only, args.skip)
+    except ValueError as error:
+        args.usage_error(str(error))
+    warnings = []
+    if options and not any("mapping" in getattr(c, "OPTIONS", ()) for c in selected):
         warnings.append("--map has no effect: none of the selected codemods takes a "
                         "mapping (see `slimport list`)")
-    return {"mapping": mapping} if mapping else {}
+    return selected, warnings
 
 
 def rewrite_command(args: argparse.Namespace,
@@ -46,16 +60,12 @@ def rewrite_command(args: argparse.Namespace,
     Returns:
       The exit code.
     """
-    try:
-        selected = registry.select(args.only, args.skip)
-    except ValueError as error:
-        args.usage_error(str(error))
     if args.force and args.out is None:
         args.usage_error("--force only applies to --out DIR")
-    warnings: List[str] = []
-    options = _codemod_options(args, selected, warnings)
+    options = _codemod_options(args)
     dry_run = args.diff or args.check
     if STDIN in map(str, args.paths):
+        selected, warnings = _selected(args, options)
         return rewrite_stdin(args, selected, options, warnings)
     if args.stdin_filename is not None:
         args.usage_error("--stdin-filename names the file read from -, standard input")
@@ -66,12 +76,15 @@ def rewrite_command(args: argparse.Namespace,
             engine.check_report_path(args.report, plan, args.out)
     except engine.UsageError as error:
         args.usage_error(str(error))
-    texts = engine.plan_texts(plan) if engine.needs_texts(selected, options) else []
-    found = engine.survey(selected, options, plan.source_tree, texts)
-    warnings += found.warnings
+    cache, cache_warning = (None, None) if args.no_cache else engine.open_cache(args.cache_dir)
+    request = engine.Request(tuple(args.only), tuple(args.skip), options, args.max_size)
+    # The codemods are loaded only when some file's port is not in the cache (a run
+    # record exists only for a request whose names were checked).
+    prepared = engine.prepare_run(plan, request, lambda: _selected(args, options), cache)
+    warnings = ([cache_warning] if cache_warning else []) + prepared.warnings
     settings = engine.PortSettings(
-        tuple(selected), options, write=not dry_run, diff=args.diff,
-        max_file_bytes=args.max_size, tree_facts=found.facts,
+        prepared.codemods, options, write=not dry_run, diff=args.diff,
+        max_file_bytes=args.max_size, tree_facts=prepared.facts,
         regenerate_protos=not args.only,  # --only runs just the codemods named
         review=args.report is not None and report_file.is_page(args.report))
 
@@ -79,7 +92,8 @@ def rewrite_command(args: argparse.Namespace,
     try:
         outcome = engine.run_plan(plan, settings, jobs=args.jobs or os.cpu_count() or 1,
                                   on_done=lambda result: progress.advance(result.path),
-                                  observer=observer)
+                                  observer=observer, cache=prepared.cache,
+                                  known=prepared.known)
     except engine.Interrupted as interrupted:
         progress.close()
         return _interrupted(args, plan, interrupted)

@@ -13,8 +13,8 @@ from __future__ import annotations
 import ast
 from contextlib import contextmanager
 from dataclasses import replace
-from typing import (Any, Callable, ClassVar, Dict, Iterator, List, Mapping, Optional, Pattern,
-                    Sequence, Tuple, Union)
+from typing import (AbstractSet, Any, Callable, ClassVar, Dict, FrozenSet, Iterator, List,
+                    Mapping, Optional, Pattern, Sequence, Tuple, Union)
 
 import libcst as cst
 from libcst.codemod import Codemod, CodemodContext, VisitorBasedCodemodCommand
@@ -27,10 +27,10 @@ from libcst.matchers._decorators import (
 )
 from libcst.metadata import MetadataWrapper
 
-from slimport.codemods import matcher_setup
+from slimport.codemods import copy_on_write, matcher_setup
 from slimport.analysis.lines import LineIndex, lines_of
 from slimport.analysis.findings import ATTENTION, Finding
-from slimport.codemods.context import AST_KEY, ORIGINAL_AST_KEY, SOURCE_LINE_KEY
+from slimport.codemods.context import AST_KEY, CODES_KEY, ORIGINAL_AST_KEY, SOURCE_LINE_KEY
 from slimport.codemods.tree_facts import TreeContents, TreeFact
 from slimport.analysis.names import (
     Bindings,
@@ -106,7 +106,7 @@ def _add_imports(context: CodemodContext, tree: cst.Module) -> cst.Module:
         # Of the statement after the imports the visitor only reads and edits the
         # blank lines above it; a stand-in spares it a walk through, say, a class.
         body[end] = cst.SimpleStatementLine([cst.Pass()], leading_lines=follower.leading_lines)
-    head = AddImportsVisitor(context).transform_module(tree.with_changes(body=body[:end + 1]))
+    head = _HeadImports(context).transform_module(tree.with_changes(body=body[:end + 1]))
     new_body = list(head.body)
     if isinstance(follower, cst.BaseCompoundStatement):
         stand_in = new_body[-1]
@@ -115,6 +115,7 @@ def _add_imports(context: CodemodContext, tree: cst.Module) -> cst.Module:
 
 
 matcher_setup.install()
+copy_on_write.install()
 
 # (codemod class, node class) -> the codemod's visit_<Node> and leave_<Node>, or None.
 # CSTTransformer looks both up by name at every node (an f-string, and a getattr that
@@ -127,8 +128,10 @@ def _handlers(codemod: type, node: type) -> Tuple[Optional[Callable], Optional[C
     found = _HANDLERS.get((codemod, node))
     if found is None:
         name = node.__name__
-        found = _HANDLERS[codemod, node] = (getattr(codemod, f"visit_{name}", None),
-                                            getattr(codemod, f"leave_{name}", None))
+        # libcst's do-nothing visit_<Node> / leave_<Node> are not called either.
+        found = _HANDLERS[codemod, node] = tuple(  # type: ignore[assignment]
+            getattr(codemod, method) if copy_on_write.own_method(codemod, method) else None
+            for method in (f"visit_{name}", f"leave_{name}"))
     return found
 
 
@@ -141,6 +144,10 @@ class SlimportCodemod(VisitorBasedCodemodCommand):
     # or, when TRIGGER is set, if its text matches that pattern.
     TRIGGERS: ClassVar[Tuple[str, ...]] = ()
     TRIGGER: ClassVar[Optional[Pattern[str]]] = None
+    # Identifiers (a name, an attribute, an imported name, ...: ``identifiers``) a file
+    # must spell, one of them, for the codemod to edit or report anything in it; read off
+    # the stdlib ast after the text pre-check, before any libcst work. Empty: no check.
+    NAME_TRIGGERS: ClassVar[FrozenSet[str]] = frozenset()
     # Keyword arguments this codemod accepts from the user; the engine passes only these
     # (e.g. uai_flags declares ("mapping",) for the CLI's --map).
     OPTIONS: ClassVar[Tuple[str, ...]] = ()
@@ -308,6 +315,19 @@ class SlimportCodemod(VisitorBasedCodemodCommand):
         if cls.TRIGGER is not None:
             return cls.TRIGGER.search(source) is not None
         return any(trigger in source for trigger in cls.TRIGGERS)
+
+    @classmethod
+    def applies_to_names(cls, names: AbstractSet[str]) -> bool:
+        """Cheap ast pre-check: False means the codemod cannot change or report anything
+        in a file that spells only ``names``.
+
+        Args:
+          names: ``identifiers`` of the file (or of more: the check is a superset's).
+
+        Returns:
+          False when ``NAME_TRIGGERS`` is given and none of them is among ``names``.
+        """
+        return not cls.NAME_TRIGGERS or not cls.NAME_TRIGGERS.isdisjoint(names)
 
     @classmethod
     def statement_filter(cls, tree: ast.Module, bindings: Bindings) -> Optional[StatementFilter]:
@@ -478,10 +498,25 @@ class SlimportCodemod(VisitorBasedCodemodCommand):
     def _resolve_findings(self, tree: cst.Module) -> None:
         """Give the findings of the pass over ``tree`` their lines; warn libcst.tool users."""
         nodes = [node for node, _ in self._unplaced if node is not None]
-        lines = lines_of(tree, nodes) if nodes else {}
+        lines = lines_of(tree, nodes, self.context.scratch.get(CODES_KEY),
+                         self.scopes.top_of) if nodes else {}
         for node, finding in self._unplaced:
             finding = replace(finding, line=lines.get(id(node), 0))
             self.findings.append(finding)
             if finding.kind == ATTENTION:
                 self.warn(finding.as_warning())
         self._unplaced = []
+
+
+# A codemod's visit does nothing at a node but track scopes (which only modules,
+# statements, definitions and comprehensions open) and call its handlers.
+copy_on_write.dispatches_by_node_type(SlimportCodemod.on_visit, SlimportCodemod.on_leave,
+                                      SlimportCodemod.on_visit_attribute,
+                                      SlimportCodemod.on_leave_attribute)
+
+
+class _HeadImports(AddImportsVisitor):
+    """libcst's AddImportsVisitor without its deep copy of the tree first: it reads no
+    metadata, so the copy (a tenth of an entry script's port) protected nothing."""
+
+    _handle_metadata_reference = SlimportCodemod._handle_metadata_reference

@@ -13,3 +13,6 @@ SOURCE_LINE_KEY = "slimport.source_line"
 # the stdlib ast of the user's file before any codemod: what earlier codemods rewrote
 # (tf.app.flags, tf.contrib, MoXing) still says there whether the file is TF1 code.
 ORIGINAL_AST_KEY = "slimport.original_ast"
+# slimport.analysis.lines.ModuleCodes: the codes of the module's top-level statements,
+# kept over the run of codemods (a finding's line is found by generating its statement).
+CODES_KEY = "slimport.module_codes"

@@ -36,8 +36,7 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import (ClassVar, Dict, Iterator, List, Pattern, Set,
-                    Tuple)
+from typing import ClassVar, Dict, FrozenSet, Iterator, List, Pattern, Set, Tuple
 
 import libcst as cst
 
@@ -132,6 +131,8 @@ class Py2LeftoversCommand(LeftoverCodemod):
         "sys.maxint, d.iteritems(), ...) -> their Python 3 spelling"
     )
     TRIGGER: ClassVar[Pattern[str]] = _TRIGGER_TEXT
+    NAME_TRIGGERS: ClassVar[FrozenSet[str]] = frozenset(
+        {*BUILTINS, *MOVED, *ITER_METHODS, *ITERTOOLS, "maxint", NEXT_METHOD})
     # Is ``d.itervalues()`` Python 2's, or a method the tree itself defines?
     TREE_FACTS: ClassVar[Tuple[TreeFact, ...]] = (TREE_METHODS,)
 

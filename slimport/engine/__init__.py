@@ -10,27 +10,35 @@ skeleton of the file, ``passes`` and ``skeleton``) and written atomically (``job
 stale generated protobuf modules are regenerated last (``protos``). It returns one
 ``FileResult`` per Python file plus one per skipped path or failed copy.
 """
-from slimport.engine.facts import Survey, needs_texts, plan_texts, survey
-from slimport.engine.jobs import DEFAULT_MAX_FILE_BYTES, PortSettings, atomic_write, port_file
-from slimport.engine.passes import options_for
-from slimport.engine.plan import (
-    PORT,
-    TEMP_SUFFIX,
-    Job,
-    Plan,
-    UsageError,
-    check_report_path,
-    make_plan,
-    not_walked,
-)
-from slimport.engine.port import Ported, port_source
-from slimport.engine.run import NO_OBSERVER, Interrupted, RunObserver, RunResult, run_plan
-from slimport.output.results import FileResult
+from importlib import import_module
+from typing import Any
 
-__all__ = [
-    "DEFAULT_MAX_FILE_BYTES", "FileResult", "NO_OBSERVER", "Interrupted", "Job", "PORT", "Plan",
-    "PortSettings", "Ported", "RunObserver", "RunResult", "Survey", "TEMP_SUFFIX",
-    "UsageError", "atomic_write", "check_report_path", "make_plan", "needs_texts",
-    "not_walked", "options_for", "plan_texts", "port_file", "port_source", "run_plan",
-    "survey",
-]
+# name -> the module of this package that defines it; loaded on first use, so that a
+# run whose every file is a cache hit loads neither the codemods nor libcst.
+_HOMES = {
+    "Survey": "facts", "needs_texts": "facts", "plan_texts": "facts", "survey": "facts",
+    "DEFAULT_MAX_FILE_BYTES": "jobs", "PortSettings": "jobs", "atomic_write": "jobs",
+    "port_file": "jobs",
+    "options_for": "passes",
+    "PORT": "plan", "TEMP_SUFFIX": "plan", "Job": "plan", "Plan": "plan",
+    "UsageError": "plan", "check_report_path": "plan", "make_plan": "plan",
+    "not_walked": "plan",
+    "port_source": "port",
+    "Ported": "ported",
+    "NO_OBSERVER": "run", "Interrupted": "run", "RunObserver": "run", "RunResult": "run",
+    "run_plan": "run",
+    "CACHE_DIR": "cache", "FileCache": "cache", "open_cache": "cache",
+    "Request": "prepare", "Prepared": "prepare", "prepare_run": "prepare",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name == "FileResult":
+        from slimport.output.results import FileResult
+        return FileResult
+    if name not in _HOMES:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(import_module(f"{__name__}.{_HOMES[name]}"), name)
+
+
+__all__ = ["FileResult", *_HOMES]

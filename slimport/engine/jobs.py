@@ -17,8 +17,10 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Mapping, Optional, Tuple
 
-from slimport.engine import port
+from slimport.analysis import file_reads
 from slimport.engine import stopping
+from slimport.engine.cache import FileCache
+from slimport.engine.ported import Ported
 from slimport.engine.plan import COPY, MKDIR, REMOVE, TEMP_SUFFIX, Job, file_kind
 from slimport.output.diffs import review_hunks, unified_diff
 from slimport.output.results import CHANGED, FAILED, SKIPPED, UNCHANGED, FileResult
@@ -107,20 +109,60 @@ def _failed(path: str, reason: str, line: Optional[int] = None) -> FileResult:
     return FileResult(path=path, status=FAILED, error=reason, error_line=line)
 
 
-def port_file(job: Job, settings: PortSettings) -> FileResult:
+# A file read before its job ran: (bytes, permission bits, its port found in the cache).
+Known = Tuple[bytes, int, Ported]
+
+
+def port_file(job: Job, settings: PortSettings, cache: Optional[FileCache] = None,
+              known: Optional[Known] = None) -> FileResult:
     """Port one Python file as ``job`` says; every problem becomes a FileResult.
 
     A bug (ours or libcst's) fails this file only: the run goes on.
+
+    Args:
+      job: a PORT job of the plan.
+      settings: how to port.
+      cache: where ports are looked up and kept (None: no cache).
+      known: the file as read already and its cached port (then it is not read again).
     """
     try:
-        return _port_file(job, settings)
+        return _port_file(job, settings, cache, known)
     except Exception as error:
         return _failed(job.display, f"internal error: {type(error).__name__}: {error}; the "
                                     f"file is left as it was; please report this with the file")
 
 
+def ported_bytes(data: bytes, filename: str, settings: PortSettings,
+                 cache: Optional[FileCache] = None) -> Ported:
+    """The port of ``data`` (the file at ``filename``): the cache's, or made and kept.
+
+    Args:
+      data: the file's bytes.
+      filename: its path, for the codemods.
+      settings: how to port.
+      cache: where ports are looked up and kept (None: no cache).
+
+    Returns:
+      The Ported.
+    """
+    if cache is not None:
+        cached = cache.get(filename, data)
+        if cached is not None:
+            return cached
+    # Here, not at the top: a run whose every file is a cache hit never loads the
+    # codemods (nor libcst).
+    from slimport.engine import port
+    with file_reads.recorded() as reads:
+        ported = port.port_source(data, filename, settings.codemods, settings.codemod_options,
+                                  settings.max_file_bytes, tree_facts=settings.tree_facts)
+    if cache is not None:
+        cache.put(filename, data, ported, reads)
+    return ported
+
+
 def port_to_result(data: bytes, filename: str, display: str, settings: PortSettings,
-              written: bool) -> Tuple[FileResult, port.Ported]:
+                   written: bool, cache: Optional[FileCache] = None,
+                   ported: Optional[Ported] = None) -> Tuple[FileResult, Ported]:
     """Port one file's bytes in memory, as ``port_file`` would.
 
     Args:
@@ -130,13 +172,14 @@ def port_to_result(data: bytes, filename: str, display: str, settings: PortSetti
       settings: how to port.
       written: whether the ported text is what the user goes on to edit (then the
         findings name its lines; else the input's).
+      cache: where ports are looked up and kept (None: no cache).
+      ported: the port of ``data``, when it is known already.
 
     Returns:
       The FileResult (with no ``output``), and the Ported (``data``: what to write).
     """
-    ported = port.port_source(data, filename, settings.codemods,
-                                 settings.codemod_options, settings.max_file_bytes,
-                                 tree_facts=settings.tree_facts)
+    if ported is None:
+        ported = ported_bytes(data, filename, settings, cache)
     if ported.error is not None or ported.skipped is not None:
         return _not_ported(display, ported, settings.write), ported
     changed = ported.data != data
@@ -159,15 +202,20 @@ def port_to_result(data: bytes, filename: str, display: str, settings: PortSetti
     return result, ported
 
 
-def _port_file(job: Job, settings: PortSettings) -> FileResult:
-    try:
-        data, mode = read_regular(job.source)
-    except NotRegularFile as error:
-        return FileResult(path=job.display, status=SKIPPED, error=f"{error}; not read")
-    except OSError as error:
-        return _failed(job.display, f"cannot read: {error.strerror or error}")
+def _port_file(job: Job, settings: PortSettings, cache: Optional[FileCache],
+               known: Optional[Known]) -> FileResult:
+    ported: Optional[Ported] = None
+    if known is not None:
+        data, mode, ported = known
+    else:
+        try:
+            data, mode = read_regular(job.source)
+        except NotRegularFile as error:
+            return FileResult(path=job.display, status=SKIPPED, error=f"{error}; not read")
+        except OSError as error:
+            return _failed(job.display, f"cannot read: {error.strerror or error}")
     result, ported = port_to_result(data, str(job.source), job.display, settings,
-                               written=job.dest is not None)
+                                    written=job.dest is not None, cache=cache, ported=ported)
     if result.status in (FAILED, SKIPPED):
         if job.dest is not None and not job.in_place:
             # The ported tree must be runnable as a whole: carry the file over as is.
@@ -194,7 +242,7 @@ def _port_file(job: Job, settings: PortSettings) -> FileResult:
     return result
 
 
-def _not_ported(path: str, ported: port.Ported, write: bool) -> FileResult:
+def _not_ported(path: str, ported: Ported, write: bool) -> FileResult:
     """The result of a file left as it was: a failure (with its line) or a skip.
 
     ``--check`` and ``--diff`` (``write`` False) answer "is the tree ported?": a file

@@ -11,16 +11,16 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence
+from typing import AbstractSet, Any, Callable, Dict, List, Mapping, Optional, Sequence
 
 import libcst as cst
 from libcst.codemod import CodemodContext, SkipFile
 
 from slimport.engine import line_map
 from slimport.engine import skeleton
-from slimport.analysis.lines import module_code
-from slimport.analysis.names import Bindings, collect_bindings, parse_source
-from slimport.codemods.context import AST_KEY, ORIGINAL_AST_KEY, SOURCE_LINE_KEY
+from slimport.analysis.lines import ModuleCodes
+from slimport.analysis.names import Bindings, collect_bindings, identifiers, parse_source
+from slimport.codemods.context import AST_KEY, CODES_KEY, ORIGINAL_AST_KEY, SOURCE_LINE_KEY
 from slimport.analysis.findings import ATTENTION, EDIT, WARNING, Finding
 from slimport.engine.source_checks import TOO_DEEP, libcst_error
 
@@ -43,6 +43,34 @@ def options_for(codemod: type, options: Mapping[str, Any],
     given.update({fact.name: tree_facts[fact.name] for fact in codemod.TREE_FACTS
                   if fact.name in tree_facts})
     return given
+
+
+# text -> {codemod class: its text pre-check's answer}, for the last few texts: a file's
+# text is checked against every codemod two or three times in a port (some pre-checks
+# are regular expressions that cost more than a small file's walk).
+_TEXT_CHECKS: Dict[str, Dict[type, bool]] = {}
+_TEXTS_KEPT = 4
+
+
+def applies(codemod: type, text: str) -> bool:
+    """``codemod.applies_to(text)``, asked once per text.
+
+    Args:
+      codemod: a codemod class.
+      text: a source text.
+
+    Returns:
+      Its text pre-check's answer.
+    """
+    answers = _TEXT_CHECKS.get(text)
+    if answers is None:
+        if len(_TEXT_CHECKS) >= _TEXTS_KEPT:
+            _TEXT_CHECKS.clear()
+        answers = _TEXT_CHECKS[text] = {}
+    answer = answers.get(codemod)
+    if answer is None:
+        answer = answers[codemod] = codemod.applies_to(text)
+    return answer
 
 
 def _reported(codemod_name: str, command: Any, context: CodemodContext) -> List[Finding]:
@@ -133,7 +161,7 @@ def _parse(cut: skeleton.Skeleton) -> cst.Module:
         raise Unported(reason, cut.source_line(line or 0) or line) from error
 
 
-def _check_round_trip(cut: skeleton.Skeleton, parsed: cst.Module) -> None:
+def _check_round_trip(cut: skeleton.Skeleton, parsed: cst.Module, codes: ModuleCodes) -> None:
     """Make sure libcst gives back exactly the text it parsed before any edit is kept.
 
     Checked only once a codemod changed something: an unchanged file is handed back
@@ -143,11 +171,12 @@ def _check_round_trip(cut: skeleton.Skeleton, parsed: cst.Module) -> None:
       Unported: libcst would change the text of a whole file.
       NeedsWholeFile: libcst would change a skeleton's text.
     """
-    if module_code(parsed) == cut.text:
+    given_back = codes.code(parsed)
+    if given_back == cut.text:
         return
     if not cut.is_whole:
         raise NeedsWholeFile
-    line = _first_difference(cut.text, module_code(parsed))
+    line = _first_difference(cut.text, given_back)
     raise Unported(
         f"libcst cannot round-trip it: it would change line {line} (e.g. drop a "
         f"comment after a one-line block) before any edit; left untouched: move the "
@@ -163,6 +192,15 @@ def _skeleton_to_text(cut: skeleton.Skeleton, code: str) -> List[int]:
         hidden = cut.elided.get(line)
         number += len(skeleton.source_lines(hidden)) if hidden is not None else 1
     return lines
+
+
+def _identifiers_now(tree: ast.Module, module_ast: ast.Module, changed: bool) -> AbstractSet[str]:
+    """The identifiers the text may spell now: ``tree``'s (the text the run started
+    from), and after edits also those of the edited skeleton (``module_ast``); what a
+    skeleton hides is ``tree``'s, unchanged."""
+    if not changed:
+        return identifiers(tree)
+    return identifiers(tree) | identifiers(module_ast)
 
 
 def run_pass(codemods: Sequence[type], start: int, text: str, tree: ast.Module,
@@ -183,7 +221,10 @@ def run_pass(codemods: Sequence[type], start: int, text: str, tree: ast.Module,
       NeedsWholeFile: the skeleton does not serve (see the class).
       RecursionError: libcst's parser or code generation found it nested too deeply.
     """
-    group = [codemod for codemod in codemods[start:] if codemod.applies_to(text)]
+    # Codemods whose text pre-check matches; those the identifiers rule out get no libcst
+    # work (their statement filters are not even asked).
+    matching = [codemod for codemod in codemods[start:] if applies(codemod, text)]
+    group = [codemod for codemod in matching if codemod.applies_to_names(identifiers(tree))]
     cut = skeleton.Skeleton(text, [])
     if sparse and skeleton.PLACEHOLDER_PREFIX not in text:
         bindings = collect_bindings(tree)
@@ -195,12 +236,15 @@ def run_pass(codemods: Sequence[type], start: int, text: str, tree: ast.Module,
     code, full = cut.text, text
     # The edits of this run, on the skeleton.
     edits = line_map.History()
+    # Each top-level statement's code, generated once.
+    codes = ModuleCodes()
     located: List[Located] = []
     applied: List[str] = []
     index = start
     while index < len(codemods):
         codemod = codemods[index]
-        if not codemod.applies_to(full):
+        if not applies(codemod, full) or (codemod not in group and not codemod.applies_to_names(
+                _identifiers_now(tree, module_ast, changed=full is not text))):
             index += 1
             continue
         if codemod not in group:
@@ -211,7 +255,7 @@ def run_pass(codemods: Sequence[type], start: int, text: str, tree: ast.Module,
             """A line of the tree this codemod gets -> a line of ``text``."""
             return cut.source_line(edits.oldest_line(line, upto=done))
 
-        scratch = {AST_KEY: (module, module_ast), ORIGINAL_AST_KEY: original,
+        scratch = {AST_KEY: (module, module_ast), ORIGINAL_AST_KEY: original, CODES_KEY: codes,
                    SOURCE_LINE_KEY: lambda line, to_text=to_text: to_source(to_text(line))}
         context = CodemodContext(filename=filename, scratch=scratch)
         command = codemod(context, **options_for(codemod, options, tree_facts or {}))
@@ -231,10 +275,10 @@ def run_pass(codemods: Sequence[type], start: int, text: str, tree: ast.Module,
         if any(finding.kind == EDIT for finding in reported):
             applied.append(codemod.NAME)
         # A codemod that found nothing to do hands back the very tree it was given.
-        new_code = code if new_module is module else module_code(new_module)
+        new_code = code if new_module is module else codes.code(new_module)
         if new_code != code:
             if not edits.steps:
-                _check_round_trip(cut, parsed)
+                _check_round_trip(cut, parsed, codes)
             expanded = cut.expand(new_code)
             if expanded is None:
                 raise NeedsWholeFile

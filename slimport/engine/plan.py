@@ -6,8 +6,9 @@ file an interrupted in-place run left, or skip the path and say why. Everything 
 run will write to is checked here too (``--out``, ``--report``), so a refusal
 comes before the first file changes.
 
-What is never walked: version control metadata and bytecode caches (named only
-with ``-v``), installed packages (virtualenvs, found by their ``pyvenv.cfg`` or
+What is never walked: version control metadata, bytecode caches and directories
+tagged as caches by a ``CACHEDIR.TAG`` (slimport's own among them; named only with
+``-v``), installed packages (virtualenvs, found by their ``pyvenv.cfg`` or
 ``conda-meta``, ``.tox``, ``.nox``, ``node_modules``: reported as skipped), paths
 matching ``--exclude``, and symlinks, which are recreated under ``--out`` when
 they point inside the tree and reported when they point outside it. Only regular
@@ -23,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
+from slimport.engine.cache import is_cache_dir
 from slimport.output.results import SKIPPED, FileResult
 from slimport.analysis.source_tree import PYTHON_SUFFIX, SourceTree, tree_path
 
@@ -118,6 +120,8 @@ def not_walked(path: Path) -> Optional[Tuple[str, bool]]:
         return "a virtualenv (has pyvenv.cfg)", True
     if (path / "conda-meta").is_dir():
         return "a conda environment (has conda-meta/)", True
+    if is_cache_dir(path):
+        return "a cache (has CACHEDIR.TAG)", False
     return None
 
 

@@ -28,36 +28,15 @@ import io
 import re
 import tokenize
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
-from typing import Any, Iterator, List, Mapping, Optional, Sequence, Tuple
+from dataclasses import replace
+from typing import Any, Iterator, List, Mapping, Optional, Sequence
 
 from slimport.engine import line_map
 from slimport.engine import realign
-from slimport.engine.passes import Located, NeedsWholeFile, Unported, run_pass
+from slimport.engine.passes import Located, NeedsWholeFile, Unported, applies, run_pass
+from slimport.engine.ported import Ported
 from slimport.analysis.names import parse_source, with_source_facts
-from slimport.analysis.findings import Finding
 from slimport.engine.source_checks import TOO_DEEP, decode_failure, python_parse, size_text
-
-
-@dataclass(frozen=True)
-class Ported:
-    """The outcome of porting one source text in memory."""
-
-    data: bytes
-    before: str = ""
-    after: str = ""
-    codemods: Tuple[str, ...] = ()
-    # Each finding's ``line`` is its line in the input.
-    findings: Tuple[Finding, ...] = ()
-    # For each finding, its line in ``data`` (the ported text; 0: unknown).
-    output_lines: Tuple[int, ...] = ()
-    error: Optional[str] = None
-    error_line: Optional[int] = None
-    # Why the file was not ported although a codemod applies (too large).
-    skipped: Optional[str] = None
-    # On error or skip: the codemods whose text pre-check (``applies_to``) matches
-    # the file, so it probably needs porting; () when none does.
-    would_apply: Tuple[str, ...] = ()
 
 
 _REST_OF_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)?")
@@ -107,7 +86,7 @@ def port_source(data: bytes, filename: str, codemods: Sequence[type],
     # trigger is ASCII, so bytes that do not decode are read as Latin-1.
     text = ported.before or data.decode("latin-1")
     return replace(ported, would_apply=tuple(
-        codemod.NAME for codemod in codemods if codemod.applies_to(text)))
+        codemod.NAME for codemod in codemods if applies(codemod, text)))
 
 
 @contextmanager
@@ -140,7 +119,7 @@ def _port_source(data: bytes, filename: str, codemods: Sequence[type],
         return Ported(data, error=reason, error_line=line)
 
     if 0 < max_bytes < len(data):
-        if not any(codemod.applies_to(text) for codemod in codemods):
+        if not any(applies(codemod, text) for codemod in codemods):
             return Ported(data, before=text, after=text)
         return Ported(data, before=text, after=text, skipped=(
             f"{size_text(len(data))} is over the {size_text(max_bytes)} limit for porting; "
@@ -150,7 +129,7 @@ def _port_source(data: bytes, filename: str, codemods: Sequence[type],
     if syntax_error is not None:
         return Ported(data, error=syntax_error[0], error_line=syntax_error[1])
     with_source_facts(tree, text)
-    if not any(codemod.applies_to(text) for codemod in codemods):
+    if not any(applies(codemod, text) for codemod in codemods):
         return Ported(data, before=text, after=text)
     try:
         if "\r" in text and "\n" not in text:

@@ -26,12 +26,13 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Dict, List, Optional
+from typing import Callable, Dict, List, Mapping, Optional
 
 from slimport.engine import protos, stopping
 from slimport.engine.plan import COPY, PORT, Job, Plan
 from slimport.output.results import CHANGED, FAILED, FileResult, TreeFinding
-from slimport.engine.jobs import PortSettings, place, port_file
+from slimport.engine.cache import FileCache
+from slimport.engine.jobs import Known, PortSettings, place, port_file
 
 # How often a pool worker checks that the process that started it is still there.
 PARENT_POLL_SECS = 0.2
@@ -93,15 +94,15 @@ def _wrote(result: FileResult) -> bool:
     return result.status == CHANGED and result.output is not None
 
 
-def _port_in_worker(job: Job, settings: PortSettings,
-                    observer: RunObserver) -> Optional[FileResult]:
+def _port_in_worker(job: Job, settings: PortSettings, observer: RunObserver,
+                    cache: Optional[FileCache]) -> Optional[FileResult]:
     """``port_file`` in a pool worker; None when Ctrl-C came first or stopped the port."""
     if stopping.requested():
         return None  # queued before the Ctrl-C: not started
     try:
         with stopping.porting():
             observer.before_port(job.source)
-            result = port_file(job, settings)
+            result = port_file(job, settings, cache)
     except KeyboardInterrupt:
         return None
     if _wrote(result):
@@ -149,7 +150,7 @@ def _stop_pool(pool: concurrent.futures.ProcessPoolExecutor,
 
 def _port_in_pool(jobs: List[Job], settings: PortSettings, workers: int,
                   on_done: Callable[[FileResult], None],
-                  observer: RunObserver) -> List[FileResult]:
+                  observer: RunObserver, cache: Optional[FileCache]) -> List[FileResult]:
     results: List[FileResult] = []
     futures: Dict[concurrent.futures.Future, Job] = {}
     pool = concurrent.futures.ProcessPoolExecutor(max_workers=workers,
@@ -157,7 +158,7 @@ def _port_in_pool(jobs: List[Job], settings: PortSettings, workers: int,
     try:
         # Largest first, so that no big file is left running alone at the end.
         for job in sorted(jobs, key=_size_or_zero, reverse=True):
-            futures[pool.submit(_port_in_worker, job, settings, observer)] = job
+            futures[pool.submit(_port_in_worker, job, settings, observer, cache)] = job
         for future in concurrent.futures.as_completed(futures):
             try:
                 result = future.result()
@@ -186,13 +187,14 @@ class _PoolInterrupted(Exception):
 
 def _port_in_this_process(jobs: List[Job], settings: PortSettings,
                           on_done: Callable[[FileResult], None], observer: RunObserver,
-                          results: List[FileResult]) -> None:
+                          results: List[FileResult], cache: Optional[FileCache] = None,
+                          known: Optional[Mapping[Path, Known]] = None) -> None:
     """Port ``jobs`` in this process, each result into ``results`` as it comes."""
     for job in jobs:
         if stopping.requested():  # Ctrl-C came during the last write
             raise KeyboardInterrupt
         observer.before_port(job.source)
-        result = port_file(job, settings)
+        result = port_file(job, settings, cache, (known or {}).get(job.source))
         results.append(result)
         on_done(result)
         if _wrote(result):
@@ -201,7 +203,8 @@ def _port_in_this_process(jobs: List[Job], settings: PortSettings,
 
 def run_plan(plan: Plan, settings: PortSettings, jobs: int = 1,
              on_done: Callable[[FileResult], None] = lambda result: None,
-             observer: RunObserver = NO_OBSERVER) -> RunResult:
+             observer: RunObserver = NO_OBSERVER, cache: Optional[FileCache] = None,
+             known: Optional[Mapping[Path, Known]] = None) -> RunResult:
     """Carry out ``plan``.
 
     Args:
@@ -211,6 +214,9 @@ def run_plan(plan: Plan, settings: PortSettings, jobs: int = 1,
         Never more processes than files.
       on_done: called with each Python file's result as it completes (progress).
       observer: told of each file about to be ported and each written.
+      cache: where ports are looked up and kept (None: no cache).
+      known: Python files read already whose port the cache had (``prepare_run``):
+        written and reported in this process, never ported.
 
     Returns:
       RunResult with results sorted by path.
@@ -234,14 +240,18 @@ def run_plan(plan: Plan, settings: PortSettings, jobs: int = 1,
                 results.append(failure)
             elif job.kind == COPY:
                 copied += 1
-        if jobs <= 1 or len(python_jobs) <= 1:
-            _port_in_this_process(python_jobs, settings, on_done, observer, ported)
+        known = known or {}
+        to_port = [job for job in python_jobs if job.source not in known]
+        _port_in_this_process([job for job in python_jobs if job.source in known], settings,
+                              on_done, observer, ported, cache, known)
+        if jobs <= 1 or len(to_port) <= 1:
+            _port_in_this_process(to_port, settings, on_done, observer, ported, cache)
         else:
-            ported = _port_in_pool(python_jobs, settings, min(jobs, len(python_jobs)),
-                                   on_done, observer)
+            ported += _port_in_pool(to_port, settings, min(jobs, len(to_port)), on_done,
+                                    observer, cache)
     except (KeyboardInterrupt, _PoolInterrupted) as interruption:
         if isinstance(interruption, _PoolInterrupted):
-            ported = interruption.done
+            ported += interruption.done
         done = sorted(results + ported, key=lambda result: result.path)
         raise Interrupted(RunResult(done, copied), len(ported), len(python_jobs)) from None
     finally:

@@ -148,9 +148,10 @@ def test_kill_inside_atomic_write_loses_nothing(point: str, reference, slimport_
                                                 tmp_path: Path, make_tree) -> None:
     root = make_tree(tmp_path / "src", _tree())
     with ProcessSet() as procs:
-        # -j 1: the patched writes are this process's own, not a pool worker's.
+        # -j 1: the patched writes are this process's own, not a pool worker's; no cache:
+        # its entries' writes would count among the N.
         proc = procs.start_python([str(HERE / "_killed_rewrite.py"), point, "3", "rewrite",
-                                   str(root), "-j", "1"], tmp_path / "killed.log",
+                                   str(root), "-j", "1", "--no-cache"], tmp_path / "killed.log",
                                   name="killed")
         code = proc.wait(RUN_TIMEOUT_SECS)
     assert code == -signal.SIGKILL, proc.log()

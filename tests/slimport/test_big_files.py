@@ -13,6 +13,7 @@ import difflib
 import random
 from typing import List
 
+import libcst
 import pytest
 from hypothesis import given, settings, strategies as st
 
@@ -117,18 +118,25 @@ def test_opcodes_of_long_texts_are_a_line_diff(old: List[str], new: List[str]) -
 
 
 def test_lines_asked_one_at_a_time_cost_one_codegen_per_pass(monkeypatch) -> None:
-    finders = []
-    real_init = lines._LineFinder.__init__
+    generated = []
+    real_before = lines._LineFinder.before_codegen
 
-    def counting_init(self, *args, **kwargs) -> None:
-        finders.append(kwargs.get("every_node", False))
-        real_init(self, *args, **kwargs)
+    def counting_before(self, node) -> None:
+        generated.append(node)
+        real_before(self, node)
 
-    monkeypatch.setattr(lines._LineFinder, "__init__", counting_init)
-    ported = port_source(_big_module(200, duplicates=True).encode(), "dup.py", CODEMODS, {})
+    monkeypatch.setattr(lines._LineFinder, "before_codegen", counting_before)
+    source = _big_module(200, duplicates=True)
+    ported = port_source(source.encode(), "dup.py", CODEMODS, {})
     twice = [f for f in ported.findings if "is defined twice" in f.message]
     assert len(twice) == 200
     # Each names the line of the first definition, the line just before its own.
     assert all(f"(first at line {f.line - 1})" in f.message for f in twice)
-    # One line finder per codemod pass at most, not one per question.
-    assert len(finders) <= 2 * len(CODEMODS), len(finders)
+    # The line finders generate each statement at most once per codemod pass, not once
+    # per question (200 questions would generate the module 200 times).
+    generated.clear()
+    lines.LineIndex(libcst.parse_module(source)).line_of(libcst.parse_module("x\n"))
+    module_nodes = len(generated)
+    generated.clear()
+    port_source(source.encode(), "dup.py", CODEMODS, {})
+    assert len(generated) <= 2 * len(CODEMODS) * module_nodes, (len(generated), module_nodes)

@@ -124,8 +124,8 @@ def test_config_file_and_no_config(project: Path, tmp_path: Path, make_tree) -> 
 
 @pytest.mark.parametrize("table, message", [
     ("exclud = ['x']", "[tool.slimport] has an unknown key 'exclud' (did you mean "
-                       "'exclude'?); the keys are color, exclude, jobs, map, max-size, only, "
-                       "quiet, skip, verbose"),
+                       "'exclude'?); the keys are cache-dir, color, exclude, jobs, map, "
+                       "max-size, no-cache, only, quiet, skip, verbose"),
     ("check = true", "[tool.slimport] check: --check belongs to one run; give it on the "
                      "command line"),
     ("max-size = '2X'", "[tool.slimport] max-size: '2X' is not a size in bytes"),

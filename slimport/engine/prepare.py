@@ -1,0 +1,131 @@
+"""Before a run: read the tree's Python files once, and load what porting them needs,
+unless the cache already has every port.
+
+A run needs the codemods the request selects, and the tree facts they read
+(``slimport.engine.facts``). With the cache on (``slimport.engine.cache``), the run
+record of the same request over the same tree (every Python file's path and bytes)
+says which codemods those were and the digest of the settings and facts; when every
+file's port is then in the cache, nothing is loaded at all (neither the codemods nor
+libcst) and the run only writes and reports. Otherwise the codemods are loaded, the
+facts gathered, and the cache gives what it has for the files that did not change.
+"""
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
+
+from slimport.engine import cache as port_cache
+from slimport.engine.cache import FileCache, RunRecord, Unkeyable
+from slimport.engine.jobs import Known, read_regular
+from slimport.engine.plan import Plan
+
+
+@dataclass(frozen=True)
+class Request:
+    """What the user asked the run for, as far as it decides the ports."""
+
+    only: Tuple[str, ...] = ()
+    skip: Tuple[str, ...] = ()
+    # The codemods' options (``--map``).
+    options: Mapping[str, Any] = field(default_factory=dict)
+    max_file_bytes: int = 0
+
+
+@dataclass
+class Prepared:
+    """What the run ports with, and what it need not port again."""
+
+    # The codemod classes; () when every file's port is known.
+    codemods: Tuple[type, ...]
+    facts: Mapping[str, Any]
+    warnings: List[str]
+    cache: Optional[FileCache] = None
+    # Python file -> its bytes, permission bits and cached port.
+    known: Dict[Path, Known] = field(default_factory=dict)
+
+
+# The codemods a request selects and the warnings about its options, loaded on demand.
+Loader = Callable[[], Tuple[Sequence[type], List[str]]]
+
+
+def _read_files(plan: Plan) -> Dict[Path, Tuple[bytes, int]]:
+    files = {}
+    for job in plan.python_jobs:
+        try:
+            files[job.source] = read_regular(job.source)
+        except OSError:
+            continue  # the run reports it
+    return files
+
+
+def _gather(plan: Plan, codemods: Sequence[type], options: Mapping[str, Any],
+            texts: Optional[List[str]]) -> Tuple[Mapping[str, Any], List[str]]:
+    """The tree facts ``codemods`` declared and the warnings their options earn."""
+    from slimport.engine import facts  # loads the codemods' package
+
+    if texts is None:
+        texts = facts.plan_texts(plan) if facts.needs_texts(codemods, options) else []
+    found = facts.survey(codemods, options, plan.source_tree, texts)
+    return found.facts, list(found.warnings)
+
+
+def prepare_run(plan: Plan, request: Request, load: Loader,
+                cache: Optional[FileCache] = None) -> Prepared:
+    """The codemods, facts and warnings of a run, and the ports the cache has.
+
+    Args:
+      plan: the run's plan.
+      request: what the user asked for.
+      load: loads the selected codemods (and says what is wrong with the options).
+      cache: the cache (None: none; everything is loaded and ported).
+
+    Returns:
+      The Prepared run.
+
+    Raises:
+      ValueError: ``load`` refuses the request (an unknown codemod name).
+    """
+    if cache is None:
+        codemods, warnings = load()
+        facts, more = _gather(plan, codemods, request.options, None)
+        return Prepared(tuple(codemods), facts, warnings + more)
+    files = _read_files(plan)
+    run_key = port_cache.digest_of(
+        "run", port_cache.tool_fingerprint(), list(request.only), list(request.skip),
+        dict(request.options), request.max_file_bytes, plan.source_tree,
+        [[str(source), hashlib.sha256(data).hexdigest()] for source, (data, _) in files.items()])
+    record = cache.get_run(run_key)
+    known: Dict[Path, Known] = {}
+    if record is not None:
+        known = _known(cache.with_context(record.context), files)
+        if len(known) == len(plan.python_jobs):
+            return Prepared((), {}, list(record.warnings), cache.with_context(record.context),
+                            known)
+    codemods, warnings = load()
+    texts = [data.decode("utf-8", "replace") for data, _ in files.values()]
+    facts, more = _gather(plan, codemods, request.options, texts)
+    warnings += more
+    names = [codemod.NAME for codemod in codemods]
+    try:
+        context = port_cache.port_context(names, request.options, request.max_file_bytes,
+                                          facts)
+    except Unkeyable as error:
+        warnings.append(f"no cache for this run: {error}")
+        return Prepared(tuple(codemods), facts, warnings)
+    run_cache = cache.with_context(context)
+    if record is None or record.context != context:
+        known = _known(run_cache, files)
+    if record != RunRecord(tuple(names), context, tuple(warnings)):
+        cache.put_run(run_key, RunRecord(tuple(names), context, tuple(warnings)))
+    return Prepared(tuple(codemods), facts, warnings, run_cache, known)
+
+
+def _known(cache: FileCache, files: Mapping[Path, Tuple[bytes, int]]) -> Dict[Path, Known]:
+    known = {}
+    for source, (data, mode) in files.items():
+        ported = cache.get(str(source), data)
+        if ported is not None:
+            known[source] = (data, mode, ported)
+    return known

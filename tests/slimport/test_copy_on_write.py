@@ -1,0 +1,89 @@
+"""slimport's copy-on-write walk (slimport.codemods.copy_on_write) calls a visitor as
+libcst's own walk does, gives the same tree, and shares what did not change."""
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+from typing import List, Tuple
+
+import libcst as cst
+import pytest
+from libcst._nodes.base import CSTNode
+
+from slimport.codemods import copy_on_write
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+SOURCES = sorted((REPO_ROOT / "examples").rglob("*.py"))[:40]
+
+
+def test_the_children_table_is_libcsts() -> None:
+    checked = subprocess.run([sys.executable, "tools/gen_libcst_children.py", "--check"],
+                             cwd=REPO_ROOT, capture_output=True, text=True, timeout=120,
+                             check=False)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
+class _Recorder(cst.CSTTransformer):
+    """Notes every hook call; removes ``del`` statements, flattens ``pass`` into two,
+    renames ``tf`` and drops a call's first argument: each way a child can change."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.events: List[Tuple[str, str]] = []
+
+    def on_visit(self, node: CSTNode) -> bool:
+        self.events.append(("visit", type(node).__name__))
+        return super().on_visit(node)
+
+    def on_leave(self, original: CSTNode, updated: CSTNode):  # type: ignore[override]
+        self.events.append(("leave", type(original).__name__))
+        return super().on_leave(original, updated)
+
+    def on_visit_attribute(self, node: CSTNode, attribute: str) -> None:
+        self.events.append(("visit_attribute", f"{type(node).__name__}.{attribute}"))
+
+    def on_leave_attribute(self, node: CSTNode, attribute: str) -> None:
+        self.events.append(("leave_attribute", f"{type(node).__name__}.{attribute}"))
+
+    def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.Name:
+        return updated.with_changes(value="tf2") if updated.value == "tf" else updated
+
+    def leave_Del(self, original, updated):  # type: ignore[no-untyped-def]
+        return cst.RemoveFromParent()
+
+    def leave_Pass(self, original, updated):  # type: ignore[no-untyped-def]
+        return cst.FlattenSentinel([cst.Pass(), cst.Pass()])
+
+    def leave_Arg(self, original, updated):  # type: ignore[no-untyped-def]
+        return cst.RemoveFromParent() if updated.keyword is None and isinstance(
+            updated.value, cst.Integer) else updated
+
+
+def _walked(source: str, walk) -> Tuple[str, List[Tuple[str, str]]]:  # type: ignore[no-untyped-def]
+    recorder = _Recorder()
+    module = cst.parse_module(source)
+    return walk(module, recorder).code, recorder.events
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda path: str(path.relative_to(REPO_ROOT)))
+def test_the_walk_is_libcsts(path: Path) -> None:
+    source = path.read_text(encoding="utf-8") + "del x\nif x:\n    pass\nf(1, y=2)\n"
+    ours = _walked(source, copy_on_write.visit)
+    libcsts = _walked(source, copy_on_write.LIBCST_VISIT)
+    assert ours[0] == libcsts[0]
+    assert ours[1] == libcsts[1]
+
+
+def test_an_unchanged_tree_is_the_same_object_and_edits_share_the_rest() -> None:
+    module = cst.parse_module("import os\n\n\ndef f(a):\n    return os.path.join(a, 'b')\n"
+                              "\n\nx = f(1)\n")
+    assert copy_on_write.visit(module, cst.CSTTransformer()) is module
+
+    class Rename(cst.CSTTransformer):
+        def leave_Name(self, original, updated):  # type: ignore[no-untyped-def]
+            return updated.with_changes(value="g") if updated.value == "f" else updated
+
+    renamed = copy_on_write.visit(module, Rename())
+    assert renamed.code == module.code.replace("f(", "g(")
+    assert renamed.body[0] is module.body[0]  # the import did not change
