@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import re
+import sys
 import warnings
 from typing import Optional, Tuple
 
@@ -62,7 +63,28 @@ def python_parse(data: bytes, filename: str) -> Tuple[Optional[ast.Module],
         return None, (f"does not parse: {error}", _null_byte_line(data))
     except RecursionError as error:
         return None, (TOO_DEEP.format(who="CPython's parser", where=f": {error}"), None)
+    if sys.version_info < (3, 11) and _deeper_than(tree, _DEEPEST_TREE):
+        # 3.10's parser has no nesting limit: libcst then spends minutes on such a
+        # tree and can crash the process. 3.10 cannot compile it either.
+        return None, (TOO_DEEP.format(who="CPython's parser", where=(
+            f": more than {_DEEPEST_TREE:,} levels, which Python 3.10 cannot compile "
+            "and 3.11's parser refuses")), None)
     return tree, None
+
+
+# About what CPython 3.11's parser refuses (a 3,000-term sum), and 3.10's compiler.
+_DEEPEST_TREE = 3000
+
+
+def _deeper_than(tree: ast.AST, limit: int) -> bool:
+    """Whether ``tree`` nests more than ``limit`` nodes deep (no recursion: it may)."""
+    stack = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > limit:
+            return True
+        stack.extend((child, depth + 1) for child in ast.iter_child_nodes(node))
+    return False
 
 
 def _looks_like_python2(data: bytes, error: SyntaxError) -> bool:
