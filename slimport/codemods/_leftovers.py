@@ -21,6 +21,20 @@ from slimport.analysis.names import Bindings
 from slimport.analysis.tf_code import leftovers_are_ours, tf1_era_file
 
 
+def reads_attribute(attributes: AbstractSet[str]) -> StatementFilter:
+    """The statements that read an attribute named in ``attributes`` (``x.getargspec``):
+    what most leftover codemods change is such a read, whatever it is read on.
+
+    Args:
+      attributes: the attribute names.
+
+    Returns:
+      A predicate on top-level and nested statements, for ``leftover_statements``.
+    """
+    return lambda statement: any(isinstance(node, ast.Attribute) and node.attr in attributes
+                                 for node in ast.walk(statement))
+
+
 class LeftoverCodemod(SlimportCodemod):
     """Base of the leftover codemods; subclasses set ``TRIGGER`` (the pattern a file's
     text must match) and define ``leftover_statements`` and ``start_leftovers``."""

@@ -26,7 +26,7 @@ from typing import ClassVar, Dict, Optional, Pattern, Tuple
 import libcst as cst
 
 from slimport.analysis.names import Bindings, dotted_expression, is_under
-from slimport.codemods._leftovers import LeftoverCodemod
+from slimport.codemods._leftovers import LeftoverCodemod, reads_attribute
 from slimport.codemods.base import StatementFilter, code_of
 from slimport.codemods.tree_facts import TREE_IMPORTS, TreeFact
 
@@ -51,9 +51,7 @@ class MatplotlibApiCommand(LeftoverCodemod):
 
     @classmethod
     def leftover_statements(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:
-        return lambda statement: any(
-            isinstance(node, ast.Attribute) and node.attr in (ADD_SUBPLOT, TOSTRING_RGB)
-            for node in ast.walk(statement))
+        return reads_attribute({ADD_SUBPLOT, TOSTRING_RGB})
 
     def start_leftovers(self, tree: cst.Module, parsed: ast.Module) -> bool:
         imported = [target for target in self.module_names.names.values()]

@@ -25,7 +25,7 @@ import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
 from slimport.codemods.base import StatementFilter, code_of
-from slimport.codemods._leftovers import LeftoverCodemod
+from slimport.codemods._leftovers import LeftoverCodemod, reads_attribute
 from slimport.analysis.names import Bindings, dotted_parts
 
 GETARGSPEC = "inspect.getargspec"
@@ -49,9 +49,7 @@ class RemovedStdlibCommand(LeftoverCodemod):
 
     @classmethod
     def leftover_statements(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:
-        return lambda statement: any(
-            isinstance(node, ast.Attribute) and node.attr in ("getargspec", "FLOAT_REPR")
-            for node in ast.walk(statement))
+        return reads_attribute({"getargspec", "FLOAT_REPR"})
 
     def start_leftovers(self, tree: cst.Module, parsed: ast.Module) -> bool:
         self._replacements: Dict[int, cst.BaseExpression] = {}

@@ -25,7 +25,7 @@ import libcst as cst
 
 from slimport.analysis.names import Bindings
 from slimport.codemods._classes import ClassesFollowed
-from slimport.codemods._leftovers import LeftoverCodemod
+from slimport.codemods._leftovers import LeftoverCodemod, reads_attribute
 from slimport.codemods.base import StatementFilter, code_of
 from slimport.codemods.tree_facts import TREE_METHODS, TreeFact
 
@@ -74,8 +74,7 @@ class TestCaseAssertsCommand(ClassesFollowed, LeftoverCodemod):
 
     @classmethod
     def leftover_statements(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:
-        return lambda statement: any(isinstance(node, ast.Attribute) and node.attr in RENAMED
-                                     for node in ast.walk(statement))
+        return reads_attribute(RENAMED.keys())
 
     def start_leftovers(self, tree: cst.Module, parsed: ast.Module) -> bool:
         self.follow_classes(lambda qualified: True if qualified in TEST_CASES else None)
