@@ -12,6 +12,7 @@ from typing import Set
 
 import libcst as cst
 
+from slimport.analysis.ast_index import nodes_of
 from slimport.analysis.scopes import CLASS, ScopeStack, names_bound_by
 
 
@@ -28,9 +29,8 @@ def module_bound_names(tree: cst.Module, parsed: ast.Module) -> Set[str]:
     names: Set[str] = set()
     for statement in tree.body:
         names |= names_bound_by(statement)
-    for node in ast.walk(parsed):
-        if isinstance(node, ast.Global):
-            names.update(node.names)
+    for node in nodes_of(parsed, (ast.Global,)):
+        names.update(node.names)  # type: ignore[attr-defined]
     return names
 
 

@@ -23,6 +23,8 @@ from typing import Dict, FrozenSet, Iterator, List, Optional, Sequence, Set, Tup
 
 import libcst as cst
 
+from slimport.analysis.ast_index import kinds_under
+
 
 def dotted_parts(node: Union[cst.CSTNode, ast.AST]) -> Optional[List[str]]:
     """``a.b.c`` -> ["a", "b", "c"]; None for anything that is not a plain name chain.
@@ -372,33 +374,34 @@ def identifiers(tree: ast.AST) -> FrozenSet[str]:
         return known
     found: Set[str] = set()
     add = found.add
-    for node in ast.walk(tree):
-        kind = type(node)
+    for kind, nodes in kinds_under(tree):
         if kind is ast.Name:
-            add(node.id)  # type: ignore[attr-defined]
+            found.update(node.id for node in nodes)  # type: ignore[attr-defined]
         elif kind is ast.Attribute:
-            add(node.attr)  # type: ignore[attr-defined]
+            found.update(node.attr for node in nodes)  # type: ignore[attr-defined]
         elif kind in (ast.keyword, ast.arg):
-            name = node.arg  # type: ignore[attr-defined]
-            if name:
-                add(name)
+            found.update(node.arg for node in nodes if node.arg)  # type: ignore[attr-defined]
         elif kind is ast.alias:
-            found.update(node.name.split("."))  # type: ignore[attr-defined]
-            if node.asname:  # type: ignore[attr-defined]
-                add(node.asname)  # type: ignore[attr-defined]
+            for node in nodes:
+                found.update(node.name.split("."))  # type: ignore[attr-defined]
+                if node.asname:  # type: ignore[attr-defined]
+                    add(node.asname)  # type: ignore[attr-defined]
         elif kind is ast.ImportFrom:
-            found.update((node.module or "").split("."))  # type: ignore[attr-defined]
+            for node in nodes:
+                found.update((node.module or "").split("."))  # type: ignore[attr-defined]
         elif kind in (ast.Global, ast.Nonlocal):
-            found.update(node.names)  # type: ignore[attr-defined]
+            for node in nodes:
+                found.update(node.names)  # type: ignore[attr-defined]
         elif kind is ast.MatchMapping:
-            if node.rest:  # type: ignore[attr-defined]
-                add(node.rest)  # type: ignore[attr-defined]
+            found.update(node.rest for node in nodes if node.rest)  # type: ignore[attr-defined]
         elif kind is ast.MatchClass:
-            found.update(node.kwd_attrs)  # type: ignore[attr-defined]
+            for node in nodes:
+                found.update(node.kwd_attrs)  # type: ignore[attr-defined]
         else:
-            name = getattr(node, "name", None)  # definitions, handlers, match patterns
-            if isinstance(name, str):
-                add(name)
+            for node in nodes:
+                name = getattr(node, "name", None)  # definitions, handlers, match patterns
+                if isinstance(name, str):
+                    add(name)
     known = frozenset(found)
     setattr(tree, _IDENTIFIERS, known)
     return known

@@ -19,6 +19,7 @@ from typing import (Dict, FrozenSet, Iterator, List, Optional, Sequence, Set,
                     Tuple, Union)
 
 from slimport.analysis import file_reads
+from slimport.analysis.ast_index import nodes_of
 from slimport.tables.tf_api import COMPAT_V1, TF, TF1, TF2, Api, tf_api
 from slimport.analysis.names import (
     Bindings,
@@ -283,7 +284,7 @@ def _tf2_era_runtime(target: str, tree: ast.Module) -> bool:
     """
     if target != "slim_ext":
         return any(is_under(target, module) for module in TF2_ERA_RUNTIME)
-    imported = [alias.name for node in ast.walk(tree) if isinstance(node, ast.Import)
+    imported = [alias.name for node in nodes_of(tree, (ast.Import,))
                 for alias in node.names if is_under(alias.name, target)]
     return all(any(is_under(name, module) for module in TF2_ERA_RUNTIME) for name in imported)
 
@@ -318,26 +319,23 @@ _TF1_SEMANTICS = "_slimport_tf1_semantics"
 
 
 def _relies_on_tf1_semantics(tree: ast.Module) -> bool:
-    """``relies_on_tf1_semantics``, worked out in one walk of the tree."""
+    """``relies_on_tf1_semantics``, worked out from the tree's shared walk."""
     # TensorFlow's own test_util defines test_session (and calls it): TF2 code.
-    defines_it = asks_for_value = calls_it = False
+    asks_for_value = calls_it = False
     subscript_values: List[ast.Subscript] = []
-    for node in ast.walk(tree):
-        kind = type(node)
-        if kind is ast.Call:
-            func = node.func  # type: ignore[attr-defined]
-            if isinstance(func, ast.Attribute) and func.attr == "test_session":
-                calls_it = True
-            elif isinstance(func, ast.Name) and func.id == "hasattr" \
-                    and len(node.args) == 2 and isinstance(node.args[1], ast.Constant) \
-                    and node.args[1].value == "value":  # type: ignore[attr-defined]
-                asks_for_value = True
-        elif kind is ast.Attribute:
-            if node.attr == "value" and isinstance(node.value, ast.Subscript):  # type: ignore[attr-defined]
-                subscript_values.append(node.value)  # type: ignore[attr-defined]
-        elif kind in (ast.FunctionDef, ast.AsyncFunctionDef) \
-                and node.name == "test_session":  # type: ignore[attr-defined]
-            defines_it = True
+    for node in nodes_of(tree, (ast.Call,)):
+        func = node.func  # type: ignore[attr-defined]
+        if isinstance(func, ast.Attribute) and func.attr == "test_session":
+            calls_it = True
+        elif isinstance(func, ast.Name) and func.id == "hasattr" \
+                and len(node.args) == 2 and isinstance(node.args[1], ast.Constant) \
+                and node.args[1].value == "value":  # type: ignore[attr-defined]
+            asks_for_value = True
+    for node in nodes_of(tree, (ast.Attribute,)):
+        if node.attr == "value" and isinstance(node.value, ast.Subscript):  # type: ignore[attr-defined]
+            subscript_values.append(node.value)  # type: ignore[attr-defined]
+    defines_it = any(node.name == "test_session"  # type: ignore[attr-defined]
+                     for node in nodes_of(tree, (ast.FunctionDef, ast.AsyncFunctionDef)))
     if calls_it and not defines_it:
         return True
     return any(_is_shape(subscript.value, names_too=not asks_for_value)

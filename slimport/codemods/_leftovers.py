@@ -16,6 +16,7 @@ from typing import AbstractSet, Any, Optional
 
 import libcst as cst
 
+from slimport.analysis.ast_index import nodes_of
 from slimport.codemods.base import SlimportCodemod, StatementFilter
 from slimport.analysis.names import Bindings
 from slimport.analysis.tf_code import leftovers_are_ours, tf1_era_file
@@ -31,8 +32,8 @@ def reads_attribute(attributes: AbstractSet[str]) -> StatementFilter:
     Returns:
       A predicate on top-level and nested statements, for ``leftover_statements``.
     """
-    return lambda statement: any(isinstance(node, ast.Attribute) and node.attr in attributes
-                                 for node in ast.walk(statement))
+    return lambda statement: any(node.attr in attributes  # type: ignore[attr-defined]
+                                 for node in nodes_of(statement, (ast.Attribute,)))
 
 
 class LeftoverCodemod(SlimportCodemod):

@@ -34,6 +34,7 @@ import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
 from slim_facts.requirements import SUCCESSORS, pip_install_line
+from slimport.analysis.ast_index import nodes_of
 from slimport.codemods.base import SlimportCodemod, StatementFilter, chain_filter
 from slimport.analysis.names import (
     Bindings,
@@ -113,12 +114,12 @@ def _moved_module(qualified: str) -> Optional[str]:
 def _moved_import_names(tree: ast.Module) -> Set[str]:
     """Local names that imports in ``tree`` bind to modules that move as a whole."""
     names = set()
-    for node in ast.walk(tree):
+    for node in nodes_of(tree, (ast.Import, ast.ImportFrom)):
         if isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.asname and _moved_module(_normalize(alias.name) or ""):
                     names.add(alias.asname)
-        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+        elif node.module and not node.level:  # type: ignore[attr-defined]
             for alias in node.names:
                 if _moved_module(_normalize(f"{node.module}.{alias.name}") or ""):
                     names.add(alias.asname or alias.name)

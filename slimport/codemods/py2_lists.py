@@ -38,6 +38,7 @@ from typing import ClassVar, Optional, Pattern, Set
 
 import libcst as cst
 
+from slimport.analysis.ast_index import nodes_of
 from slimport.codemods.base import StatementFilter, code_of
 from slimport.analysis.builtin_names import bound_here, has_star_import, module_bound_names
 from slimport.analysis.names import Bindings, bound_names, dotted_parts
@@ -68,48 +69,43 @@ def _candidate(node: ast.expr) -> bool:
 
 def _needs_list(statement: ast.stmt) -> bool:
     """Whether ``statement`` has a candidate where a list is needed (the skeleton keeps it)."""
-    for node in ast.walk(statement):
-        if isinstance(node, ast.Subscript) and _candidate(node.value):
-            return True
-        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Mult)) \
-                and (_candidate(node.left) or _candidate(node.right)):
-            return True
-        if isinstance(node, ast.Call) and any(_candidate(arg) for arg in node.args):
-            return True
-        if isinstance(node, (ast.Assign, ast.Return)) and node.value is not None \
-                and _candidate(node.value):
-            return True
-        if isinstance(node, (ast.If, ast.While, ast.IfExp)) and _candidate(node.test):
-            return True
-        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not) \
-                and _candidate(node.operand):
-            return True
-        if isinstance(node, ast.BoolOp) and any(_candidate(value) for value in node.values):
-            return True
-        if isinstance(node, ast.Compare) and any(
-                _candidate(operand) for operand in (node.left, *node.comparators)):
-            return True
-    return False
+    # Every candidate is a call: a statement without one (most) is settled here.
+    if not any(_candidate(node) for node in nodes_of(statement, (ast.Call,))):
+        return False
+    return any(_candidate(node.value) for node in nodes_of(statement, (ast.Subscript,))) \
+        or any(isinstance(node.op, (ast.Add, ast.Mult))
+               and (_candidate(node.left) or _candidate(node.right))
+               for node in nodes_of(statement, (ast.BinOp,))) \
+        or any(_candidate(arg) for node in nodes_of(statement, (ast.Call,)) for arg in node.args) \
+        or any(node.value is not None and _candidate(node.value)
+               for node in nodes_of(statement, (ast.Assign, ast.Return))) \
+        or any(_candidate(node.test)
+               for node in nodes_of(statement, (ast.If, ast.While, ast.IfExp))) \
+        or any(isinstance(node.op, ast.Not) and _candidate(node.operand)
+               for node in nodes_of(statement, (ast.UnaryOp,))) \
+        or any(_candidate(value) for node in nodes_of(statement, (ast.BoolOp,))
+               for value in node.values) \
+        or any(_candidate(operand) for node in nodes_of(statement, (ast.Compare,))
+               for operand in (node.left, *node.comparators))
 
 
 def _mapping_names(tree: ast.Module) -> Set[str]:
     """Names the file uses as a mapping: ``x.update(...)``, ``x.get(...)``, ``x['key']``."""
-    names = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Attribute) and node.attr in MAPPING_ONLY \
-                and isinstance(node.value, ast.Name):
-            names.add(node.value.id)
-        elif isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) \
-                and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
-            names.add(node.value.id)
+    names = {node.value.id for node in nodes_of(tree, (ast.Attribute,))  # type: ignore[attr-defined]
+             if node.attr in MAPPING_ONLY and isinstance(node.value, ast.Name)}  # type: ignore[attr-defined]
+    names.update(node.value.id for node in nodes_of(tree, (ast.Subscript,))  # type: ignore[attr-defined]
+                 if isinstance(node.value, ast.Name)  # type: ignore[attr-defined]
+                 and isinstance(node.slice, ast.Constant)  # type: ignore[attr-defined]
+                 and isinstance(node.slice.value, str))  # type: ignore[attr-defined]
     return names
 
 
 def _combined_names(tree: ast.Module) -> Set[str]:
     """Names the file uses as an operand of ``+`` or ``*``."""
-    return {operand.id for node in ast.walk(tree)
-            if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Mult))
-            for operand in (node.left, node.right) if isinstance(operand, ast.Name)}
+    return {operand.id for node in nodes_of(tree, (ast.BinOp,))
+            if isinstance(node.op, (ast.Add, ast.Mult))  # type: ignore[attr-defined]
+            for operand in (node.left, node.right)  # type: ignore[attr-defined]
+            if isinstance(operand, ast.Name)}
 
 
 class Py2ListsCommand(LeftoverCodemod):

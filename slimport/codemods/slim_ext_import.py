@@ -29,6 +29,7 @@ from typing import ClassVar, Dict, Iterator, List, Optional, Sequence, Set, Tupl
 
 import libcst as cst
 
+from slimport.analysis.ast_index import nodes_of
 from slimport.codemods.base import SlimportCodemod, StatementFilter, chain_filter, code_of
 from slimport.codemods._statements import small_statement
 from slimport.analysis.names import Bindings, dotted_parts, is_under, statement_blocks
@@ -242,13 +243,13 @@ class SlimExtImportCommand(SlimportCodemod):
 
     def start_file(self, tree: cst.Module) -> bool:
         parsed = self.file_ast(tree)
-        imported = [module for node in ast.walk(parsed)
+        imported = [module for node in nodes_of(parsed, (ast.Import, ast.ImportFrom))
                     for module in _ast_imported_modules(node)]
         if _shims_come_first(parsed):
             return False  # the shims are applied before any function runs
         if not any(is_under(module, TF_SLIM) for module in imported) and not any(
-                isinstance(node, ast.Attribute) and node.attr in _NEEDS_SHIMS
-                for node in ast.walk(parsed)) and not any(
+                node.attr in _NEEDS_SHIMS  # type: ignore[attr-defined]
+                for node in nodes_of(parsed, (ast.Attribute,))) and not any(
                 _uses_legacy_keras(module) or uses_estimator(module) for module in imported):
             return False
         # The statement line holding each scope's first tf_slim import, its first

@@ -31,6 +31,7 @@ from typing import Callable, ClassVar, Dict, List, Optional, Pattern, Sequence, 
 
 import libcst as cst
 
+from slimport.analysis.ast_index import nodes_of
 from slimport.codemods.base import SlimportCodemod, StatementFilter, chain_filter, code_of
 from slimport.analysis.names import Bindings, dotted_expression, dotted_parts
 from slimport.tables.tf_api import BOTH, COMPAT_V1, TF, tf_api
@@ -178,13 +179,12 @@ def _might_need(tree: ast.Module) -> bool:
 
 
 def _has_0x_use(tree: ast.Module) -> bool:
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Attribute) and node.attr in _RENAMED_ENDS:
-            return True
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
-                node.func.attr in _REORDERED_ENDS and _looks_0x(node):
-            return True
-    return False
+    if any(node.attr in _RENAMED_ENDS  # type: ignore[attr-defined]
+           for node in nodes_of(tree, (ast.Attribute,))):
+        return True
+    return any(isinstance(node.func, ast.Attribute)  # type: ignore[attr-defined]
+               and node.func.attr in _REORDERED_ENDS  # type: ignore[attr-defined]
+               and _looks_0x(node) for node in nodes_of(tree, (ast.Call,)))
 
 
 def _relative(qualified: Optional[str]) -> Optional[str]:
@@ -343,7 +343,7 @@ def _tf0_file(tree: ast.Module, bindings: Bindings) -> bool:
     """True if the file uses some renamed 0.x name: then a ``tf.concat`` that could
     be either order is worth a finding."""
     return any(_relative(bindings.resolve_parts(parts)) in RENAMES
-               for node in ast.walk(tree) if isinstance(node, ast.Attribute)
+               for node in nodes_of(tree, (ast.Attribute,))
                for parts in [dotted_parts(node)] if parts)
 
 

@@ -35,6 +35,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Optional, Sequence, Set
 
+from slimport.analysis.ast_index import nodes_of
 from slimport.analysis.names import (
     Bindings,
     is_binding_statement,
@@ -213,15 +214,11 @@ class _Builder:
 def _mentioned_names(statements: Sequence[ast.stmt]) -> List[str]:
     names: Set[str] = set()
     for statement in statements:
-        for node in ast.walk(statement):
-            if isinstance(node, ast.Name):
-                names.add(node.id)
-            elif isinstance(node, ast.arg):
-                names.add(node.arg)
-            elif isinstance(node, _DEFINITIONS):
-                names.add(node.name)
-            elif isinstance(node, ast.ExceptHandler) and node.name:
-                names.add(node.name)
+        names.update(node.id for node in nodes_of(statement, (ast.Name,)))  # type: ignore[attr-defined]
+        names.update(node.arg for node in nodes_of(statement, (ast.arg,)))  # type: ignore[attr-defined]
+        names.update(node.name for node in nodes_of(statement, _DEFINITIONS))  # type: ignore[attr-defined]
+        names.update(node.name for node in nodes_of(statement, (ast.ExceptHandler,))  # type: ignore[attr-defined]
+                     if node.name)  # type: ignore[attr-defined]
     return sorted(names)
 
 
