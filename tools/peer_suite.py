@@ -185,14 +185,16 @@ CAUSES = (
           r"|has no attribute 'tostring_rgb'|binary mode of fromstring is removed",
           "matplotlib 3.x refuses add_subplot('111') and dropped canvas.tostring_rgb, NumPy "
           "2.3 fromstring's binary mode: matplotlib_api and numpy_aliases port them"),
-    Cause("protobuf-bool-as-int", THIRD_PARTY,
+    Cause("protobuf-bool-as-int", PORT,
           r"Field tensorflow\.Int64List\.value: Expected an int, got a boolean",
-          "protobuf >= 4 (upb) refuses a bool in an int64 field, which protobuf 3 took as "
-          "0/1: the test's COCO annotations carry 'iscrowd': False; the data's, no port can "
-          "see it"),
+          "protobuf >= 5 (upb; TF 2.21's 7.x) refuses a bool in an int64 field, which TF1's "
+          "protobuf 3 stored as 0/1 (the test's COCO annotations carry 'iscrowd': False): "
+          "protobuf_int64_bools passes tf.train.Int64List's value through "
+          "slim_ext.protobuf3.int64_values"),
     Cause("tf-removed", THIRD_PARTY, r"RemovedInTF2Error",
           "TensorFlow 2 removed it with no replacement (contrib.quantize graph rewriting, "
-          "graph_transforms, contrib.tpu.RunConfig): the rewrite reports it; nothing to port"),
+          "graph_transforms other than strip_unused_nodes, contrib.tpu.RunConfig): the "
+          "rewrite reports it; nothing to port"),
     Cause("not-installed", THIRD_PARTY, r"No module named '",
           "a package this environment does not install"),
 )

@@ -32,6 +32,7 @@ from slimport.codemods.op_type_names import OpTypeNamesCommand
 from slimport.codemods.own_server import OwnServerCommand
 from slimport.codemods.pandas_as_matrix import PandasAsMatrixCommand
 from slimport.codemods.pillow_api import PillowApiCommand
+from slimport.codemods.protobuf_int64_bools import ProtobufInt64BoolsCommand
 from slimport.codemods.py2_leftovers import Py2LeftoversCommand
 from slimport.codemods.py2_lists import Py2ListsCommand
 from slimport.codemods.removed_stdlib import RemovedStdlibCommand
@@ -66,6 +67,7 @@ CODEMODS: List[Type[SlimportCodemod]] = [
     OpTypeNamesCommand,
     MatplotlibApiCommand,
     PillowApiCommand,
+    ProtobufInt64BoolsCommand,
     TfInternalsCommand,
     ScipyMiscCommand,
     TestCaseAssertsCommand,

@@ -26,7 +26,7 @@ from slim_facts.moxing import MOX_FILE_NAMES, MOX_MODULE, MOX_NAMES
 from slimport.codemods import device_spec, moved_modules, numpy_aliases
 from slimport.tables import contrib_table
 from slimport.codemods import py2_leftovers, removed_stdlib, tf0_names
-from slimport.codemods import scipy_misc, test_case_asserts, tf_internals
+from slimport.codemods import protobuf_int64_bools, scipy_misc, test_case_asserts, tf_internals
 from slimport.tables.contrib_table import HOMES, MODULE_HOMES, SYMBOL, Home, lookup
 from slimport.tables.tf_api import COMPAT_V1, TF1, tf_api
 
@@ -157,6 +157,8 @@ def test_library_successors_resolve() -> None:
     assert unresolved("keras", [f"layers.Conv2D.{tf_internals.PUBLIC}"]) == []
     assert unresolved("PIL.ImageFont", ["FreeTypeFont.getbbox", "ImageFont.getbbox"]) == []
     assert unresolved("PIL.Image", ["frombuffer"]) == []
+    assert resolves(protobuf_int64_bools.CONVERSION.rpartition(".")[2],
+                    protobuf_int64_bools.RUNTIME)
     assert unresolved("matplotlib.backends.backend_agg", ["FigureCanvasAgg.buffer_rgba"]) == []
     assert unresolved("numpy", ["frombuffer", "ndarray.tobytes", "ndarray.copy", "asarray"]) \
         == []

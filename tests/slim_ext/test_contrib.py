@@ -179,10 +179,3 @@ def test_contrib_util_constant_value_is_get_static_value(tf) -> None:
         assert function(tf.constant([1, 2])).tolist() == [1, 2]
         assert function(tf.shape(tf.zeros([2, 3]))).tolist() == [2, 3]
         assert function(tf.placeholder(tf.int32, [2])) is None
-
-
-def test_graph_transforms_stand_in_imports_and_raises_with_the_alternative():
-  from slim_ext import contrib, graph_transforms
-
-  with pytest.raises(contrib.RemovedInTF2Error, match="TFLiteConverter"):
-    graph_transforms.TransformGraph(None, [], [], [])

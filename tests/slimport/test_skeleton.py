@@ -270,6 +270,11 @@ class Test(unittest.TestCase):
     def test(self):
         unused = 7
         self.assertItemsEqual([1], [1])
+
+
+def is_crowd(flags):
+    unused = 8
+    return tf.train.Int64List(value=flags)
 '''
 
 
@@ -286,7 +291,8 @@ def test_library_leftovers_port_the_same_on_skeletons() -> None:
                     "PIL.Image.frombuffer('RGB'", "slim_ext.scipy_misc.imread(path)",
                     "next(csv.reader(open(path)))", "('FusedBatchNorm', 'FusedBatchNormV3')",
                     "data[['a', 'b']].to_numpy()", "data.tobytes()",
-                    "self.convolution_op(", "self.assertCountEqual("):
+                    "self.convolution_op(", "self.assertCountEqual(",
+                    "value=slim_ext.protobuf3.int64_values(flags)"):
         assert written in text, written
 
 

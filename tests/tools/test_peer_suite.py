@@ -116,17 +116,18 @@ def test_a_failure_that_passes_with_tf1_semantics_is_the_ports():
 
 
 def test_what_fails_with_tf1_semantics_too_is_classed_by_that_error():
-    protobuf = "TypeError: Field tensorflow.Int64List.value: Expected an int, got a boolean."
+    removed = ("slim_ext.removed.RemovedInTF2Error: tf.contrib.quantize.create_eval_graph is "
+               "gone from TensorFlow 2 and has no replacement there")
     runs = {"m_test.py": _run("m_test.py", {"T::a": "failed", "T::b": "failed",
                                             "T::c": "failed"}, [
         _failure("T::a", GRAPH), _failure("T::b", "ValueError: unexplained"),
         _failure("T::c", "AttributeError: module 'inspect' has no attribute 'getargspec'")])}
     reference = {"m_test.py": _run("m_test.py", {"T::a": "failed", "T::b": "failed",
                                                  "T::c": "failed"}, [
-        _failure("T::a", protobuf), _failure("T::b", "ValueError: unexplained"),
+        _failure("T::a", removed), _failure("T::b", "ValueError: unexplained"),
         _failure("T::c", "AttributeError: module 'inspect' has no attribute 'getargspec'")])}
     classed = {f.test: f for f in peer_suite.classify(od_suite.PEER, runs, reference)}
-    assert (classed["T::a"].cause, classed["T::a"].owner) == ("protobuf-bool-as-int",
+    assert (classed["T::a"].cause, classed["T::a"].owner) == ("tf-removed",
                                                               peer_suite.THIRD_PARTY)
     assert classed["T::a"].now == "graph-mode"  # what it fails on first, today
     assert classed["T::b"].owner == peer_suite.UNCLASSIFIED
@@ -207,7 +208,9 @@ def test_a_module_that_died_keeps_the_outcomes_its_progress_file_recorded(tmp_pa
     ("AttributeError: 'FreeTypeFont' object has no attribute 'getsize'", "pillow-getsize",
      peer_suite.PORT),
     ("TypeError: Field tensorflow.Int64List.value: Expected an int, got a boolean.",
-     "protobuf-bool-as-int", peer_suite.THIRD_PARTY),
+     "protobuf-bool-as-int", peer_suite.PORT),
+    ("slim_ext.removed.RemovedInTF2Error: tf.contrib.quantize.create_eval_graph is gone",
+     "tf-removed", peer_suite.THIRD_PARTY),
     ("AttributeError: module 'inspect' has no attribute 'getargspec'", "py2-getargspec",
      peer_suite.PORT),
 ])

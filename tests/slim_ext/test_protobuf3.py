@@ -1,0 +1,26 @@
+"""slim_ext.protobuf3: an int64 field's values as TF1's protobuf 3 stored them.
+
+TF 1.15's protobuf 3.20 (and TF 2.15's 4.25) stored ``Int64List(value=[False, True, 3])``
+as ``[0, 1, 3]`` (run 2026-11-27); the installed protobuf may refuse the bool.
+"""
+import numpy as np
+import pytest
+import tensorflow as tf
+
+from slim_ext.protobuf3 import int64_values
+
+pytestmark = pytest.mark.tf  # importing slim_ext loads TensorFlow
+
+
+@pytest.mark.parametrize(("values", "stored"), [
+    ([False, True, 3], [0, 1, 3]),
+    ((True,), [1]),
+    ([np.int64(2), False], [2, 0]),
+])
+def test_bools_are_stored_as_protobuf3_stored_them(values, stored):
+    assert list(tf.train.Int64List(value=int64_values(values)).value) == stored
+
+
+@pytest.mark.parametrize("values", [[1, 2], (3,), [], np.array([True, False]), iter([True])])
+def test_values_without_a_bool_in_a_list_are_given_back_unread(values):
+    assert int64_values(values) is values
