@@ -28,6 +28,7 @@ from slimport.codemods.matplotlib_api import MatplotlibApiCommand
 from slimport.codemods.moved_modules import MovedModulesCommand
 from slimport.codemods.moxing import MoxingCommand
 from slimport.codemods.numpy_aliases import NumpyAliasesCommand
+from slimport.codemods.numpy_slice_lists import NumpySliceListsCommand
 from slimport.codemods.op_type_names import OpTypeNamesCommand
 from slimport.codemods.own_server import OwnServerCommand
 from slimport.codemods.pandas_as_matrix import PandasAsMatrixCommand
@@ -63,6 +64,7 @@ CODEMODS: List[Type[SlimportCodemod]] = [
     Py2ListsCommand,
     RemovedStdlibCommand,
     NumpyAliasesCommand,
+    NumpySliceListsCommand,
     PandasAsMatrixCommand,
     OpTypeNamesCommand,
     MatplotlibApiCommand,
