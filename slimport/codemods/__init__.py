@@ -29,6 +29,7 @@ from slimport.codemods.moved_modules import MovedModulesCommand
 from slimport.codemods.moxing import MoxingCommand
 from slimport.codemods.numpy_aliases import NumpyAliasesCommand
 from slimport.codemods.numpy_slice_lists import NumpySliceListsCommand
+from slimport.codemods.numpy_stack_generators import NumpyStackGeneratorsCommand
 from slimport.codemods.op_type_names import OpTypeNamesCommand
 from slimport.codemods.own_server import OwnServerCommand
 from slimport.codemods.pandas_as_matrix import PandasAsMatrixCommand
@@ -65,6 +66,7 @@ CODEMODS: List[Type[SlimportCodemod]] = [
     RemovedStdlibCommand,
     NumpyAliasesCommand,
     NumpySliceListsCommand,
+    NumpyStackGeneratorsCommand,
     PandasAsMatrixCommand,
     OpTypeNamesCommand,
     MatplotlibApiCommand,
