@@ -25,6 +25,7 @@ from typing import ClassVar, Dict, Optional, Pattern, Set, Tuple
 import libcst as cst
 
 from slimport.analysis.names import Bindings, bound_names
+from slimport.codemods._collect_first import CollectsFirst
 from slimport.codemods._leftovers import LeftoverCodemod
 from slimport.codemods.base import StatementFilter, code_of
 
@@ -47,8 +48,12 @@ def _slice_list(node: cst.BaseExpression) -> bool:
         _slice_call(element.value) for element in node.elements)
 
 
-class NumpySliceListsCommand(LeftoverCodemod):
-    """Ports ``x[s]`` with ``s`` a list of slices to ``x[tuple(s)]`` (NumPy >= 1.23)."""
+class NumpySliceListsCommand(CollectsFirst, LeftoverCodemod):
+    """Ports ``x[s]`` with ``s`` a list of slices to ``x[tuple(s)]`` (NumPy >= 1.23).
+
+    A list is certain only when the whole file agrees: every binding and use is read
+    first (CollectsFirst).
+    """
 
     NAME: ClassVar[str] = "numpy_slice_lists"
     DESCRIPTION: ClassVar[str] = (
@@ -82,14 +87,6 @@ class NumpySliceListsCommand(LeftoverCodemod):
         self._indexes: Dict[int, cst.Subscript] = {}
         self._collecting = False
         return True
-
-    def transform_module_impl(self, tree: cst.Module) -> cst.Module:
-        # First every binding and use, then the edits: a list is certain only when the
-        # whole file agrees.
-        self._collecting = True
-        tree.visit(self)
-        self._collecting = False
-        return tree.visit(self)
 
     def _scope(self) -> Optional[int]:
         scopes = self.scopes.scopes
