@@ -24,6 +24,7 @@ from slimport.codemods.estimator_ps_strategy import EstimatorPsStrategyCommand
 from slimport.codemods.flags_to_absl import FlagsToAbslCommand
 from slimport.codemods.late_collective_strategy import LateCollectiveStrategyCommand
 from slimport.codemods.legacy_keras import LegacyKerasCommand
+from slimport.codemods.librosa_keywords import LibrosaKeywordsCommand
 from slimport.codemods.matplotlib_api import MatplotlibApiCommand
 from slimport.codemods.moved_modules import MovedModulesCommand
 from slimport.codemods.moxing import MoxingCommand
@@ -67,6 +68,7 @@ CODEMODS: List[Type[SlimportCodemod]] = [
     NumpyAliasesCommand,
     NumpySliceListsCommand,
     NumpyStackGeneratorsCommand,
+    LibrosaKeywordsCommand,
     PandasAsMatrixCommand,
     OpTypeNamesCommand,
     MatplotlibApiCommand,
