@@ -49,8 +49,10 @@ CAUSES = (
           "librosa 0.8 removed librosa.output (soundfile.write replaces it)"),
     Cause("numpy-float-count", THIRD_PARTY,
           r"'float' object cannot be interpreted as an integer",
-          "NumPy >= 1.18 refuses a float sample count in np.linspace (a Python 3 `/` "
-          "upstream)"),
+          "NumPy >= 1.18 refuses a float sample count in np.linspace (`sample_rate * "
+          "total_time`, a proto float; NumPy 1.12-1.17 truncated it with int() and a "
+          "DeprecationWarning); not ported: the rewrite cannot tell a float count from an "
+          "int one, short of wrapping every count in int()"),
     Cause("numpy-list-of-slices", PORT,
           r"IndexError: only integers, slices \(`:`\), ellipsis",
           "NumPy >= 1.23 no longer reads a list of slices as a tuple index: the "
@@ -65,9 +67,14 @@ CAUSES = (
           r"FieldDescriptor' object has no attribute 'label'",
           "TensorFlow 2.21's own protobuf test helper (util/protobuf/compare.py) reads "
           "FieldDescriptor.label, which protobuf 7 removed"),
-    Cause("librosa-keyword-only", THIRD_PARTY,
+    Cause("librosa-keyword-only", PORT,
           r"melspectrogram\(\) takes 0 positional arguments",
-          "librosa 0.10 made its feature functions keyword-only (melspectrogram(y=, sr=))"),
+          "librosa 0.10 made its feature functions keyword-only (melspectrogram(y=, sr=)): "
+          "the librosa_keywords codemod names the arguments"),
+    Cause("numpy-stack-generator", PORT,
+          r"arrays to stack must be passed as a \"sequence\" type",
+          "NumPy 2 refuses a generator in np.stack & co.: the numpy_stack_generators "
+          "codemod writes the list comprehension NumPy made of it"),
     Cause("fractions-gcd", THIRD_PARTY, r"module 'fractions' has no attribute 'gcd'",
           "Python 3.9 removed fractions.gcd; math.gcd differs for negative arguments, so "
           "no rewrite is certain (the rewrite does not report it yet: removed_stdlib)"),
