@@ -219,6 +219,7 @@ LIBRARY_LEFTOVERS = '''\
 import csv
 import unittest
 
+import librosa
 import matplotlib.pyplot as plt
 import numpy as np
 import PIL.Image
@@ -270,11 +271,21 @@ class Test(unittest.TestCase):
     def test(self):
         unused = 7
         self.assertItemsEqual([1], [1])
+
+
+def audio(y, sr, t, axis):
+    unused = 8
+    s = [slice(None)] * t.ndim
+    other = 9
+    s[axis] = slice(0, 1)
+    mel = librosa.feature.melspectrogram(y, sr)
+    return t[s], t._shape, np.stack(x for x in y), mel
 '''
 
 
 def test_library_leftovers_port_the_same_on_skeletons() -> None:
-    facts = {"tree_methods": frozenset(), "tree_imports": frozenset({"pandas", "matplotlib"})}
+    facts = {"tree_methods": frozenset(), "tree_imports": frozenset({"pandas", "matplotlib"}),
+             "tree_binds_private_shape": False}
     data = LIBRARY_LEFTOVERS.encode("utf-8")
     ported = engine.port_source(data, "library.py", CODEMODS, {}, tree_facts=facts)
     whole = engine.port_source(data, "library.py", CODEMODS, {}, sparse=False,
@@ -286,7 +297,8 @@ def test_library_leftovers_port_the_same_on_skeletons() -> None:
                     "PIL.Image.frombuffer('RGB'", "slim_ext.scipy_misc.imread(path)",
                     "next(csv.reader(open(path)))", "('FusedBatchNorm', 'FusedBatchNormV3')",
                     "data[['a', 'b']].to_numpy()", "data.tobytes()",
-                    "self.convolution_op(", "self.assertCountEqual("):
+                    "self.convolution_op(", "self.assertCountEqual(", "t[tuple(s)], t.shape",
+                    "np.stack([x for x in y])", "melspectrogram(y=y, sr=sr)"):
         assert written in text, written
 
 
