@@ -47,12 +47,11 @@ CAUSES = (
           "back (slim_ext.dimension)"),
     Cause("librosa-output", THIRD_PARTY, r"No librosa attribute output",
           "librosa 0.8 removed librosa.output (soundfile.write replaces it)"),
-    Cause("numpy-float-count", THIRD_PARTY,
+    Cause("numpy-float-count", PORT,
           r"'float' object cannot be interpreted as an integer",
           "NumPy >= 1.18 refuses a float sample count in np.linspace (`sample_rate * "
-          "total_time`, a proto float; NumPy 1.12-1.17 truncated it with int() and a "
-          "DeprecationWarning); not ported: the rewrite cannot tell a float count from an "
-          "int one, short of wrapping every count in int()"),
+          "total_time`, a proto float; NumPy 1.12-1.17 used int() of it with a "
+          "DeprecationWarning): the numpy_float_counts codemod writes `int(count)`"),
     Cause("numpy-list-of-slices", PORT,
           r"IndexError: only integers, slices \(`:`\), ellipsis",
           "NumPy >= 1.23 no longer reads a list of slices as a tuple index: the "

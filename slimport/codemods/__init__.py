@@ -29,6 +29,7 @@ from slimport.codemods.matplotlib_api import MatplotlibApiCommand
 from slimport.codemods.moved_modules import MovedModulesCommand
 from slimport.codemods.moxing import MoxingCommand
 from slimport.codemods.numpy_aliases import NumpyAliasesCommand
+from slimport.codemods.numpy_float_counts import NumpyFloatCountsCommand
 from slimport.codemods.numpy_slice_lists import NumpySliceListsCommand
 from slimport.codemods.numpy_stack_generators import NumpyStackGeneratorsCommand
 from slimport.codemods.op_type_names import OpTypeNamesCommand
@@ -67,6 +68,7 @@ CODEMODS: List[Type[SlimportCodemod]] = [
     RemovedStdlibCommand,
     NumpyAliasesCommand,
     NumpySliceListsCommand,
+    NumpyFloatCountsCommand,
     NumpyStackGeneratorsCommand,
     LibrosaKeywordsCommand,
     PandasAsMatrixCommand,
