@@ -74,9 +74,9 @@ CAUSES = (
           r"arrays to stack must be passed as a \"sequence\" type",
           "NumPy 2 refuses a generator in np.stack & co.: the numpy_stack_generators "
           "codemod writes the list comprehension NumPy made of it"),
-    Cause("fractions-gcd", THIRD_PARTY, r"module 'fractions' has no attribute 'gcd'",
-          "Python 3.9 removed fractions.gcd; math.gcd differs for negative arguments, so "
-          "no rewrite is certain (the rewrite does not report it yet: removed_stdlib)"),
+    Cause("fractions-gcd", PORT, r"module 'fractions' has no attribute 'gcd'",
+          "Python 3.9 removed fractions.gcd (math.gcd differs for negative arguments): the "
+          "fractions_gcd codemod calls Python 3.8's, slim_ext.stdlib.fractions_gcd"),
     Cause("test-out-of-sync", PROJECT,
           r"infer_util' has no attribute 'sequence_to_valued_intervals'",
           "the wheel's infer_util_test tests a function its infer_util does not have"),

@@ -22,6 +22,7 @@ from slimport.codemods.device_spec import DeviceSpecCommand
 from slimport.codemods.cluster_bootstrap import ClusterBootstrapCommand
 from slimport.codemods.estimator_ps_strategy import EstimatorPsStrategyCommand
 from slimport.codemods.flags_to_absl import FlagsToAbslCommand
+from slimport.codemods.fractions_gcd import FractionsGcdCommand
 from slimport.codemods.late_collective_strategy import LateCollectiveStrategyCommand
 from slimport.codemods.legacy_keras import LegacyKerasCommand
 from slimport.codemods.librosa_keywords import LibrosaKeywordsCommand
@@ -71,6 +72,7 @@ CODEMODS: List[Type[SlimportCodemod]] = [
     NumpyFloatCountsCommand,
     NumpyStackGeneratorsCommand,
     LibrosaKeywordsCommand,
+    FractionsGcdCommand,
     PandasAsMatrixCommand,
     OpTypeNamesCommand,
     MatplotlibApiCommand,

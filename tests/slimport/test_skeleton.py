@@ -217,6 +217,7 @@ def test_leftover_codemods_port_the_same_on_skeletons(source: str) -> None:
 # its scope, or by the whole tree's facts (given here as the engine's pre-pass would).
 LIBRARY_LEFTOVERS = '''\
 import csv
+import fractions
 import unittest
 
 import librosa
@@ -279,7 +280,8 @@ def audio(y, sr, t, axis):
     other = 9
     s[axis] = slice(0, 1)
     mel = librosa.feature.melspectrogram(y, sr)
-    return t[s], t._shape, np.stack(x for x in y), mel
+    ramp = np.linspace(0, 1, sr * 0.5)
+    return t[s], t._shape, np.stack(x for x in y), mel, fractions.gcd(sr, 2), ramp
 '''
 
 
@@ -298,7 +300,8 @@ def test_library_leftovers_port_the_same_on_skeletons() -> None:
                     "next(csv.reader(open(path)))", "('FusedBatchNorm', 'FusedBatchNormV3')",
                     "data[['a', 'b']].to_numpy()", "data.tobytes()",
                     "self.convolution_op(", "self.assertCountEqual(", "t[tuple(s)], t.shape",
-                    "np.stack([x for x in y])", "melspectrogram(y=y, sr=sr)"):
+                    "np.stack([x for x in y])", "melspectrogram(y=y, sr=sr)",
+                    "slim_ext.stdlib.fractions_gcd(sr, 2)", "np.linspace(0, 1, int(sr * 0.5))"):
         assert written in text, written
 
 
