@@ -13,6 +13,14 @@ class CollectsFirst:
     _collecting: bool
 
     def transform_module_impl(self, tree: cst.Module) -> cst.Module:
+        """Reads ``tree`` whole, then transforms it.
+
+        Args:
+          tree: the module (a skeleton, or a whole file).
+
+        Returns:
+          The transformed module.
+        """
         self._collecting = True
         tree.visit(self)  # type: ignore[arg-type]
         self._collecting = False
