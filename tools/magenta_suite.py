@@ -18,7 +18,7 @@ import sys
 
 import corpus
 import peer_suite
-from peer_suite import BLOCKED, PROJECT, THIRD_PARTY, Cause, Peer, Source
+from peer_suite import BLOCKED, PORT, PROJECT, THIRD_PARTY, Cause, Peer, Source
 
 MAGENTA = corpus.Corpus(
     "magenta", "magenta==1.1.7",
@@ -39,20 +39,23 @@ CAUSES = (
           "src/RtMidi.cpp needs alsa/asoundlib.h"),
     Cause("sonnet", BLOCKED, r"No module named 'sonnet'",
           "dm-sonnet 1.x is a TF1 library (pins tensorflow-probability < 0.9)"),
-    Cause("tf-float-dimension", THIRD_PARTY,
+    Cause("tf-float-dimension", PORT,
           r"Dimension value must be integer or None or have an __index__ method, "
           r"got value '\d+\.0'",
           "a shape built with Python 3's `/`: TF 1.15 took an integral float as a "
-          "dimension, TF 2 refuses it (`//` is the fix, the project's to choose)"),
+          "dimension, TF 2 refuses it; `import slim_ext` gives Dimension TF 1.15's rule "
+          "back (slim_ext.dimension)"),
     Cause("librosa-output", THIRD_PARTY, r"No librosa attribute output",
           "librosa 0.8 removed librosa.output (soundfile.write replaces it)"),
-    Cause("numpy-float-count", THIRD_PARTY,
+    Cause("numpy-float-count", PORT,
           r"'float' object cannot be interpreted as an integer",
-          "NumPy >= 1.18 refuses a float sample count in np.linspace (a Python 3 `/` "
-          "upstream)"),
-    Cause("numpy-list-of-slices", THIRD_PARTY,
+          "NumPy >= 1.18 refuses a float sample count in np.linspace (`sample_rate * "
+          "total_time`, a proto float; NumPy 1.12-1.17 used int() of it with a "
+          "DeprecationWarning): the numpy_float_counts codemod writes `int(count)`"),
+    Cause("numpy-list-of-slices", PORT,
           r"IndexError: only integers, slices \(`:`\), ellipsis",
-          "NumPy >= 1.23 no longer indexes with a list of slices (a tuple is needed)"),
+          "NumPy >= 1.23 no longer reads a list of slices as a tuple index: the "
+          "numpy_slice_lists codemod writes `x[tuple(s)]` where `s` is certainly one"),
     Cause("numpy-tostring", THIRD_PARTY, r"'numpy\.ndarray' object has no attribute 'tostring'",
           "NumPy 2 removed ndarray.tostring (tobytes, the same bytes, since NumPy 1.9)"),
     Cause("numpy-ragged", THIRD_PARTY,
@@ -63,12 +66,17 @@ CAUSES = (
           r"FieldDescriptor' object has no attribute 'label'",
           "TensorFlow 2.21's own protobuf test helper (util/protobuf/compare.py) reads "
           "FieldDescriptor.label, which protobuf 7 removed"),
-    Cause("librosa-keyword-only", THIRD_PARTY,
+    Cause("librosa-keyword-only", PORT,
           r"melspectrogram\(\) takes 0 positional arguments",
-          "librosa 0.10 made its feature functions keyword-only (melspectrogram(y=, sr=))"),
-    Cause("fractions-gcd", THIRD_PARTY, r"module 'fractions' has no attribute 'gcd'",
-          "Python 3.9 removed fractions.gcd; math.gcd differs for negative arguments, so "
-          "no rewrite is certain (the rewrite does not report it yet: removed_stdlib)"),
+          "librosa 0.10 made its feature functions keyword-only (melspectrogram(y=, sr=)): "
+          "the librosa_keywords codemod names the arguments"),
+    Cause("numpy-stack-generator", PORT,
+          r"arrays to stack must be passed as a \"sequence\" type",
+          "NumPy 2 refuses a generator in np.stack & co.: the numpy_stack_generators "
+          "codemod writes the list comprehension NumPy made of it"),
+    Cause("fractions-gcd", PORT, r"module 'fractions' has no attribute 'gcd'",
+          "Python 3.9 removed fractions.gcd (math.gcd differs for negative arguments): the "
+          "fractions_gcd codemod calls Python 3.8's, slim_ext.stdlib.fractions_gcd"),
     Cause("test-out-of-sync", PROJECT,
           r"infer_util' has no attribute 'sequence_to_valued_intervals'",
           "the wheel's infer_util_test tests a function its infer_util does not have"),

@@ -17,7 +17,7 @@ import sys
 
 import corpus
 import peer_suite
-from peer_suite import BLOCKED, PROJECT, THIRD_PARTY, Cause, Peer, Source
+from peer_suite import BLOCKED, PORT, PROJECT, THIRD_PARTY, Cause, Peer, Source
 
 TENSORLAYER = corpus.Corpus(
     "tensorlayer", "tensorlayer==1.11.1",
@@ -25,22 +25,25 @@ TENSORLAYER = corpus.Corpus(
 # tensorlayer's own signatures (tried before peer_suite.CAUSES). The TensorFlow changes
 # are measured: each runs (or fails) the same on TensorFlow 1.15 as noted.
 CAUSES = (
-    Cause("tf-float-dimension", THIRD_PARTY,
+    Cause("tf-float-dimension", PORT,
           r"Dimension value must be integer or None or have an __index__ method, "
           r"got value '\d+\.0'",
           "a shape built with Python 3's `/` (`channels / n_group` in group_conv.py): TF "
           "1.15 took an integral float as a dimension (Dimension(16.0) is 16), TF 2 refuses "
-          "it; `channels // n_group` is the fix, and only the project can say the division "
-          "was meant to be exact"),
-    Cause("tf-private-tensor-shape", THIRD_PARTY,
+          "it; `import slim_ext` gives Dimension TF 1.15's rule back (slim_ext.dimension)"),
+    Cause("tf-private-tensor-shape", PORT,
           r"Cannot reshape a tensor with \d+ elements to shape \[\?,\d+,0\]",
-          "the test reads TensorFlow's private `Tensor._shape` (a TensorShape on TF 1.15, "
-          "a (dims, flag) tuple on TF 2.21): `tensor.shape[-1]` is the public spelling"),
+          "the test reads TF1's deprecated `Tensor._shape` (an alias of `shape` on TF 1.15, "
+          "a (dims, flag) tuple on TF 2.21): the tensor_private_shape codemod writes "
+          "`tensor.shape`"),
     Cause("tf-private-constant-shape", THIRD_PARTY,
           r"Cannot convert a symbolic tf\.Tensor \(alphas",
           "tensorlayer's alphas() calls TensorFlow's private constant_op.constant with a "
-          "Tensor shape and falls back to fill() on the TypeError TF 1.x raised; TF 2 "
-          "raises NotImplementedError there"),
+          "Tensor shape and falls back to fill() only on TypeError/ValueError, as the TF "
+          "of its time raised; the call now raises NotImplementedError (a "
+          "symbolic Tensor to a NumPy array): constant_op.constant(1.0, shape=<a "
+          "placeholder>) does so on TF 2.21 and on TF 1.15 / NumPy 1.18 alike (measured, "
+          "Python 3.7), so no port of the caller's TF1 code changes it"),
     Cause("tf-leaky-relu-tensor-alpha", THIRD_PARTY,
           r"Expected float for argument 'alpha' not <tf\.Tensor",
           "PRelu passes a Tensor alpha to tf.nn.leaky_relu, which TF >= 1.13 runs as a "

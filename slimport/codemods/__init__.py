@@ -22,12 +22,17 @@ from slimport.codemods.device_spec import DeviceSpecCommand
 from slimport.codemods.cluster_bootstrap import ClusterBootstrapCommand
 from slimport.codemods.estimator_ps_strategy import EstimatorPsStrategyCommand
 from slimport.codemods.flags_to_absl import FlagsToAbslCommand
+from slimport.codemods.fractions_gcd import FractionsGcdCommand
 from slimport.codemods.late_collective_strategy import LateCollectiveStrategyCommand
 from slimport.codemods.legacy_keras import LegacyKerasCommand
+from slimport.codemods.librosa_keywords import LibrosaKeywordsCommand
 from slimport.codemods.matplotlib_api import MatplotlibApiCommand
 from slimport.codemods.moved_modules import MovedModulesCommand
 from slimport.codemods.moxing import MoxingCommand
 from slimport.codemods.numpy_aliases import NumpyAliasesCommand
+from slimport.codemods.numpy_float_counts import NumpyFloatCountsCommand
+from slimport.codemods.numpy_slice_lists import NumpySliceListsCommand
+from slimport.codemods.numpy_stack_generators import NumpyStackGeneratorsCommand
 from slimport.codemods.op_type_names import OpTypeNamesCommand
 from slimport.codemods.own_server import OwnServerCommand
 from slimport.codemods.pandas_as_matrix import PandasAsMatrixCommand
@@ -40,6 +45,7 @@ from slimport.codemods.replica_device import ReplicaDeviceCommand
 from slimport.codemods.scipy_misc import ScipyMiscCommand
 from slimport.codemods.sdk_imports import SdkImportsCommand
 from slimport.codemods.slim_ext_import import SlimExtImportCommand
+from slimport.codemods.tensor_private_shape import TensorPrivateShapeCommand
 from slimport.codemods.test_case_asserts import TestCaseAssertsCommand
 from slimport.codemods.tf0_names import Tf0NamesCommand
 from slimport.codemods.tf_internals import TfInternalsCommand
@@ -63,12 +69,18 @@ CODEMODS: List[Type[SlimportCodemod]] = [
     Py2ListsCommand,
     RemovedStdlibCommand,
     NumpyAliasesCommand,
+    NumpySliceListsCommand,
+    NumpyFloatCountsCommand,
+    NumpyStackGeneratorsCommand,
+    LibrosaKeywordsCommand,
+    FractionsGcdCommand,
     PandasAsMatrixCommand,
     OpTypeNamesCommand,
     MatplotlibApiCommand,
     PillowApiCommand,
     ProtobufInt64BoolsCommand,
     TfInternalsCommand,
+    TensorPrivateShapeCommand,
     ScipyMiscCommand,
     TestCaseAssertsCommand,
     LegacyKerasCommand,

@@ -24,6 +24,7 @@ from typing import ClassVar, Dict, Optional, Pattern, Tuple, Union
 import libcst as cst
 
 from slimport.codemods.base import StatementFilter, code_of
+from slimport.codemods._collect_first import CollectsFirst
 from slimport.codemods._leftovers import LeftoverCodemod
 from slimport.analysis.names import Bindings, bound_names
 from slimport.codemods.tree_facts import TREE_IMPORTS, TREE_METHODS, TreeFact
@@ -38,8 +39,12 @@ METHOD = "as_matrix"
 OTHER_OWNERS = ("scipy.spatial",)
 
 
-class PandasAsMatrixCommand(LeftoverCodemod):
-    """Ports DataFrame/Series.as_matrix() to to_numpy() where the receiver is certain."""
+class PandasAsMatrixCommand(CollectsFirst, LeftoverCodemod):
+    """Ports DataFrame/Series.as_matrix() to to_numpy() where the receiver is certain.
+
+    A name is a frame only if all its bindings in its scope make one, wherever the use
+    is: every binding of every scope is read first (CollectsFirst).
+    """
 
     NAME: ClassVar[str] = "pandas_as_matrix"
     DESCRIPTION: ClassVar[str] = (
@@ -66,14 +71,6 @@ class PandasAsMatrixCommand(LeftoverCodemod):
         self._frames: Dict[Tuple[int, str], bool] = {}
         self._collecting = False
         return True
-
-    def transform_module_impl(self, tree: cst.Module) -> cst.Module:
-        # First every binding of every scope, then the uses: a name is a frame only if
-        # all its bindings in its scope make one, wherever the use is.
-        self._collecting = True
-        tree.visit(self)
-        self._collecting = False
-        return tree.visit(self)
 
     def visit_Assign(self, node: cst.Assign) -> None:
         if not self._collecting:

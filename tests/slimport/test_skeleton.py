@@ -217,8 +217,10 @@ def test_leftover_codemods_port_the_same_on_skeletons(source: str) -> None:
 # its scope, or by the whole tree's facts (given here as the engine's pre-pass would).
 LIBRARY_LEFTOVERS = '''\
 import csv
+import fractions
 import unittest
 
+import librosa
 import matplotlib.pyplot as plt
 import numpy as np
 import PIL.Image
@@ -275,11 +277,22 @@ class Test(unittest.TestCase):
 def is_crowd(flags):
     unused = 8
     return tf.train.Int64List(value=flags)
+
+
+def audio(y, sr, t, axis):
+    unused = 10
+    s = [slice(None)] * t.ndim
+    other = 9
+    s[axis] = slice(0, 1)
+    mel = librosa.feature.melspectrogram(y, sr)
+    ramp = np.linspace(0, 1, sr * 0.5)
+    return t[s], t._shape, np.stack(x for x in y), mel, fractions.gcd(sr, 2), ramp
 '''
 
 
 def test_library_leftovers_port_the_same_on_skeletons() -> None:
-    facts = {"tree_methods": frozenset(), "tree_imports": frozenset({"pandas", "matplotlib"})}
+    facts = {"tree_methods": frozenset(), "tree_imports": frozenset({"pandas", "matplotlib"}),
+             "tree_binds_private_shape": False}
     data = LIBRARY_LEFTOVERS.encode("utf-8")
     ported = engine.port_source(data, "library.py", CODEMODS, {}, tree_facts=facts)
     whole = engine.port_source(data, "library.py", CODEMODS, {}, sparse=False,
@@ -292,7 +305,9 @@ def test_library_leftovers_port_the_same_on_skeletons() -> None:
                     "next(csv.reader(open(path)))", "('FusedBatchNorm', 'FusedBatchNormV3')",
                     "data[['a', 'b']].to_numpy()", "data.tobytes()",
                     "self.convolution_op(", "self.assertCountEqual(",
-                    "value=slim_ext.protobuf3.int64_values(flags)"):
+                    "value=slim_ext.protobuf3.int64_values(flags)", "t[tuple(s)], t.shape",
+                    "np.stack([x for x in y])", "melspectrogram(y=y, sr=sr)",
+                    "slim_ext.stdlib.fractions_gcd(sr, 2)", "np.linspace(0, 1, int(sr * 0.5))"):
         assert written in text, written
 
 
