@@ -8,11 +8,12 @@ module-level ``long = int``, a function's ``global unicode``.
 from __future__ import annotations
 
 import ast
-from typing import Set
+from typing import AbstractSet, Set
 
 import libcst as cst
 
 from slimport.analysis.ast_index import nodes_of
+from slimport.analysis.names import bound_names
 from slimport.analysis.scopes import CLASS, ScopeStack, names_bound_by
 
 
@@ -32,6 +33,22 @@ def module_bound_names(tree: cst.Module, parsed: ast.Module) -> Set[str]:
     for node in nodes_of(parsed, (ast.Global,)):
         names.update(node.names)  # type: ignore[attr-defined]
     return names
+
+
+def binds_anywhere(parsed: ast.Module, names: AbstractSet[str]) -> bool:
+    """True if any statement or parameter of the file, at any depth, binds one of ``names``:
+    a codemod that trusts a builtin only in files that never rebind it asks this.
+
+    Args:
+      parsed: the module's stdlib ``ast``.
+      names: builtins' names.
+
+    Returns:
+      True when some binding of one of ``names`` is in the file.
+    """
+    return any(names & set(bound_names(node)) for node in ast.walk(parsed)
+               if isinstance(node, ast.stmt)) or any(
+        node.arg in names for node in nodes_of(parsed, (ast.arg,)))  # type: ignore[attr-defined]
 
 
 def has_star_import(parsed: ast.Module) -> bool:

@@ -71,6 +71,21 @@ def is_under(name: Optional[str], module: str) -> bool:
     return name is not None and (name == module or name.startswith(module + "."))
 
 
+def name_in(qualified: Optional[str], module: str) -> Optional[str]:
+    """What ``qualified`` names inside ``module``: ``numpy.linspace`` -> ``linspace``.
+
+    Args:
+      qualified: a qualified name (None: not a name).
+      module: a dotted module name, e.g. ``numpy``.
+
+    Returns:
+      The dotted rest after ``module.``; None when ``qualified`` is not inside it.
+    """
+    if qualified is None or not qualified.startswith(module + "."):
+        return None
+    return qualified[len(module) + 1:]
+
+
 def dotted_expression(name: str) -> Union[cst.Name, cst.Attribute]:
     """"a.b.c" -> the ``Name``/``Attribute`` chain that spells it (``dotted_parts`` reversed).
 

@@ -41,6 +41,7 @@ from slimport.analysis.names import (
     bound_names,
     dotted_expression,
     dotted_parts,
+    name_in,
 )
 
 NUMPY = "numpy"
@@ -68,9 +69,7 @@ _TRIGGER_TEXT = re.compile(r"\.(?:%s)\b|\.tostring\(\)" % "|".join(
 
 def _removed(qualified: Optional[str]) -> Optional[str]:
     """``numpy.float`` -> ``float``; None for names NumPy still has."""
-    if qualified is None or not qualified.startswith(NUMPY + "."):
-        return None
-    name = qualified[len(NUMPY) + 1:]
+    name = name_in(qualified, NUMPY)
     return name if name in BUILTIN_ALIASES or name in RENAMED else None
 
 

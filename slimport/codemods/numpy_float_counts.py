@@ -19,7 +19,8 @@ from typing import ClassVar, Optional, Pattern, Set
 
 import libcst as cst
 
-from slimport.analysis.names import Bindings, bound_names
+from slimport.analysis.builtin_names import binds_anywhere
+from slimport.analysis.names import Bindings, name_in
 from slimport.codemods._leftovers import LeftoverCodemod
 from slimport.codemods.base import StatementFilter, chain_filter, code_of
 
@@ -32,8 +33,7 @@ _INT_MAKERS = frozenset({"int", "len"})
 
 
 def _counted(qualified: Optional[str]) -> bool:
-    return qualified is not None and qualified.startswith(NUMPY + ".") and \
-        qualified[len(NUMPY) + 1:] in COUNTED
+    return name_in(qualified, NUMPY) in COUNTED
 
 
 def _certainly_int(node: cst.BaseExpression) -> bool:
@@ -66,9 +66,7 @@ class NumpyFloatCountsCommand(LeftoverCodemod):
     def start_leftovers(self, tree: cst.Module, parsed: ast.Module) -> bool:
         self._counts: Set[int] = set()
         # ``int`` and ``len`` are the builtins only where the file binds neither.
-        return not any(_INT_MAKERS & set(bound_names(node)) for node in ast.walk(parsed)
-                       if isinstance(node, ast.stmt)) and not any(
-            isinstance(node, ast.arg) and node.arg in _INT_MAKERS for node in ast.walk(parsed))
+        return not binds_anywhere(parsed, _INT_MAKERS)
 
     def visit_Call(self, node: cst.Call) -> None:
         qualified = self.resolve_name(node.func)

@@ -24,6 +24,8 @@ from typing import ClassVar, Dict, Optional, Pattern, Set, Tuple
 
 import libcst as cst
 
+from slimport.analysis.ast_index import nodes_of
+from slimport.analysis.builtin_names import binds_anywhere
 from slimport.analysis.names import Bindings, bound_names
 from slimport.codemods._collect_first import CollectsFirst
 from slimport.codemods._leftovers import LeftoverCodemod
@@ -66,17 +68,15 @@ class NumpySliceListsCommand(CollectsFirst, LeftoverCodemod):
     def leftover_statements(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:
         # Every statement that uses a name some statement binds to a list: its
         # bindings, its item assignments and its uses decide.
-        lists = {name for node in ast.walk(tree) if isinstance(node, ast.Assign)
-                 and isinstance(node.value, (ast.List, ast.BinOp))
+        lists = {name for node in nodes_of(tree, (ast.Assign,))
+                 if isinstance(node.value, (ast.List, ast.BinOp))  # type: ignore[attr-defined]
                  for name in bound_names(node)}
-        return lambda statement: any(isinstance(node, ast.Name) and node.id in lists
-                                     for node in ast.walk(statement))
+        return lambda statement: any(node.id in lists  # type: ignore[attr-defined]
+                                     for node in nodes_of(statement, (ast.Name,)))
 
     def start_leftovers(self, tree: cst.Module, parsed: ast.Module) -> bool:
         # ``slice`` is the builtin only where the file binds no name ``slice``.
-        if any(SLICE in bound_names(node) for node in ast.walk(parsed)
-               if isinstance(node, ast.stmt)) or any(
-                isinstance(node, ast.arg) and node.arg == SLICE for node in ast.walk(parsed)):
+        if binds_anywhere(parsed, {SLICE}):
             return False
         # (scope, name) -> how many bindings of it there are lists of slices.
         self._slice_lists: Dict[Tuple[int, str], int] = {}

@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import ClassVar, Pattern, Set
+from typing import ClassVar, Optional, Pattern, Set
 
 import libcst as cst
 
-from slimport.analysis.names import Bindings
+from slimport.analysis.names import Bindings, name_in
 from slimport.codemods._leftovers import LeftoverCodemod
 from slimport.codemods.base import StatementFilter, chain_filter, code_of
 
@@ -26,9 +26,8 @@ NUMPY = "numpy"
 STACKERS = frozenset({"stack", "vstack", "hstack", "dstack", "column_stack", "row_stack"})
 
 
-def _stacker(qualified) -> bool:
-    return qualified is not None and qualified.startswith(NUMPY + ".") and \
-        qualified[len(NUMPY) + 1:] in STACKERS
+def _stacker(qualified: Optional[str]) -> bool:
+    return name_in(qualified, NUMPY) in STACKERS
 
 
 class NumpyStackGeneratorsCommand(LeftoverCodemod):

@@ -18,6 +18,7 @@ from typing import ClassVar, Dict, Pattern
 
 import libcst as cst
 
+from slimport.analysis.ast_index import nodes_of
 from slimport.analysis.names import Bindings
 from slimport.codemods._leftovers import LeftoverCodemod
 from slimport.codemods.base import StatementFilter, code_of
@@ -52,9 +53,8 @@ class ProtobufInt64BoolsCommand(LeftoverCodemod):
     @classmethod
     def leftover_statements(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:
         return lambda statement: any(
-            (isinstance(node, ast.Attribute) and node.attr == "Int64List")
-            or (isinstance(node, ast.Name) and node.id == "Int64List")
-            for node in ast.walk(statement))
+            node.attr == "Int64List" for node in nodes_of(statement, (ast.Attribute,))) or any(
+            node.id == "Int64List" for node in nodes_of(statement, (ast.Name,)))
 
     def start_leftovers(self, tree: cst.Module, parsed: ast.Module) -> bool:
         # Int64List calls to port -> the index of their value= argument.
