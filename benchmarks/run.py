@@ -3,9 +3,11 @@
     python benchmarks/run.py [--quick] [--runs N] [--only rewrite,scaling,bigfile,profile,train]
                              [--markdown FILE] [--work DIR]
 
-Full mode: the rewrite on examples/slim_tf1 and on the 90-file corpus (N paired
-runs, default 5), `rewrite --check` over that corpus's port a first and a second
-time (nothing changed: the cache's every file a hit), the scaling table (10 / 90 /
+Full mode: the rewrite on examples/slim_tf1, the 90-file corpus and two real trees
+(research/slim as of 2022 and object detection 0.1.1: sdists downloaded from PyPI and
+cached as the corpus env does, real_trees.py), N paired runs (default 5); `rewrite
+--check` over the ports of the corpus and of research/slim a first and a second time
+(nothing changed: the cache's every file a hit); the scaling table (10 / 90 /
 900 files; trees above 90 files are run once, they take minutes per tool), one big
 file's time per line at 2,000 and 20,000 lines (big_file.py), the profile, and the
 training benchmarks.
@@ -31,6 +33,7 @@ import _stats  # noqa: E402
 import big_file  # noqa: E402
 import synthetic_tree  # noqa: E402
 import profile_rewrite  # noqa: E402
+import real_trees  # noqa: E402
 import rewrite_bench  # noqa: E402
 import train_bench  # noqa: E402
 
@@ -55,14 +58,19 @@ def run(args: argparse.Namespace, work: Path) -> list:
         generated = work / f"corpus-{size}"
         synthetic_tree.build(generated, size, SEED)
         trees[f"generated corpus (seed {SEED})"] = generated
+        if not args.quick:
+            trees.update(real_trees.unpack_all(work))
         for label, source in trees.items():
             section, measured = rewrite_bench.compare(label, source, work, runs, _progress)
             sections.append(section)
             if source == generated:
                 known[size] = measured
-        sections.append(rewrite_bench.second_check(f"the generated corpus (seed {SEED})",
-                                                   generated, work, runs, _progress))
-        print("\n\n".join(sections[-2 if args.quick else -3:]), "\n", flush=True)
+        checked = {f"the generated corpus (seed {SEED})": generated}
+        if real_trees.RESEARCH_SLIM in trees:
+            checked[real_trees.RESEARCH_SLIM] = trees[real_trees.RESEARCH_SLIM]
+        for label, source in checked.items():
+            sections.append(rewrite_bench.second_check(label, source, work, runs, _progress))
+        print("\n\n".join(sections[-(len(trees) + len(checked)):]), "\n", flush=True)
     if "scaling" in args.only and not args.quick:
         section = rewrite_bench.scaling(
             args.scaling_sizes,
@@ -130,7 +138,8 @@ def main() -> int:
         else:
             with tempfile.TemporaryDirectory(prefix="slimport-bench-") as temp:
                 sections = run(args, Path(temp))
-    except (rewrite_bench.BenchmarkError, TimeoutError) as error:
+    # BenchmarkError, and pip failing to download a real tree, are RuntimeErrors.
+    except (RuntimeError, TimeoutError) as error:
         print(f"benchmark failed to run: {error}", file=sys.stderr)
         return 1
     elapsed = time.monotonic() - started

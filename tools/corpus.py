@@ -80,8 +80,17 @@ CORPORA = (
             "object_detection_box_coder"]),
 )
 
+# research/slim as of 2022 (nets, deployment, datasets, preprocessing under slim/): the
+# only distribution on PyPI that ships its modules as files. Its own install puts them
+# under object_detection.* (clashing with 0.1.1), so the sdist is unpacked, not installed.
+RESEARCH_SLIM = Corpus(
+    "research_slim", "tf-models-research-object-detection==2.8.0.post1",
+    "c701ea455646553a64c5f161641e8d5a94054b162b81961dcfff3dd619870004", [], [])
 
-def _default_cache() -> Path:
+
+def default_cache() -> Path:
+    """Where downloaded sdists and wheels are kept: $SLIMPORT_CORPUS_CACHE, or
+    ~/.cache/slimport/corpus."""
     configured = os.environ.get("SLIMPORT_CORPUS_CACHE")
     return Path(configured) if configured else Path.home() / ".cache" / "slimport" / "corpus"
 
@@ -190,7 +199,7 @@ def main(argv: Sequence[str] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter,
                                      epilog="\n".join(__doc__.splitlines()[2:]))
-    parser.add_argument("--cache", type=Path, default=_default_cache(),
+    parser.add_argument("--cache", type=Path, default=default_cache(),
                         help="where the sdists are kept (default: %(default)s)")
     parser.add_argument("--only", help="comma-separated corpus names: "
                         + ", ".join(c.name for c in CORPORA))

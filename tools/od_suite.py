@@ -24,12 +24,7 @@ import peer_suite
 from peer_suite import BLOCKED, PORT, PROJECT, THIRD_PARTY, Cause, Peer, Source
 
 OBJECT_DETECTION = next(c for c in corpus.CORPORA if c.name == "object_detection")
-# research/slim as of 2022 (nets, deployment, datasets, preprocessing under slim/): the
-# only distribution on PyPI that ships its modules as files. Its own install puts them
-# under object_detection.* (clashing with 0.1.1), so the sdist is unpacked, not installed.
-RESEARCH_SLIM = corpus.Corpus(
-    "research_slim", "tf-models-research-object-detection==2.8.0.post1",
-    "c701ea455646553a64c5f161641e8d5a94054b162b81961dcfff3dd619870004", [], [])
+RESEARCH_SLIM = corpus.RESEARCH_SLIM
 # object_detection/models/*feature_extractor_test.py build one research/slim network after
 # another in graph mode (NASNet, PNASNet, Inception-ResNet-v2, ResNet-101 FPN, ...): 18
 # modules, 62% of the suite's CPU time (1776 of 2881 s in one run here), and what they

@@ -840,7 +840,7 @@ def main(peer: Peer, argv: Sequence[str] = None, doc: str = __doc__) -> int:
     parser = argparse.ArgumentParser(description=doc.splitlines()[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter,
                                      epilog="\n".join(doc.splitlines()[2:]))
-    parser.add_argument("--cache", type=Path, default=corpus._default_cache(),
+    parser.add_argument("--cache", type=Path, default=corpus.default_cache(),
                         help="where the downloads are kept (default: %(default)s)")
     parser.add_argument("--as-script", action="store_true",
                         help="also run each module as `python X_test.py`")
@@ -850,7 +850,9 @@ def main(peer: Peer, argv: Sequence[str] = None, doc: str = __doc__) -> int:
                         if optional else argparse.SUPPRESS)
     parser.add_argument("--only", help="run only the test modules whose path contains this")
     parser.add_argument("--quick", action="store_true",
-                        help=f"leave out {peer.slow_help}" if peer.slow else argparse.SUPPRESS)
+                        # argparse formats help with %: a peer's "62% of the CPU" is text.
+                        help=f"leave out {peer.slow_help.replace('%', '%%')}" if peer.slow
+                        else argparse.SUPPRESS)
     parser.add_argument("--tf1-python", metavar="PYTHON",
                         help="an interpreter with TensorFlow 1.x (e.g. 1.15 on Python 3.7): "
                         "also run the failing modules unported with it, the evidence for "

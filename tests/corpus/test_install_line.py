@@ -41,7 +41,7 @@ def test_the_tf_line_alone_ports_object_detection_with_its_protos_regenerated(
     fresh.env.pop("PROTOCOL_BUFFERS_PYTHON_IMPLEMENTATION", None)
     try:
         fresh.pip(line, cwd=fresh.clone)
-        source = corpus.unpack(corpus.fetch(OBJECT_DETECTION, corpus._default_cache(),
+        source = corpus.unpack(corpus.fetch(OBJECT_DETECTION, corpus.default_cache(),
                                             _harness.Deadline(600)), tmp_path / "source")
         stale = sorted(path.relative_to(source) for path in source.rglob("*_pb2.py")
                        if protos.is_stale(path.read_bytes()))

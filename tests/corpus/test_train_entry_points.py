@@ -35,7 +35,7 @@ FACENET = next(c for c in corpus.CORPORA if c.name == "facenet")
 def _port(sdist: corpus.Corpus, subdirectory: str, work: Path) -> Path:
     """Downloads (cached), unpacks and ports ``subdirectory`` of an sdist; the ported tree."""
     deadline = _harness.Deadline(600)
-    top = corpus.unpack(corpus.fetch(sdist, corpus._default_cache(), deadline),
+    top = corpus.unpack(corpus.fetch(sdist, corpus.default_cache(), deadline),
                         work / "source")
     ported = work / "ported"
     ran = _harness.rewrite(top / subdirectory, ported, work / "port.json", deadline,
