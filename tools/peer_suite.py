@@ -850,7 +850,9 @@ def main(peer: Peer, argv: Sequence[str] = None, doc: str = __doc__) -> int:
                         if optional else argparse.SUPPRESS)
     parser.add_argument("--only", help="run only the test modules whose path contains this")
     parser.add_argument("--quick", action="store_true",
-                        help=f"leave out {peer.slow_help}" if peer.slow else argparse.SUPPRESS)
+                        # (argparse %-formats help: a "62%" in the text must be doubled)
+                        help=f"leave out {peer.slow_help}".replace("%", "%%")
+                        if peer.slow else argparse.SUPPRESS)
     parser.add_argument("--tf1-python", metavar="PYTHON",
                         help="an interpreter with TensorFlow 1.x (e.g. 1.15 on Python 3.7): "
                         "also run the failing modules unported with it, the evidence for "

@@ -243,6 +243,14 @@ def test_quick_leaves_out_only_the_network_building_modules(module, builds_netwo
     assert bool(od_suite.NETWORK_BUILDERS.match(module)) == builds_networks
 
 
+def test_help_prints(capsys):
+    """--help once crashed: argparse %-formats help, and --quick's says "62%"."""
+    with pytest.raises(SystemExit) as stopped:
+        peer_suite.main(od_suite.PEER, ["--help"], doc=od_suite.__doc__)
+    assert stopped.value.code == 0
+    assert "--quick" in capsys.readouterr().out
+
+
 # -- the peers of issue 30 ---------------------------------------------------------------
 
 import corpus  # noqa: E402  pylint: disable=g-import-not-at-top,wrong-import-position
