@@ -23,11 +23,12 @@ that make these calls name no TF1 API).
 from __future__ import annotations
 
 import ast
-from typing import AbstractSet, Any, ClassVar, Optional, Set, Tuple
+from typing import AbstractSet, Any, ClassVar, Optional, Sequence, Tuple
 
 import libcst as cst
 
 from slimport.codemods._classes import ClassesFollowed
+from slimport.codemods._runtime_calls import RuntimeCalls
 from slimport.codemods.base import SlimportCodemod, code_of
 from slimport.codemods.test_case_asserts import TEST_CASES
 from slimport.codemods.tree_facts import TREE_STRUCTURED_DTYPES, TreeFact, structured_dtype
@@ -42,7 +43,7 @@ ARRAY_MAKERS = frozenset(f"numpy.{name}" for name in ("array", "asarray", "zeros
                                                       "empty"))
 
 
-class StructuredArrayAssertsCommand(ClassesFollowed, SlimportCodemod):
+class StructuredArrayAssertsCommand(RuntimeCalls, ClassesFollowed, SlimportCodemod):
     """Sends TF tests' assertAllEqual on NumPy record arrays to TF 1.15's comparison."""
 
     NAME: ClassVar[str] = "structured_array_asserts"
@@ -52,6 +53,8 @@ class StructuredArrayAssertsCommand(ClassesFollowed, SlimportCodemod):
         "comparison"
     )
     TRIGGERS: ClassVar[Tuple[str, ...]] = (METHOD,)
+    RUNTIME: ClassVar[str] = RUNTIME
+    HOME: ClassVar[str] = HOME
     # Is ``module.label_data_type`` a record dtype?
     TREE_FACTS: ClassVar[Tuple[TreeFact, ...]] = (TREE_STRUCTURED_DTYPES,)
 
@@ -70,7 +73,7 @@ class StructuredArrayAssertsCommand(ClassesFollowed, SlimportCodemod):
 
     def start_file(self, tree: cst.Module) -> bool:
         self.follow_classes(lambda qualified: True if qualified in TF_TEST_CASES else None)
-        self._calls: Set[int] = set()
+        self.start_runtime_calls()
         return True
 
     def _record_dtype(self, node: cst.BaseExpression) -> bool:
@@ -104,25 +107,16 @@ class StructuredArrayAssertsCommand(ClassesFollowed, SlimportCodemod):
         if not expected or not self._record_array(expected[0]) or \
                 any(arg.star for arg in node.args):
             return
-        if self.target_of("slim_ext") not in (None, "slim_ext"):
-            self.needs_attention(node, f"{code_of(func)} on a NumPy record array raises "
-                                 "TypeError on TF 2; left unchanged because the file uses "
-                                 "the name slim_ext for something else",
-                                 f"{HOME}({func.value.value}, a, b)")
+        if not self.slim_ext_free(node, f"{code_of(func)} on a NumPy record array raises "
+                                  "TypeError on TF 2", f"{HOME}({func.value.value}, a, b)"):
             return
-        self._calls.add(id(node))
+        self.send_to_runtime(node)
         self.record_edit(node, f"{code_of(func)}(<record array>, ...) -> {HOME}"
                                f"({func.value.value}, ...) (TF 2's raises TypeError on a "
                                "dtype TensorFlow cannot name; TF 1.15 compared the records)")
 
-    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call
-                   ) -> cst.BaseExpression:
-        if id(original_node) not in self._calls:
-            return updated_node
-        self._calls.discard(id(original_node))
-        self.add_needed_import(RUNTIME)
-        receiver = updated_node.func.value  # type: ignore[attr-defined]
-        return updated_node.with_changes(
-            func=cst.parse_expression(HOME),
-            args=[cst.Arg(receiver, comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))),
-                  *updated_node.args])
+    def runtime_args(self, call: cst.Call) -> Sequence[cst.Arg]:
+        # The test case goes first: ``self.assertAllEqual(a, b)`` -> ``...(self, a, b)``.
+        receiver = call.func.value  # type: ignore[attr-defined]
+        return [cst.Arg(receiver, comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))),
+                *call.args]
