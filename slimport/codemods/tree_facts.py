@@ -87,9 +87,15 @@ def modules_imported(texts: Sequence[str]) -> FrozenSet[str]:
     return frozenset(found)
 
 
+# TensorFlow's own record dtypes (``np.dtype([("qint8", np.int8)])``, ...): tf.as_dtype
+# names them, so they are no dtype TF 2's assertions fail on.
+TF_RECORDS = frozenset({"qint8", "quint8", "qint16", "quint16", "qint32", "resource"})
+
+
 def structured_dtype(node: ast.AST, numpy_names: FrozenSet[str]) -> bool:
-    """Whether ``node`` is certainly a NumPy structured (record) dtype spelled out:
-    ``[('name', 'f4'), ...]`` or ``np.dtype([...])`` with ``np`` one of ``numpy_names``.
+    """Whether ``node`` is certainly a NumPy structured (record) dtype spelled out, and
+    not one of TensorFlow's: ``[('name', 'f4'), ...]`` or ``np.dtype([...])`` with ``np``
+    one of ``numpy_names``.
 
     Args:
       node: an expression.
@@ -102,9 +108,12 @@ def structured_dtype(node: ast.AST, numpy_names: FrozenSet[str]) -> bool:
             node.func.attr == "dtype" and isinstance(node.func.value, ast.Name) and \
             node.func.value.id in numpy_names and len(node.args) == 1:
         node = node.args[0]
-    return isinstance(node, ast.List) and bool(node.elts) and all(
-        isinstance(field, ast.Tuple) and field.elts and isinstance(field.elts[0], ast.Constant)
-        and isinstance(field.elts[0].value, str) for field in node.elts)
+    if not isinstance(node, ast.List) or not node.elts:
+        return False
+    names = [field.elts[0].value for field in node.elts
+             if isinstance(field, ast.Tuple) and field.elts
+             and isinstance(field.elts[0], ast.Constant) and isinstance(field.elts[0].value, str)]
+    return len(names) == len(node.elts) and not (len(names) == 1 and names[0] in TF_RECORDS)
 
 
 def numpy_names_of(tree: ast.Module) -> FrozenSet[str]:
@@ -114,6 +123,8 @@ def numpy_names_of(tree: ast.Module) -> FrozenSet[str]:
                      if alias.name == "numpy")
 
 
+# A module-level ``name = X.dtype([``: the only files the fact parses.
+_RECORD_DTYPE_BINDING = re.compile(r"^\w+[ \t]*=[ \t]*\w+\.dtype\([ \t]*\[", re.MULTILINE)
 # A name bound at the start of a line (a module-level ``name =`` or ``name: T =``).
 _MODULE_BINDING = re.compile(r"^(\w+)[ \t]*(?::[^=\n]*)?=(?!=)", re.MULTILINE)
 
@@ -127,12 +138,13 @@ def structured_dtype_names(texts: Sequence[str]) -> FrozenSet[str]:
     Returns:
       Names such as ``label_data_type`` (``label_data_type = np.dtype([('subject',
       'i4'), ...])``) of which every module-level binding in the tree is a structured
-      dtype spelled out: ``module.label_data_type`` is then one, whichever module of
-      the tree it is read from.
+      dtype spelled out in ``np.dtype`` (a bare list of tuples may be anything):
+      ``module.label_data_type`` is then one, whichever module of the tree it is read
+      from.
     """
     structured: Dict[str, int] = {}
     for text in texts:
-        if "dtype" not in text:
+        if not _RECORD_DTYPE_BINDING.search(text):
             continue
         try:
             tree = ast.parse(text)
@@ -142,9 +154,12 @@ def structured_dtype_names(texts: Sequence[str]) -> FrozenSet[str]:
         for statement in tree.body:
             if isinstance(statement, ast.Assign) and len(statement.targets) == 1 and \
                     isinstance(statement.targets[0], ast.Name) and \
+                    isinstance(statement.value, ast.Call) and \
                     structured_dtype(statement.value, numpy_names):
                 name = statement.targets[0].id
                 structured[name] = structured.get(name, 0) + 1
+    if not structured:
+        return frozenset()
     bindings: Dict[str, int] = {}
     for text in texts:
         for match in _MODULE_BINDING.finditer(text):

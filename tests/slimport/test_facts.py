@@ -99,10 +99,13 @@ def test_texts_are_read_only_when_a_fact_or_an_option_needs_them() -> None:
 
 def test_structured_dtype_names_are_those_bound_to_records_only() -> None:
     """object detection's vrd_evaluation binds record dtypes; a name also bound to
-    something else anywhere in the tree at module level proves nothing."""
+    something else anywhere in the tree at module level proves nothing, nor does a bare
+    list of tuples or one of TensorFlow's own record dtypes (tf.as_dtype names them)."""
     vrd = ("import numpy as np\n"
            "label_data_type = np.dtype([('subject', 'i4'), ('object', 'i4')])\n"
-           "box_type = [('box', 'f4', (4,))]\n"
+           "box_type = np.dtype([('box', 'f4', (4,))])\n"
+           "ops = [('fft', 1)]\n"
+           "_np_qint8 = np.dtype([('qint8', np.int8)])\n"
            "other_type = np.dtype([('x', 'i4')])\n"
            "plain_type = np.dtype('f4')\n"
            "def f():\n  label_data_type = 3\n")

@@ -68,7 +68,8 @@ CASES = [
         """,
     ),
     Noop(
-        "dtypes TensorFlow names, an unproven dtype name, a name only the tree could prove",
+        "dtypes TensorFlow names (its own qint8 record too), an unproven dtype name, a name "
+        "only the tree could prove, a record array as the actual value",
         """
             import numpy as np
             import tensorflow as tf
@@ -80,6 +81,7 @@ CASES = [
               def test(self):
                 self.assertAllEqual(np.array([1.0], dtype=np.float32), got)
                 self.assertAllEqual(np.array(['a'], dtype=[]), got)
+                self.assertAllEqual(np.array([1], dtype=[('qint8', np.int8)]), got)
                 self.assertAllEqual(np.array(rows, dtype=vrd_evaluation.other_type), got)
                 self.assertAllEqual(np.array(rows, dtype=vrd_evaluation.label_data_type), got)
                 self.assertAllEqual(got, np.array(rows, dtype=[('x', 'i4')]))
