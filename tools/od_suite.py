@@ -68,12 +68,6 @@ KNOWN_TESTS = (
      Cause("tf-op-renamed", PORT, "",
            "looks for op type 'FusedBatchNorm'; TF >= 1.14 builds FusedBatchNormV3 (fails "
            "the same on TF 1.15): op_type_names matches both names")),
-    (r"oid_vrd_challenge_evaluation_utils_test\.py::",
-     r"^TypeError: Cannot convert the argument `type_value`: dtype\(\[",
-     Cause("tf-test-util-structured-dtype", THIRD_PARTY, "",
-           "TF 2's TestCase.assertAllEqual asks tf.as_dtype of the arrays' dtype, which a "
-           "NumPy structured dtype has none of; TF 1.15 compared them element by element "
-           "(the test's VRD boxes are a structured array)")),
     (r"shape_utils_test\.py::UtilTest::test_pad_or_clip_nd_tensor$", r"^AssertionError:",
      Cause("tf-shape-inference", THIRD_PARTY, "",
            "expects a dimension TF 1.x could not infer (None); TF 2's shape inference reads "

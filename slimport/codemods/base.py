@@ -503,6 +503,24 @@ class SlimportCodemod(VisitorBasedCodemodCommand):
         """
         self._unplaced.append((node, Finding(self.NAME, 0, message, fix, kind=ATTENTION)))
 
+    def slim_ext_free(self, node: cst.CSTNode, problem: str, fix: str) -> bool:
+        """Whether code here may name the ``slim_ext`` package; when the file binds the
+        name to something else, ``node`` is reported (``problem``, then why it is left).
+
+        Args:
+          node: the construct a port would send to slim_ext.
+          problem: what is wrong with it on current libraries.
+          fix: the ported spelling, for the user.
+
+        Returns:
+          True when ``slim_ext`` is free or already the package.
+        """
+        if self.target_of("slim_ext") in (None, "slim_ext"):
+            return True
+        self.needs_attention(node, f"{problem}; left unchanged because the file uses the "
+                             "name slim_ext for something else", fix)
+        return False
+
     def _resolve_findings(self, tree: cst.Module) -> None:
         """Give the findings of the pass over ``tree`` their lines; warn libcst.tool users."""
         nodes = [node for node, _ in self._unplaced if node is not None]

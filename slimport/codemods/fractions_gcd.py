@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import ClassVar, Pattern, Set
+from typing import ClassVar, Pattern
 
 import libcst as cst
 
 from slimport.analysis.names import Bindings
 from slimport.codemods._leftovers import LeftoverCodemod, reads_attribute
+from slimport.codemods._runtime_calls import RuntimeCalls
 from slimport.codemods.base import StatementFilter, code_of
 
 REMOVED = "fractions.gcd"
@@ -27,7 +28,7 @@ RUNTIME = "slim_ext.stdlib"
 HOME = f"{RUNTIME}.fractions_gcd"
 
 
-class FractionsGcdCommand(LeftoverCodemod):
+class FractionsGcdCommand(RuntimeCalls, LeftoverCodemod):
     """Sends fractions.gcd calls to Python 3.8's function in slim_ext.stdlib."""
 
     NAME: ClassVar[str] = "fractions_gcd"
@@ -36,6 +37,8 @@ class FractionsGcdCommand(LeftoverCodemod):
         "slim_ext.stdlib.fractions_gcd(a, b), Python 3.8's function"
     )
     TRIGGER: ClassVar[Pattern[str]] = re.compile(r"\bgcd\b")
+    RUNTIME: ClassVar[str] = RUNTIME
+    HOME: ClassVar[str] = HOME
 
     @classmethod
     def applies_to(cls, source: str) -> bool:
@@ -47,7 +50,7 @@ class FractionsGcdCommand(LeftoverCodemod):
         return lambda statement: reads(statement) or isinstance(statement, ast.ImportFrom)
 
     def start_leftovers(self, tree: cst.Module, parsed: ast.Module) -> bool:
-        self._calls: Set[int] = set()
+        self.start_runtime_calls()
         return True
 
     def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
@@ -62,19 +65,9 @@ class FractionsGcdCommand(LeftoverCodemod):
         if not isinstance(node.func, cst.Attribute) or \
                 self.resolve_name(node.func) != REMOVED:
             return
-        if self.target_of("slim_ext") not in (None, "slim_ext"):
-            self.needs_attention(node, f"{code_of(node)}: fractions.gcd was removed in "
-                                 "Python 3.9; left unchanged because the file uses the name "
-                                 "slim_ext for something else", f"{HOME}(...)")
+        if not self.slim_ext_free(node, f"{code_of(node)}: fractions.gcd was removed in "
+                                  "Python 3.9", f"{HOME}(...)"):
             return
-        self._calls.add(id(node))
+        self.send_to_runtime(node)
         self.record_edit(node, f"{code_of(node.func)} -> {HOME} (removed in Python 3.9; "
                                "math.gcd differs in sign)")
-
-    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call
-                   ) -> cst.BaseExpression:
-        if id(original_node) not in self._calls:
-            return updated_node
-        self._calls.discard(id(original_node))
-        self.add_needed_import(RUNTIME)
-        return updated_node.with_changes(func=cst.parse_expression(HOME))

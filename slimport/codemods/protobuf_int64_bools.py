@@ -71,12 +71,10 @@ class ProtobufInt64BoolsCommand(LeftoverCodemod):
             if _int_literals(value) or (isinstance(value, cst.Call)
                                         and self.resolve_name(value.func) == CONVERSION):
                 return
-            if self.target_of("slim_ext") not in (None, "slim_ext"):
-                self.needs_attention(
+            if not self.slim_ext_free(
                     node, f"{code_of(node)}: protobuf >= 5 refuses a bool in an int64 field, "
-                    "which TF1's protobuf 3 stored as 0/1; left unchanged because the file "
-                    "uses the name slim_ext for something else",
-                    f"value={CONVERSION}({code_of(value)})")
+                    "which TF1's protobuf 3 stored as 0/1",
+                    f"value={CONVERSION}({code_of(value)})"):
                 return
             self._ported[node] = index
             self.record_edit(node, f"value={code_of(value)} -> value={CONVERSION}(...) "

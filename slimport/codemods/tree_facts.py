@@ -13,9 +13,10 @@ each fact's ``alone`` value and says in its findings what it could not know.
 """
 from __future__ import annotations
 
+import ast
 import re
 from dataclasses import dataclass
-from typing import Any, Callable, FrozenSet, Sequence
+from typing import Any, Callable, Dict, FrozenSet, Sequence
 
 from slimport.analysis.source_tree import SourceTree
 
@@ -86,8 +87,93 @@ def modules_imported(texts: Sequence[str]) -> FrozenSet[str]:
     return frozenset(found)
 
 
+# TensorFlow's own record dtypes (``np.dtype([("qint8", np.int8)])``, ...): tf.as_dtype
+# names them, so they are no dtype TF 2's assertions fail on.
+TF_RECORDS = frozenset({"qint8", "quint8", "qint16", "quint16", "qint32", "resource"})
+
+
+def structured_dtype(node: ast.AST, numpy_names: FrozenSet[str]) -> bool:
+    """Whether ``node`` is certainly a NumPy structured (record) dtype spelled out, and
+    not one of TensorFlow's: ``[('name', 'f4'), ...]`` or ``np.dtype([...])`` with ``np``
+    one of ``numpy_names``.
+
+    Args:
+      node: an expression.
+      numpy_names: the names the module binds to ``numpy``.
+
+    Returns:
+      True for a list of ``(field name, ...)`` tuples, bare or in ``np.dtype``.
+    """
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+            node.func.attr == "dtype" and isinstance(node.func.value, ast.Name) and \
+            node.func.value.id in numpy_names and len(node.args) == 1:
+        node = node.args[0]
+    if not isinstance(node, ast.List) or not node.elts:
+        return False
+    names = [field.elts[0].value for field in node.elts
+             if isinstance(field, ast.Tuple) and field.elts
+             and isinstance(field.elts[0], ast.Constant) and isinstance(field.elts[0].value, str)]
+    return len(names) == len(node.elts) and not (len(names) == 1 and names[0] in TF_RECORDS)
+
+
+def numpy_names_of(tree: ast.Module) -> FrozenSet[str]:
+    """The names a module's top-level imports bind to ``numpy`` itself."""
+    return frozenset(alias.asname or alias.name for statement in tree.body
+                     if isinstance(statement, ast.Import) for alias in statement.names
+                     if alias.name == "numpy")
+
+
+# A module-level ``name = X.dtype([``: the only files the fact parses.
+_RECORD_DTYPE_BINDING = re.compile(r"^\w+[ \t]*=[ \t]*\w+\.dtype\([ \t]*\[", re.MULTILINE)
+# A name bound at the start of a line (a module-level ``name =`` or ``name: T =``).
+_MODULE_BINDING = re.compile(r"^(\w+)[ \t]*(?::[^=\n]*)?=(?!=)", re.MULTILINE)
+
+
+def structured_dtype_names(texts: Sequence[str]) -> FrozenSet[str]:
+    """The module-level names the tree binds to a structured dtype and to nothing else.
+
+    Args:
+      texts: the text of every Python file of the tree.
+
+    Returns:
+      Names such as ``label_data_type`` (``label_data_type = np.dtype([('subject',
+      'i4'), ...])``) of which every module-level binding in the tree is a structured
+      dtype spelled out in ``np.dtype`` (a bare list of tuples may be anything):
+      ``module.label_data_type`` is then one, whichever module of the tree it is read
+      from.
+    """
+    structured: Dict[str, int] = {}
+    for text in texts:
+        if not _RECORD_DTYPE_BINDING.search(text):
+            continue
+        try:
+            tree = ast.parse(text)
+        except (SyntaxError, ValueError):
+            continue
+        numpy_names = numpy_names_of(tree)
+        for statement in tree.body:
+            if isinstance(statement, ast.Assign) and len(statement.targets) == 1 and \
+                    isinstance(statement.targets[0], ast.Name) and \
+                    isinstance(statement.value, ast.Call) and \
+                    structured_dtype(statement.value, numpy_names):
+                name = statement.targets[0].id
+                structured[name] = structured.get(name, 0) + 1
+    if not structured:
+        return frozenset()
+    bindings: Dict[str, int] = {}
+    for text in texts:
+        for match in _MODULE_BINDING.finditer(text):
+            if match[1] in structured:
+                bindings[match[1]] = bindings.get(match[1], 0) + 1
+    return frozenset(name for name, count in structured.items() if bindings.get(name) == count)
+
+
 # Is ``x.iteritems()`` / ``x.next()`` / ``self.assertItemsEqual`` Python 2's or a
 # library's old name, or a method the tree itself defines?
 TREE_METHODS = TreeFact("tree_methods", lambda tree: methods_defined(tree.texts))
 # Which libraries the tree uses at all (is ``x.as_matrix()`` pandas' or SciPy's?).
 TREE_IMPORTS = TreeFact("tree_imports", lambda tree: modules_imported(tree.texts))
+# Is ``module.label_data_type`` a NumPy structured dtype (``np.array(..., dtype=...)``
+# then makes an array TF 2's assertions cannot name the dtype of)?
+TREE_STRUCTURED_DTYPES = TreeFact("tree_structured_dtypes",
+                                  lambda tree: structured_dtype_names(tree.texts))

@@ -10,7 +10,7 @@ import libcst as cst
 from slimport import engine
 from slimport.analysis.source_tree import SourceTree
 from slimport.codemods.base import SlimportCodemod
-from slimport.codemods.tree_facts import TreeContents, TreeFact
+from slimport.codemods.tree_facts import TreeContents, TreeFact, structured_dtype_names
 
 GATHERED: List[int] = []
 
@@ -95,3 +95,19 @@ def test_texts_are_read_only_when_a_fact_or_an_option_needs_them() -> None:
     assert not engine.needs_texts((ChecksPrefix,), {})
     assert engine.needs_texts((ChecksPrefix,), {"prefix": "a"})
     assert engine.needs_texts((NotesFileCount,), {})
+
+
+def test_structured_dtype_names_are_those_bound_to_records_only() -> None:
+    """object detection's vrd_evaluation binds record dtypes; a name also bound to
+    something else anywhere in the tree at module level proves nothing, nor does a bare
+    list of tuples or one of TensorFlow's own record dtypes (tf.as_dtype names them)."""
+    vrd = ("import numpy as np\n"
+           "label_data_type = np.dtype([('subject', 'i4'), ('object', 'i4')])\n"
+           "box_type = np.dtype([('box', 'f4', (4,))])\n"
+           "ops = [('fft', 1)]\n"
+           "_np_qint8 = np.dtype([('qint8', np.int8)])\n"
+           "other_type = np.dtype([('x', 'i4')])\n"
+           "plain_type = np.dtype('f4')\n"
+           "def f():\n  label_data_type = 3\n")
+    elsewhere = "other_type = 3\nnp = None\nrenamed_type = np.dtype([('x', 'i4')])\n"
+    assert structured_dtype_names([vrd, elsewhere]) == {"label_data_type", "box_type"}
