@@ -24,6 +24,7 @@ from slimport.codemods.estimator_ps_strategy import EstimatorPsStrategyCommand
 from slimport.codemods.flags_to_absl import FlagsToAbslCommand
 from slimport.codemods.fractions_gcd import FractionsGcdCommand
 from slimport.codemods.late_collective_strategy import LateCollectiveStrategyCommand
+from slimport.codemods.leaky_relu_alpha import LeakyReluAlphaCommand
 from slimport.codemods.legacy_keras import LegacyKerasCommand
 from slimport.codemods.librosa_keywords import LibrosaKeywordsCommand
 from slimport.codemods.matplotlib_api import MatplotlibApiCommand
@@ -81,6 +82,7 @@ CODEMODS: List[Type[SlimportCodemod]] = [
     ProtobufInt64BoolsCommand,
     TfInternalsCommand,
     TensorPrivateShapeCommand,
+    LeakyReluAlphaCommand,
     ScipyMiscCommand,
     TestCaseAssertsCommand,
     LegacyKerasCommand,
