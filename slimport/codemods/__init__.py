@@ -46,6 +46,7 @@ from slimport.codemods.replica_device import ReplicaDeviceCommand
 from slimport.codemods.scipy_misc import ScipyMiscCommand
 from slimport.codemods.sdk_imports import SdkImportsCommand
 from slimport.codemods.slim_ext_import import SlimExtImportCommand
+from slimport.codemods.symbolic_constant_errors import SymbolicConstantErrorsCommand
 from slimport.codemods.tensor_private_shape import TensorPrivateShapeCommand
 from slimport.codemods.test_case_asserts import TestCaseAssertsCommand
 from slimport.codemods.tf0_names import Tf0NamesCommand
@@ -83,6 +84,7 @@ CODEMODS: List[Type[SlimportCodemod]] = [
     TfInternalsCommand,
     TensorPrivateShapeCommand,
     LeakyReluAlphaCommand,
+    SymbolicConstantErrorsCommand,
     ScipyMiscCommand,
     TestCaseAssertsCommand,
     LegacyKerasCommand,
