@@ -1,12 +1,14 @@
 """TF1's fallback around ``tf.constant`` catches the error TF >= 1.15 raises for a Tensor.
 
-Up to TensorFlow 1.14, ``constant(value, shape=shape)`` given a graph Tensor (a shape
-known only when the graph runs, or a Tensor value) failed in NumPy with a ValueError or
-TypeError, and TF1 code relied on it: TensorFlow 1.12's own ``ones`` / ``zeros`` were
-``try: constant(...)`` / ``except (TypeError, ValueError): fill(shape, ...)``, and
-libraries copied the idiom (tensorlayer 1.11.1's ``alphas``). TensorFlow 1.15 gave graph
-Tensors an ``__array__`` that raises NotImplementedError ("Cannot convert a symbolic
-Tensor"), which that handler lets through: the fallback never runs.
+Up to TensorFlow 1.14, ``constant(value, shape=shape)`` given a graph Tensor as the
+shape (one known only when the graph runs) failed in NumPy with a ValueError ("setting
+an array element with a sequence"), and TF1 code relied on it: TensorFlow 1.12's own
+``ones`` / ``zeros`` tried a constant and fell back to ``fill(shape, ...)`` on
+``(TypeError, ValueError)``, and libraries copied the idiom (tensorlayer 1.11.1's
+``alphas``). TensorFlow 1.15 gave graph Tensors an ``__array__`` that raises
+NotImplementedError ("Cannot convert a symbolic Tensor"), which that handler lets
+through: the fallback never runs. (A graph Tensor as the value raises the same
+TypeError on 1.12, 1.15 and 2.21.)
 
 Where a ``try`` body is a single statement whose value is TensorFlow's ``constant``
 called on names, attributes and literals only (so nothing else in it can raise), an
@@ -104,7 +106,7 @@ class SymbolicConstantErrorsCommand(LeftoverCodemod):
             self._widened[handler] = widened
             self.record_edit(handler, f"except {code_of(handler.type)} -> except "
                              f"{code_of(widened.type)} around {code_of(call.func)}(...): up to "
-                             "TF 1.14 a graph Tensor in it raised "
+                             "TF 1.14 a graph Tensor shape raised "
                              f"{' or '.join(sorted(TF1_ERRORS))}, since TF 1.15 {NEW_ERROR}")
 
     def leave_ExceptHandler(self, original_node: cst.ExceptHandler,
