@@ -39,15 +39,17 @@ CAUSES = (
     Cause("tf-private-constant-shape", THIRD_PARTY,
           r"Cannot convert a symbolic tf\.Tensor \(alphas",
           "tensorlayer's alphas() calls TensorFlow's private constant_op.constant with a "
-          "Tensor shape and falls back to fill() only on TypeError/ValueError, as the TF "
-          "of its time raised; the call now raises NotImplementedError (a "
-          "symbolic Tensor to a NumPy array): constant_op.constant(1.0, shape=<a "
-          "placeholder>) does so on TF 2.21 and on TF 1.15 / NumPy 1.18 alike (measured, "
-          "Python 3.7), so no port of the caller's TF1 code changes it"),
-    Cause("tf-leaky-relu-tensor-alpha", THIRD_PARTY,
+          "Tensor shape and falls back to fill() only on TypeError/ValueError, as TF <= 1.14 "
+          "raised (ValueError on TF 1.12, measured); since TF 1.15 the call raises "
+          "NotImplementedError (a symbolic Tensor to a NumPy array; TF 1.15 / NumPy 1.18 "
+          "and TF 2.21 alike). The symbolic_constant_errors codemod adds NotImplementedError "
+          "to such a handler in TF1 code (with it the 8 tests pass), but array_ops.py reads "
+          "as TF2 code (TensorFlow internals only, no TF1 sign), so the port leaves it"),
+    Cause("tf-leaky-relu-tensor-alpha", PORT,
           r"Expected float for argument 'alpha' not <tf\.Tensor",
-          "PRelu passes a Tensor alpha to tf.nn.leaky_relu, which TF >= 1.13 runs as a "
-          "fused op taking a float (fails the same on TF 1.15)"),
+          "PRelu passes a Tensor alpha to tf.nn.leaky_relu, which TF 1.12 computed as "
+          "maximum(alpha * x, x) and TF >= 1.13 runs as a fused op taking a float: the "
+          "leaky_relu_alpha codemod sends TF1 code's uses to slim_ext.tf1_nn.leaky_relu"),
     Cause("no-network", BLOCKED,
           r"URLError: <urlopen error \[Errno -[23]\]|socket\.gaierror: \[Errno -[23]\]",
           "the test downloads MNIST; this machine reaches PyPI only"),
@@ -72,7 +74,7 @@ KNOWN_TESTS = (
            "reuses the Inception-v4 the timed-out test above did not finish building")),
     (r"test_layers_activation\.py::PT?Relu6_Layer_Test::", r"^ValueError: Variable dense_1/W "
      r"already exists",
-     Cause("after-prelu", THIRD_PARTY, "",
+     Cause("after-prelu", PORT, "",
            "PRelu_Layer_Test's setUpClass failed (tf-leaky-relu-tensor-alpha) before its "
            "tearDownClass reset the graph, so the next class finds its variables; run "
            "alone, these classes pass")),

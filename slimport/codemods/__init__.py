@@ -24,6 +24,7 @@ from slimport.codemods.estimator_ps_strategy import EstimatorPsStrategyCommand
 from slimport.codemods.flags_to_absl import FlagsToAbslCommand
 from slimport.codemods.fractions_gcd import FractionsGcdCommand
 from slimport.codemods.late_collective_strategy import LateCollectiveStrategyCommand
+from slimport.codemods.leaky_relu_alpha import LeakyReluAlphaCommand
 from slimport.codemods.legacy_keras import LegacyKerasCommand
 from slimport.codemods.librosa_keywords import LibrosaKeywordsCommand
 from slimport.codemods.matplotlib_api import MatplotlibApiCommand
@@ -45,6 +46,7 @@ from slimport.codemods.replica_device import ReplicaDeviceCommand
 from slimport.codemods.scipy_misc import ScipyMiscCommand
 from slimport.codemods.sdk_imports import SdkImportsCommand
 from slimport.codemods.slim_ext_import import SlimExtImportCommand
+from slimport.codemods.symbolic_constant_errors import SymbolicConstantErrorsCommand
 from slimport.codemods.tensor_private_shape import TensorPrivateShapeCommand
 from slimport.codemods.structured_array_asserts import StructuredArrayAssertsCommand
 from slimport.codemods.test_case_asserts import TestCaseAssertsCommand
@@ -82,6 +84,8 @@ CODEMODS: List[Type[SlimportCodemod]] = [
     ProtobufInt64BoolsCommand,
     TfInternalsCommand,
     TensorPrivateShapeCommand,
+    LeakyReluAlphaCommand,
+    SymbolicConstantErrorsCommand,
     ScipyMiscCommand,
     TestCaseAssertsCommand,
     StructuredArrayAssertsCommand,

@@ -11,7 +11,7 @@ installed, as every tox env that runs this has them), tf0_names' renames, compat
 moved_modules' and moxing's homes, device_spec's TF1 DeviceSpec, numpy_aliases' NumPy
 names, the standard-library names the Python 2 codemods write, and the library names the
 codemods for removed library APIs write (scipy_misc, test_case_asserts, tf_internals,
-pillow_api, matplotlib_api, fractions_gcd).
+pillow_api, matplotlib_api, fractions_gcd, leaky_relu_alpha).
 """
 from __future__ import annotations
 
@@ -26,7 +26,8 @@ from slim_facts.moxing import MOX_FILE_NAMES, MOX_MODULE, MOX_NAMES
 from slimport.codemods import device_spec, moved_modules, numpy_aliases
 from slimport.tables import contrib_table
 from slimport.codemods import py2_leftovers, removed_stdlib, tf0_names
-from slimport.codemods import fractions_gcd, protobuf_int64_bools, scipy_misc, test_case_asserts
+from slimport.codemods import fractions_gcd, leaky_relu_alpha, protobuf_int64_bools, scipy_misc
+from slimport.codemods import test_case_asserts
 from slimport.codemods import tf_internals
 from slimport.tables.contrib_table import HOMES, MODULE_HOMES, SYMBOL, Home, lookup
 from slimport.tables.tf_api import COMPAT_V1, TF1, tf_api
@@ -164,3 +165,4 @@ def test_library_successors_resolve() -> None:
     assert unresolved("numpy", ["frombuffer", "ndarray.tobytes", "ndarray.copy", "asarray"]) \
         == []
     assert resolves(fractions_gcd.HOME.rpartition(".")[2], fractions_gcd.RUNTIME)
+    assert resolves(leaky_relu_alpha.FUNCTION, leaky_relu_alpha.RUNTIME)

@@ -4,9 +4,10 @@ NumPy since renamed or removed, ported, then run on this TensorFlow (issue 34).
 The module is written as TF1 projects wrote it (a weight-standardised Keras Conv2D on
 ``self._convolution_op``, an op-type check for fused batch norm, a matplotlib figure
 turned into image bytes, Pillow text sizes and a dummy image from random floats,
-``scipy.misc`` image I/O, pandas' ``as_matrix``, ``it.next()``). The port runs here with
-the tree facts the engine's pre-pass would gather; the ported module runs in one
-separate process, so that nothing but its own imports sets TensorFlow up.
+``scipy.misc`` image I/O, pandas' ``as_matrix``, ``it.next()``, a learned slope handed to
+``tf.nn.leaky_relu``, a ``tf.constant`` falling back to ``tf.fill`` for a graph-time
+shape). The port runs here with the tree facts the engine's pre-pass would gather; the
+ported module runs in one separate process, so that nothing but its own imports sets TensorFlow up.
 """
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ from slimport.codemods import CODEMODS
 pytestmark = pytest.mark.tf
 
 LEGACY_MODULE = '''\
-"""TF1-era helpers of a detection project (TF 1.13, Python 2, SciPy 1.1, pandas 0.23)."""
+"""TF1-era helpers of a detection project (TF 1.12, Python 2, SciPy 1.1, pandas 0.23)."""
 import io
 import os
 
@@ -113,6 +114,27 @@ def first_records(lines):
     return [reader.next(), reader.next()]
 
 
+def prelu(values):
+    with tf.Graph().as_default():
+        alpha = tf.get_variable('alpha', initializer=0.0)
+        outputs = tf.nn.leaky_relu(tf.constant(values), alpha=tf.nn.sigmoid(alpha))
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            return sess.run(outputs).tolist()
+
+
+def ones_like_rows(rows):
+    with tf.Graph().as_default():
+        inputs = tf.placeholder(tf.float32, [None, 2])
+        shape = tf.shape(inputs)
+        try:
+            ones = tf.constant(1.0, shape=shape)
+        except (TypeError, ValueError):
+            ones = tf.fill(shape, 1.0)
+        with tf.Session() as sess:
+            return sess.run(ones, {inputs: rows}).tolist()
+
+
 def run(directory):
     frame = pd.DataFrame({'YMin': [0.1], 'XMin': [0.2], 'Label': ['cat']})
     return {
@@ -124,6 +146,8 @@ def run(directory):
         'resized': resized(directory),
         'boxes': boxes(frame),
         'records': first_records(['a', 'b', 'c']),
+        'prelu': prelu([-2.0, 0.0, 3.0]),
+        'ones': ones_like_rows([[5.0, 6.0], [7.0, 8.0]]),
     }
 '''
 
@@ -152,7 +176,7 @@ def test_the_port_leaves_none_of_the_removed_calls(ported: Path) -> None:
     text = (ported / "legacy_helpers.py").read_text(encoding="utf-8")
     for old in ("._convolution_op(", "== 'FusedBatchNorm'", "add_subplot('111')",
                 "tostring_rgb", "np.fromstring", ".getsize(", "fromarray(", "scipy.misc.im",
-                ".as_matrix()", ".next()"):
+                ".as_matrix()", ".next()", "tf.nn.leaky_relu", "except (TypeError, ValueError):"):
         assert old not in text, old
 
 
@@ -173,3 +197,7 @@ def test_the_ported_module_runs_as_the_original_did(ported: Path, tmp_path: Path
     assert result["resized"] == ["uint8", [8, 8], 0, 255]
     assert result["boxes"] == [[[0.1, 0.2]], ["cat"]]
     assert result["records"] == ["a", "b"]
+    # TF 1.12's leaky_relu took a learned (Tensor) slope: sigmoid(0) = 0.5.
+    assert result["prelu"] == [-1.0, 0.0, 3.0]
+    # TF <= 1.14's constant raised ValueError for a graph Tensor shape: fill() ran.
+    assert result["ones"] == [[1.0, 1.0], [1.0, 1.0]]
