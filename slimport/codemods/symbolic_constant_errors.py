@@ -20,8 +20,7 @@ in it, and TF2 code are left alone. Only TF1-era code (``tf1_era_file``).
 from __future__ import annotations
 
 import ast
-import re
-from typing import ClassVar, Dict, Optional, Pattern, Sequence
+from typing import ClassVar, Dict, Optional, Sequence
 
 import libcst as cst
 
@@ -61,7 +60,14 @@ class SymbolicConstantErrorsCommand(LeftoverCodemod):
         "try: constant(...) / except (TypeError, ValueError): a fallback TF1 code took for a "
         "Tensor shape; TF >= 1.15 raises NotImplementedError there -> caught too"
     )
-    TRIGGER: ClassVar[Pattern[str]] = re.compile(r"\bconstant\b[\s\S]*\bexcept\b")
+    TRIGGERS: ClassVar[Sequence[str]] = ("constant",)
+
+    @classmethod
+    def applies_to(cls, source: str) -> bool:
+        # Both words, found by substring search: a pattern for "constant, later except"
+        # (``\bconstant\b[\s\S]*\bexcept\b``) scanned to the file's end from every
+        # "constant" and back: 4.3 s over the 1,570 files of the corpora.
+        return "except" in source and super().applies_to(source)
 
     @classmethod
     def leftover_statements(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:
