@@ -20,11 +20,22 @@ class RuntimeCalls:
         self._runtime_calls: Set[int] = set()
 
     def send_to_runtime(self, node: cst.Call) -> None:
-        """Have the (original) call ``node`` call ``HOME`` instead."""
+        """Have the (original) call ``node`` call ``HOME`` instead.
+
+        Args:
+          node: a call of the tree as the codemod was given it (not an updated node).
+        """
         self._runtime_calls.add(id(node))
 
     def runtime_args(self, call: cst.Call) -> Sequence[cst.Arg]:
-        """The arguments ``HOME`` gets for ``call`` (by default the call's own)."""
+        """The arguments ``HOME`` gets for ``call`` (by default the call's own).
+
+        Args:
+          call: the updated call, on the way out.
+
+        Returns:
+          The arguments of the call of ``HOME``.
+        """
         return call.args
 
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call

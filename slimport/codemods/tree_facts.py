@@ -117,7 +117,14 @@ def structured_dtype(node: ast.AST, numpy_names: FrozenSet[str]) -> bool:
 
 
 def numpy_names_of(tree: ast.Module) -> FrozenSet[str]:
-    """The names a module's top-level imports bind to ``numpy`` itself."""
+    """The names a module's top-level imports bind to ``numpy`` itself.
+
+    Args:
+      tree: a module's stdlib ``ast``.
+
+    Returns:
+      ``numpy`` and ``np`` where ``import numpy`` / ``import numpy as np`` bind them.
+    """
     return frozenset(alias.asname or alias.name for statement in tree.body
                      if isinstance(statement, ast.Import) for alias in statement.names
                      if alias.name == "numpy")
