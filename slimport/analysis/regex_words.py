@@ -15,6 +15,7 @@ answer is None: search with the pattern alone.
 """
 from __future__ import annotations
 
+import functools
 import re
 from typing import FrozenSet, List, Optional, Sequence, Tuple
 
@@ -97,8 +98,10 @@ def _sequence_words(items: Sequence[Tuple[object, object]],
     return _best(candidates)
 
 
+@functools.lru_cache(maxsize=None)
 def required_words(pattern: "re.Pattern[str]") -> Optional[Words]:
-    """Literal words one of which every match of ``pattern`` contains.
+    """Literal words one of which every match of ``pattern`` contains (computed once
+    per pattern: the codemods' triggers are asked about every file).
 
     Args:
       pattern: a compiled pattern over ``str``.

@@ -40,7 +40,7 @@ from slimport.analysis.names import (
     statement_chains,
     uses_walrus,
 )
-from slimport.analysis.regex_words import Words, may_match, required_words
+from slimport.analysis.regex_words import may_match, required_words
 from slimport.analysis.scopes import ScopeStack, resolve_in
 
 
@@ -68,10 +68,6 @@ def _import_forms(local: str, qualified: str) -> Sequence[Tuple[str, Optional[st
 
 
 StatementFilter = Callable[[ast.stmt], bool]
-# TRIGGER pattern -> the words one of which its every match contains (regex_words):
-# asked before the pattern is searched, which most of the files it cannot match skip.
-_TRIGGER_WORDS: Dict["Pattern[str]", Optional[Words]] = {}
-_UNKNOWN = frozenset({""})
 # The attributes libcst's matcher decorators (@m.visit, @m.call_if_inside, ...) set.
 _MATCHER_MARKERS = (VISIT_POSITIVE_MATCHER_ATTR, VISIT_NEGATIVE_MATCHER_ATTR,
                     CONSTRUCTED_VISIT_MATCHER_ATTR, CONSTRUCTED_LEAVE_MATCHER_ATTR)
@@ -318,10 +314,9 @@ class SlimportCodemod(VisitorBasedCodemodCommand):
           not match).
         """
         if cls.TRIGGER is not None:
-            words = _TRIGGER_WORDS.get(cls.TRIGGER, _UNKNOWN)
-            if words is _UNKNOWN:
-                words = _TRIGGER_WORDS[cls.TRIGGER] = required_words(cls.TRIGGER)
-            return may_match(cls.TRIGGER, words, source)
+            # The words one of which every match contains are asked for first: most of
+            # the files the pattern cannot match are ruled out by a substring search.
+            return may_match(cls.TRIGGER, required_words(cls.TRIGGER), source)
         return any(trigger in source for trigger in cls.TRIGGERS)
 
     @classmethod
