@@ -1,10 +1,13 @@
-"""One walk of a stdlib ``ast`` node, shared by every question asked of it.
+"""One walk of a stdlib ``ast`` tree, shared by every question asked of it.
 
 The pre-checks and statement filters of a dozen codemods each walked the same module
 (and the same statements) for their own few node kinds: on a generated 90-file corpus
 ``ast.walk`` was a fifth of the rewrite's CPU (benchmarks/profile_rewrite.py). Here the
-first question walks the node once and files what it finds by exact type, on the node
-itself (as ``names.identifiers`` keeps its answer); later questions read the lists.
+first question about a node walks it once, in source order (pre-order), numbering the
+nodes under it and filing them by exact type; each statement under it gets the span of
+numbers its own nodes have. A later question about the node, or about any statement in
+it, reads the lists: a statement's nodes of a kind are a slice found by bisection, so a
+function's body is not walked again for every statement in it.
 
 The trees are read, never changed, once parsed: the engine parses a new tree after each
 codemod that edits the text, so an index never outlives the code it describes.
@@ -12,51 +15,126 @@ codemod that edits the text, so an index never outlives the code it describes.
 from __future__ import annotations
 
 import ast
-from typing import Dict, Iterator, List, Tuple, Type
+import sys
+import weakref
+from bisect import bisect_left
+from typing import Dict, Iterator, List, Optional, Tuple, Type
 
-_BY_KIND = "_slimport_nodes_by_kind"
+# On the node a walk started from: its _Index.
+_INDEX = "_slimport_index"
+# On each statement under that node: (a weak reference to the _Index, the statement's
+# own number, the number after its last node).
+_SPAN = "_slimport_span"
 
 NodeKinds = Dict[Type[ast.AST], List[ast.AST]]
 
 
-def _descendants_by_kind(node: ast.AST) -> NodeKinds:
-    """Every node under ``node`` (not itself), by exact type, each list in ``ast.walk``
-    order. Kept on ``node``: an index holding ``node`` itself would be a reference
-    cycle, which only the cyclic collector frees (the engine pauses it while porting)."""
-    known = getattr(node, _BY_KIND, None)
-    if known is None:
-        known = {}
-        walked = ast.walk(node)
-        next(walked)
-        for found in walked:
-            kind = type(found)
-            nodes = known.get(kind)
-            if nodes is None:
-                known[kind] = [found]
-            else:
-                nodes.append(found)
-        setattr(node, _BY_KIND, known)
-    return known
+class _Index:
+    """The nodes under one node (not itself), by exact type, in pre-order, each kind's
+    nodes beside their numbers in the walk.
+
+    Statements hold it only weakly: an index is held by the node it was made for, and
+    a statement holding its index would be a reference cycle (the index holds the
+    statement), which only the cyclic collector frees (the engine pauses it while
+    porting).
+    """
+
+    __slots__ = ("nodes", "numbers", "__weakref__")
+
+    def __init__(self) -> None:
+        self.nodes: NodeKinds = {}
+        self.numbers: Dict[Type[ast.AST], List[int]] = {}
+
+
+def child_nodes(node: ast.AST) -> List[ast.AST]:
+    """``list(ast.iter_child_nodes(node))``, without its two generators per node (a
+    walk's largest cost).
+
+    Args:
+      node: a stdlib ``ast`` node.
+
+    Returns:
+      Its direct children, in field order.
+    """
+    children: List[ast.AST] = []
+    for name in node._fields:
+        value = getattr(node, name, None)
+        if isinstance(value, ast.AST):
+            children.append(value)
+        elif isinstance(value, list):
+            children.extend(item for item in value if isinstance(item, ast.AST))
+    return children
+
+
+def _walked(root: ast.AST) -> _Index:
+    index = _Index()
+    nodes, numbers = index.nodes, index.numbers
+    reference = weakref.ref(index)
+    number = 0
+    # (node, None): file the node; (statement, its number): its nodes are all filed.
+    pending: List[Tuple[ast.AST, Optional[int]]] = [
+        (child, None) for child in reversed(child_nodes(root))]
+    while pending:
+        node, first = pending.pop()
+        if first is not None:
+            setattr(node, _SPAN, (reference, first, number))
+            continue
+        kind = type(node)
+        filed = nodes.get(kind)
+        if filed is None:
+            nodes[kind] = [node]
+            numbers[kind] = [number]
+        else:
+            filed.append(node)
+            numbers[kind].append(number)
+        if isinstance(node, ast.stmt):
+            pending.append((node, number))
+        number += 1
+        pending.extend((child, None) for child in reversed(child_nodes(node)))
+    setattr(root, _INDEX, index)
+    return index
+
+
+def _located(node: ast.AST) -> Tuple[_Index, int, int, bool]:
+    """The index that holds ``node``'s nodes, the span of their numbers in it, and
+    whether ``node`` is the node the walk started from (then it is not in the index)."""
+    span = getattr(node, _SPAN, None)
+    if span is not None:
+        index = span[0]()
+        if index is not None:
+            return index, span[1], span[2], False
+    index = getattr(node, _INDEX, None) or _walked(node)
+    return index, 0, sys.maxsize, True
+
+
+def _slice(index: _Index, kind: Type[ast.AST], first: int, end: int) -> List[ast.AST]:
+    numbers = index.numbers.get(kind)
+    if numbers is None:
+        return []
+    start = bisect_left(numbers, first)
+    return index.nodes[kind][start:bisect_left(numbers, end, start)]
 
 
 def nodes_of(node: ast.AST, kinds: Tuple[Type[ast.AST], ...]) -> Iterator[ast.AST]:
     """``node`` and the nodes under it whose exact type is one of ``kinds``, each kind in
-    ``ast.walk`` order: all of the first kind, then all of the next.
+    source order (pre-order: ``node`` first of its kind): all of the first kind, then
+    all of the next.
 
     Args:
-      node: a stdlib ``ast`` node (the walk's index is kept on it).
+      node: a stdlib ``ast`` node (the walk's index is kept on it, or on the tree it
+        is a statement of).
       kinds: concrete node classes (``ast.Call``, not ``ast.expr``: a base class matches
         nothing here).
 
     Returns:
       The nodes.
     """
-    index = _descendants_by_kind(node)
+    index, first, end, walked_from = _located(node)
     own_kind = type(node)
     for kind in kinds:
-        if kind is own_kind:
+        if walked_from and kind is own_kind:
             yield node
-        yield from index.get(kind, ())
+        yield from _slice(index, kind, first, end)
 
 
 def kinds_under(node: ast.AST) -> Iterator[Tuple[Type[ast.AST], List[ast.AST]]]:
@@ -67,11 +145,15 @@ def kinds_under(node: ast.AST) -> Iterator[Tuple[Type[ast.AST], List[ast.AST]]]:
       node: a stdlib ``ast`` node.
 
     Returns:
-      The pairs, in no particular order.
+      The pairs, in no particular order (only the types that have some).
     """
+    index, first, end, walked_from = _located(node)
     own_kind = type(node)
-    index = _descendants_by_kind(node)
-    yield from ((kind, [node, *nodes] if kind is own_kind else nodes)
-                for kind, nodes in index.items())
-    if own_kind not in index:
+    for kind in index.numbers:
+        nodes = _slice(index, kind, first, end)
+        if walked_from and kind is own_kind:
+            nodes.insert(0, node)
+        if nodes:
+            yield kind, nodes
+    if walked_from and own_kind not in index.numbers:
         yield own_kind, [node]

@@ -23,7 +23,7 @@ from typing import Dict, FrozenSet, Iterator, List, Optional, Sequence, Set, Tup
 
 import libcst as cst
 
-from slimport.analysis.ast_index import kinds_under
+from slimport.analysis.ast_index import child_nodes, kinds_under
 
 
 def dotted_parts(node: Union[cst.CSTNode, ast.AST]) -> Optional[List[str]]:
@@ -224,7 +224,7 @@ def ast_chains(node: ast.AST) -> Iterator[List[str]]:
     if parts is not None:
         yield parts
         return
-    for child in ast.iter_child_nodes(node):
+    for child in child_nodes(node):
         yield from ast_chains(child)
 
 
@@ -337,7 +337,7 @@ def _walrus_names(node: ast.AST) -> Iterator[str]:
         yield node.target.id
     if isinstance(node, ast.Lambda):
         return
-    for child in ast.iter_child_nodes(node):
+    for child in child_nodes(node):
         yield from _walrus_names(child)
 
 

@@ -19,7 +19,7 @@ from typing import (Dict, FrozenSet, Iterator, List, Optional, Sequence, Set,
                     Tuple, Union)
 
 from slimport.analysis import file_reads
-from slimport.analysis.ast_index import nodes_of
+from slimport.analysis.ast_index import child_nodes, nodes_of
 from slimport.tables.tf_api import COMPAT_V1, TF, TF1, TF2, Api, tf_api
 from slimport.analysis.names import (
     Bindings,
@@ -190,6 +190,11 @@ class SignalScan:
                     self._walk(block, local)
 
     def _judge(self, statement: ast.stmt, local: FrozenSet[str]) -> None:
+        # Every signal is a chain or a call that starts with a TensorFlow name: a
+        # statement that spells none anywhere in it (most) is settled by the shared index.
+        heads = self.heads
+        if not any(name.id in heads for name in nodes_of(statement, (ast.Name,))):  # type: ignore[attr-defined]
+            return
         found: List[Tuple[str, bool]] = []
         scopes_inside = False
         # One walk over the statement's own expressions: chains are judged whole,
@@ -217,7 +222,7 @@ class SignalScan:
                     found.append((signal, head not in local))
             elif kind in _SCOPE_EXPRESSIONS:
                 scopes_inside = True
-            pending.extend(ast.iter_child_nodes(node))
+            pending.extend(child_nodes(node))
         for signal, clean in found:
             ids = self.signal_statements[signal]
             if not ids or ids[-1] != id(statement):

@@ -12,6 +12,7 @@ from typing import Dict, List, Tuple, Union
 
 import libcst as cst
 
+from slimport.codemods import copy_on_write
 from slimport.codemods.base import SlimportCodemod
 
 # (id of an if / try statement, number of its branch).
@@ -81,3 +82,10 @@ class DefinedOnce(SlimportCodemod):
                 f"flag {name!r} is defined twice (first at line {self.source_line_of(first)})",
                 "delete one definition: absl raises DuplicateFlagError on the second",
             )
+
+
+# Besides dispatching, the hooks follow the branch path by the ids of ``if`` / ``try``
+# blocks and handlers: no name, literal or trivia node.
+copy_on_write.dispatches_by_node_type(DefinedOnce.on_visit, DefinedOnce.on_leave,
+                                      DefinedOnce.on_visit_attribute,
+                                      DefinedOnce.on_leave_attribute)

@@ -118,21 +118,21 @@ def _add_imports(context: CodemodContext, tree: cst.Module) -> cst.Module:
 matcher_setup.install()
 copy_on_write.install()
 
-# (codemod class, node class) -> the codemod's visit_<Node> and leave_<Node>, or None.
+Handlers = Tuple[Optional[Callable], Optional[Callable]]
+# codemod class -> {node class: the codemod's visit_<Node> and leave_<Node>, or None}.
 # CSTTransformer looks both up by name at every node (an f-string, and a getattr that
 # walks the whole class hierarchy when the codemod has none: at most nodes); that was
-# the largest single cost of a pass.
-_HANDLERS: Dict[Tuple[type, type], Tuple[Optional[Callable], Optional[Callable]]] = {}
+# the largest single cost of a pass. A codemod reads its own class's table.
+_HANDLERS: Dict[type, Dict[type, Handlers]] = {}
 
 
-def _handlers(codemod: type, node: type) -> Tuple[Optional[Callable], Optional[Callable]]:
-    found = _HANDLERS.get((codemod, node))
-    if found is None:
-        name = node.__name__
-        # libcst's do-nothing visit_<Node> / leave_<Node> are not called either.
-        found = _HANDLERS[codemod, node] = tuple(  # type: ignore[assignment]
-            getattr(codemod, method) if copy_on_write.own_method(codemod, method) else None
-            for method in (f"visit_{name}", f"leave_{name}"))
+def _file_handlers(table: Dict[type, Handlers], codemod: type, node: type) -> Handlers:
+    """Look up ``codemod``'s handlers of ``node`` and file them in ``table``."""
+    name = node.__name__
+    # libcst's do-nothing visit_<Node> / leave_<Node> are not called either.
+    found = table[node] = tuple(  # type: ignore[assignment]
+        getattr(codemod, method) if copy_on_write.own_method(codemod, method) else None
+        for method in (f"visit_{name}", f"leave_{name}"))
     return found
 
 
@@ -199,6 +199,7 @@ class SlimportCodemod(VisitorBasedCodemodCommand):
         cst.CSTTransformer.__init__(self)
         self._extra_visit_funcs = {}
         self._extra_leave_funcs = {}
+        self._handler_table = _HANDLERS.setdefault(type(self), {})
         self.findings: List[Finding] = []
         # Findings of the current pass with the node they are at, lines still unknown.
         self._unplaced: List[Tuple[Optional[cst.CSTNode], Finding]] = []
@@ -214,12 +215,14 @@ class SlimportCodemod(VisitorBasedCodemodCommand):
     # CSTTransformer would call, found once per codemod class and node class.
     def on_visit(self, node: cst.CSTNode) -> bool:
         self.scopes.visit(node)
-        visit = _handlers(type(self), type(node))[0]
+        visit = (self._handler_table.get(type(node))
+                 or _file_handlers(self._handler_table, type(self), type(node)))[0]
         return visit is None or visit(self, node) is not False
 
     def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode
                  ) -> Union[cst.CSTNode, cst.RemovalSentinel, cst.FlattenSentinel]:
-        leave = _handlers(type(self), type(original_node))[1]
+        leave = (self._handler_table.get(type(original_node))
+                 or _file_handlers(self._handler_table, type(self), type(original_node)))[1]
         result = updated_node if leave is None else leave(self, original_node, updated_node)
         self.scopes.leave(original_node)
         return result
@@ -391,7 +394,7 @@ class SlimportCodemod(VisitorBasedCodemodCommand):
         """
         given = self.context.scratch.get(AST_KEY)
         if given is not None and given[0] is tree:
-            return given[1]
+            return given[1]()
         return parse_source(tree.code)
 
     @property

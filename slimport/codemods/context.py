@@ -6,7 +6,8 @@ works them out itself (``SlimportCodemod.file_ast`` / ``source_line_of`` /
 (``tree_facts``).
 """
 
-# (libcst module, its stdlib ast): the engine parsed the text already.
+# (libcst module, a function giving its stdlib ast): the engine has the text, and
+# parses it once, when a codemod first asks.
 AST_KEY = "slimport.ast"
 # line of the module handed to the codemod (a skeleton, say) -> line of the user's file.
 SOURCE_LINE_KEY = "slimport.source_line"

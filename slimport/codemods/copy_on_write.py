@@ -16,7 +16,9 @@ by libcst's own code.
 Two more savings, for visitors that cannot tell: a visitor whose ``on_visit`` and
 ``on_leave`` only dispatch to its ``visit_<Node>`` / ``leave_<Node>`` methods (libcst's
 own, or one ``dispatches_by_node_type`` names) and that handles no whitespace or
-punctuation node does not see those nodes at all (``TRIVIA``: two thirds of a tree);
+punctuation node does not see those nodes at all (``TRIVIA``: two thirds of a tree),
+nor the names and literals it has no method for (nothing but trivia under them: a
+visit there calls nothing and changes nothing; a third of the rest);
 and the attribute hooks are not called where nothing listens to them.
 
 What a visitor can notice: an unchanged node is handed to ``on_leave`` as both the
@@ -47,6 +49,10 @@ Fields = Tuple[Tuple[str, str], ...]
 # libcst's own walk, which ``install`` replaces.
 LIBCST_VISIT = CSTNode.visit
 _TRIVIA_TYPES: FrozenSet[type] = frozenset(getattr(cst, name) for name in TRIVIA)
+# Names and literals: nodes whose only children are their parentheses (trivia).
+_LEAF_TYPES: FrozenSet[type] = frozenset(
+    getattr(cst, name) for name, fields in CHILDREN.items()
+    if name not in TRIVIA and all(field in ("lpar", "rpar") for field, _ in fields))
 # on_visit / on_leave methods that do nothing but call visit_<Node> / leave_<Node>.
 _DISPATCHERS: Set[Callable[..., Any]] = {
     cst.CSTTransformer.on_visit, cst.CSTTransformer.on_leave,
@@ -88,7 +94,8 @@ def dispatches_by_node_type(on_visit: Callable[..., Any], on_leave: Callable[...
                             on_leave_attribute: Callable[..., Any]) -> None:
     """Declare a visitor base's hooks: ``on_visit`` / ``on_leave`` act on a node only
     through its ``visit_<Node>`` / ``leave_<Node>`` methods (whatever else they do
-    depends on no whitespace or punctuation node), and the attribute hooks do nothing.
+    depends on no whitespace or punctuation node, nor on a name or literal node the
+    visitor has no method for), and the attribute hooks do nothing.
 
     Args:
       on_visit: the base's ``on_visit`` function.
@@ -126,12 +133,18 @@ def _visitor_facts(kind: type) -> Tuple[bool, FrozenSet[type]]:
             match[1] in CHILDREN for name in dir(kind)
             for match in [_ATTRIBUTE_HANDLER.match(name)] if match and own_method(kind, name))
     skipped: FrozenSet[type] = frozenset()
-    if not attributes and kind.on_visit in dispatchers and kind.on_leave in dispatchers \
-            and not any(own_method(kind, f"{hook}_{name}") for name in TRIVIA
-                        for hook in ("visit", "leave")):
-        skipped = _TRIVIA_TYPES
+    if not attributes and kind.on_visit in dispatchers and kind.on_leave in dispatchers:
+        skipped = frozenset(leaf for leaf in _LEAF_TYPES if not _handles(kind, leaf.__name__))
+        if not any(_handles(kind, name) for name in TRIVIA):
+            skipped |= _TRIVIA_TYPES
     _VISITORS[kind] = found = (attributes, skipped)
     return found
+
+
+def _handles(kind: type, node_name: str) -> bool:
+    """Whether visitor class ``kind`` has a ``visit_`` or ``leave_`` method of its own for
+    the node class named ``node_name``."""
+    return own_method(kind, f"visit_{node_name}") or own_method(kind, f"leave_{node_name}")
 
 
 def _matcher_decorated(kind: type) -> bool:
@@ -197,7 +210,10 @@ class _Walk:
         else:
             updated = node
         result = self.on_leave(node, updated)
-        if not isinstance(result, (CSTNode, RemovalSentinel, FlattenSentinel)):
+        # The node handed back as it came is the common case: no isinstance test against
+        # libcst's abstract classes, which is a lookup in their ABC caches at every node.
+        if result is not updated and \
+                not isinstance(result, (CSTNode, RemovalSentinel, FlattenSentinel)):
             raise CSTValidationError(
                 "Expected a node of type CSTNode or a RemovalSentinel, "
                 + f"but got a return value of {type(result).__name__}")
@@ -228,6 +244,8 @@ class _Walk:
 
     def _one(self, child: CSTNode, kind: str) -> Any:
         result = self.node(child)
+        if result is child:
+            return result
         if isinstance(result, RemovalSentinel):
             if kind is OPTIONAL:
                 return None

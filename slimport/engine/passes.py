@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass
+from functools import cache, partial
 from typing import AbstractSet, Any, Callable, Dict, List, Mapping, Optional, Sequence
 
 import libcst as cst
@@ -194,13 +195,14 @@ def _skeleton_to_text(cut: skeleton.Skeleton, code: str) -> List[int]:
     return lines
 
 
-def _identifiers_now(tree: ast.Module, module_ast: ast.Module, changed: bool) -> AbstractSet[str]:
+def _identifiers_now(tree: ast.Module, module_ast: Callable[[], ast.Module], changed: bool
+                     ) -> AbstractSet[str]:
     """The identifiers the text may spell now: ``tree``'s (the text the run started
-    from), and after edits also those of the edited skeleton (``module_ast``); what a
+    from), and after edits also those of the edited skeleton (``module_ast()``); what a
     skeleton hides is ``tree``'s, unchanged."""
     if not changed:
         return identifiers(tree)
-    return identifiers(tree) | identifiers(module_ast)
+    return identifiers(tree) | identifiers(module_ast())
 
 
 def run_pass(codemods: Sequence[type], start: int, text: str, tree: ast.Module,
@@ -232,7 +234,10 @@ def run_pass(codemods: Sequence[type], start: int, text: str, tree: ast.Module,
         if needed is not None:
             cut = skeleton.build(text, tree, bindings, needed)
     module = parsed = _parse(cut)
-    module_ast = tree if cut.is_whole else parse_source(cut.text)
+    # The stdlib ast of the newest skeleton text, parsed when first asked for: after a
+    # run's last edit nobody may ask.
+    module_ast: Callable[[], ast.Module] = (lambda: tree) if cut.is_whole \
+        else cache(partial(parse_source, cut.text))
     code, full = cut.text, text
     # The edits of this run, on the skeleton.
     edits = line_map.History()
@@ -285,7 +290,7 @@ def run_pass(codemods: Sequence[type], start: int, text: str, tree: ast.Module,
             edits.add(code, new_code)
             for place in located:
                 place.current = edits.steps[-1].new_line(place.current)
-            code, full, module_ast = new_code, expanded, parse_source(new_code)
+            code, full, module_ast = new_code, expanded, cache(partial(parse_source, new_code))
         module = new_module
     if not cut.is_whole:
         in_text = _skeleton_to_text(cut, code)

@@ -1,4 +1,5 @@
-"""slimport.analysis.ast_index: one walk, filed by type, answers as ast.walk would."""
+"""slimport.analysis.ast_index: one walk, filed by type, answers as a walk in source
+order would, for a tree and for each statement in it."""
 import ast
 import gc
 import weakref
@@ -15,18 +16,52 @@ KINDS = (ast.Name, ast.Attribute, ast.Call, ast.FunctionDef, ast.ClassDef, ast.M
          ast.If, ast.Subscript, ast.alias, ast.arg, ast.keyword)
 
 
+def _in_source_order(node):
+  yield node
+  for child in ast.iter_child_nodes(node):
+    yield from _in_source_order(child)
+
+
 def _by_walk(node, kinds):
-  return [found for kind in kinds for found in ast.walk(node) if type(found) is kind]
+  return [found for kind in kinds for found in _in_source_order(node) if type(found) is kind]
+
+
+def _statements(tree):
+  return [node for node in _in_source_order(tree) if isinstance(node, ast.stmt)]
 
 
 @pytest.mark.parametrize("path", SOURCES, ids=lambda path: str(path.relative_to(ROOT)))
 def test_nodes_of_gives_what_a_walk_gives_for_the_module_and_each_statement(path):
   tree = ast.parse(path.read_text(encoding="utf-8"))
   assert list(nodes_of(tree, KINDS)) == _by_walk(tree, KINDS)
-  for statement in tree.body:
+  # Every statement at any depth, answered from the tree's one walk.
+  for statement in _statements(tree):
     assert list(nodes_of(statement, KINDS)) == _by_walk(statement, KINDS)
+    assert dict(kinds_under(statement)) == {
+        kind: _by_walk(statement, (kind,)) for kind in {type(node) for node in ast.walk(statement)}}
   assert {kind: nodes for kind, nodes in kinds_under(tree)} == {
       kind: _by_walk(tree, (kind,)) for kind in {type(node) for node in ast.walk(tree)}}
+
+
+def test_a_statement_asked_before_its_tree_answers_the_same():
+  # Asked first, a function is walked on its own; the module's walk later re-files its
+  # statements under the module's index: both give the same nodes.
+  tree = ast.parse("def f(a):\n  if a:\n    return g(a.b)\n  return h(a)\n")
+  function = tree.body[0]
+  inner = function.body[0]
+  before = (list(nodes_of(function, KINDS)), list(nodes_of(inner, KINDS)))
+  list(nodes_of(tree, KINDS))
+  assert (list(nodes_of(function, KINDS)), list(nodes_of(inner, KINDS))) == before
+  assert before[1] == _by_walk(inner, KINDS)
+
+
+def test_a_statement_outliving_its_tree_is_walked_again():
+  tree = ast.parse("x = f(y)\n")
+  list(nodes_of(tree, (ast.Name,)))
+  statement = tree.body[0]
+  del tree
+  gc.collect()
+  assert [node.id for node in nodes_of(statement, (ast.Name,))] == ["x", "f", "y"]
 
 
 def test_the_node_itself_is_given_once_and_first_of_its_kind():

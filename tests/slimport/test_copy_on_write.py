@@ -87,3 +87,53 @@ def test_an_unchanged_tree_is_the_same_object_and_edits_share_the_rest() -> None
     renamed = copy_on_write.visit(module, Rename())
     assert renamed.code == module.code.replace("f(", "g(")
     assert renamed.body[0] is module.body[0]  # the import did not change
+
+
+class _CallsOnly(cst.CSTTransformer):
+    """Dispatches by node type (libcst's own hooks) and handles calls only: it drops each
+    call's last argument and notes the calls it met."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.calls: List[str] = []
+
+    def visit_Call(self, node: cst.Call) -> None:
+        self.calls.append(type(node.func).__name__)
+
+    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.Call:
+        return updated.with_changes(args=updated.args[:-1])
+
+
+class _NamesToo(_CallsOnly):
+    def __init__(self) -> None:
+        super().__init__()
+        self.names: List[str] = []
+
+    def visit_Name(self, node: cst.Name) -> None:
+        self.names.append(node.value)
+
+
+def test_a_dispatching_visitor_never_walks_into_names_or_literals_it_has_no_method_for(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # libcst's do-nothing handlers, made to tell when the walk calls them.
+    called: List[str] = []
+    for leaf in ("Name", "Integer", "SimpleString"):
+        monkeypatch.setattr(cst.CSTTransformer, f"visit_{leaf}",
+                            lambda self, node, leaf=leaf: called.append(leaf))
+    module = cst.parse_module("f(x, 1, 'a')\ng.h(2)\n")
+    calls_only = _CallsOnly()
+    assert copy_on_write.visit(module, calls_only).code == "f(x, 1, )\ng.h()\n"
+    assert calls_only.calls == ["Name", "Attribute"] and called == []
+    names_too = _NamesToo()
+    copy_on_write.visit(module, names_too)
+    assert names_too.names == ["f", "x", "g", "h"] and called == []
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda path: str(path.relative_to(REPO_ROOT)))
+def test_a_dispatching_visitor_gets_libcsts_tree(path: Path) -> None:
+    source = path.read_text(encoding="utf-8")
+    for visitor in (_CallsOnly, _NamesToo):
+        ours, libcsts = visitor(), visitor()
+        assert copy_on_write.visit(cst.parse_module(source), ours).code == \
+            copy_on_write.LIBCST_VISIT(cst.parse_module(source), libcsts).code
+        assert ours.calls == libcsts.calls
