@@ -2,6 +2,8 @@
 codemods that port ``self.<name>`` by what the class derives from."""
 from __future__ import annotations
 
+import ast
+
 import libcst as cst
 
 from slimport.analysis.instances import BaseTest, ClassTracker
@@ -37,3 +39,22 @@ class ClassesFollowed:
                           updated_node: cst.FunctionDef) -> cst.FunctionDef:
         self.classes.leave_function()
         return updated_node
+
+
+def tracked_class_statement(statement: ast.stmt) -> bool:
+    """Whether a skeleton must keep ``statement`` for the ``ClassTracker`` of a codemod
+    that follows classes: a class or function statement (kept as its header: what a
+    class derives from, which methods it defines, a method's instance parameter), or an
+    assignment to an attribute (``self.x = ...``: a name its class defines). Elided,
+    they would hide that a class defines the method a codemod renames or reroutes.
+
+    Args:
+      statement: a stdlib ``ast`` statement.
+
+    Returns:
+      True when the skeleton keeps it.
+    """
+    if isinstance(statement, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+        return True
+    return isinstance(statement, ast.Assign) and any(
+        isinstance(target, ast.Attribute) for target in statement.targets)

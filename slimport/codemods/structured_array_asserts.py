@@ -27,9 +27,11 @@ from typing import AbstractSet, Any, ClassVar, Optional, Sequence, Tuple
 
 import libcst as cst
 
-from slimport.codemods._classes import ClassesFollowed
+from slimport.codemods._classes import ClassesFollowed, tracked_class_statement
+from slimport.codemods._leftovers import reads_attribute
 from slimport.codemods._runtime_calls import RuntimeCalls
-from slimport.codemods.base import SlimportCodemod, code_of
+from slimport.analysis.names import Bindings
+from slimport.codemods.base import SlimportCodemod, StatementFilter, code_of
 from slimport.codemods.test_case_asserts import TEST_CASES
 from slimport.codemods.tree_facts import TREE_STRUCTURED_DTYPES, TreeFact, structured_dtype
 
@@ -70,6 +72,13 @@ class StructuredArrayAssertsCommand(RuntimeCalls, ClassesFollowed, SlimportCodem
         """
         self.tree_structured_dtypes = tree_structured_dtypes or frozenset()
         super().__init__(context, **kwargs)
+
+    @classmethod
+    def statement_filter(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:
+        # The calls it ports, and what its class tracking reads (the expected value is
+        # judged in the call itself).
+        calls = reads_attribute({METHOD})
+        return lambda statement: calls(statement) or tracked_class_statement(statement)
 
     def start_file(self, tree: cst.Module) -> bool:
         self.follow_classes(lambda qualified: True if qualified in TF_TEST_CASES else None)

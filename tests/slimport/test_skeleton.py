@@ -213,6 +213,93 @@ def test_leftover_codemods_port_the_same_on_skeletons(source: str) -> None:
     assert ported.data != source.encode("utf-8")
 
 
+# Test classes that define, inherit or assign the assertions the class-following
+# codemods port: a skeleton that hid a method definition had them rename a call to the
+# class's own method (test_case_asserts, on its own, before the tracker's statements
+# were kept).
+CLASS_FOLLOWING = {
+    "test_case_asserts": ("""\
+import tensorflow as tf
+
+
+class OwnAssertions(tf.test.TestCase):
+
+  def setUp(self):
+    self.session = tf.Session()
+
+  def assertItemsEqual(self, a, b):
+    return sorted(a) == sorted(b)
+
+  def helper(self):
+    return 2
+
+  def test_own(self):
+    self.assertItemsEqual([1], [1])
+
+
+class Assigned(tf.test.TestCase):
+
+  def setUp(self):
+    self.assertItemsEqual = lambda a, b: None
+
+  def test_assigned(self):
+    self.assertItemsEqual([1], [1])
+
+
+class Inherits(tf.test.TestCase):
+  pass
+
+
+class Derived(Inherits):
+
+  def test_renamed(self):
+    self.assertItemsEqual([1], [1])
+""", ["self.assertItemsEqual([1], [1])", "self.assertItemsEqual([1], [1])",
+      "self.assertCountEqual([1], [1])"]),
+    "structured_array_asserts": ("""\
+import numpy as np
+import tensorflow as tf
+
+RECORD = [('a', 'i4'), ('b', 'i4')]
+
+
+class OwnAssertion(tf.test.TestCase):
+
+  def assertAllEqual(self, a, b):
+    return (a == b).all()
+
+  def helper(self):
+    return 2
+
+  def test_own(self):
+    self.assertAllEqual(np.array([(1, 2)], dtype=[('a', 'i4'), ('b', 'i4')]), 1)
+
+
+class Ported(tf.test.TestCase):
+
+  def helper(self):
+    return 2
+
+  def test_ported(self):
+    self.assertAllEqual(np.array([(1, 2)], dtype=[('a', 'i4'), ('b', 'i4')]), 1)
+""", ["self.assertAllEqual(np.array([(1, 2)], dtype=[('a', 'i4'), ('b', 'i4')]), 1)",
+      "slim_ext.test_util.assert_all_equal(self, np.array([(1, 2)], "
+      "dtype=[('a', 'i4'), ('b', 'i4')]), 1)"]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CLASS_FOLLOWING))
+def test_a_class_following_codemod_ports_the_same_on_its_own_skeleton(name: str) -> None:
+    source, calls = CLASS_FOLLOWING[name]
+    codemod = [codemod for codemod in CODEMODS if codemod.NAME == name]
+    ported = engine.port_source(source.encode(), "x_test.py", codemod, {})
+    whole = engine.port_source(source.encode(), "x_test.py", codemod, {}, sparse=False)
+    assert (ported.data, ported.findings) == (whole.data, whole.findings)
+    assert [line.strip() for line in ported.data.decode().splitlines()
+            if line.strip().startswith(("self.assert", "slim_ext."))
+            and "lambda" not in line] == calls
+
+
 # Library APIs and TF internals the leftover codemods port by what a name is bound to in
 # its scope, or by the whole tree's facts (given here as the engine's pre-pass would).
 LIBRARY_LEFTOVERS = '''\
