@@ -3,6 +3,7 @@ codemods that port ``self.<name>`` by what the class derives from."""
 from __future__ import annotations
 
 import ast
+from typing import AbstractSet, Callable
 
 import libcst as cst
 
@@ -41,20 +42,27 @@ class ClassesFollowed:
         return updated_node
 
 
-def tracked_class_statement(statement: ast.stmt) -> bool:
-    """Whether a skeleton must keep ``statement`` for the ``ClassTracker`` of a codemod
-    that follows classes: a class or function statement (kept as its header: what a
-    class derives from, which methods it defines, a method's instance parameter), or an
-    assignment to an attribute (``self.x = ...``: a name its class defines). Elided,
-    they would hide that a class defines the method a codemod renames or reroutes.
+def tracked_class_statements(names: AbstractSet[str]) -> Callable[[ast.stmt], bool]:
+    """The statements a skeleton must keep for the ``ClassTracker`` of a codemod that
+    follows classes and ports the methods ``names``: every class statement (kept as its
+    header: what the class derives from), and what makes one of ``names`` the class's
+    own (a ``def`` of that name, an assignment ``self.<name> = ...``). Elided, they would
+    hide that a class defines the method the codemod renames or reroutes. (A method
+    that holds a statement the codemod edits is kept with it, instance parameter and
+    all.)
 
     Args:
-      statement: a stdlib ``ast`` statement.
+      names: the method names the codemod ports.
 
     Returns:
-      True when the skeleton keeps it.
+      A predicate on top-level and nested statements.
     """
-    if isinstance(statement, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
-        return True
-    return isinstance(statement, ast.Assign) and any(
-        isinstance(target, ast.Attribute) for target in statement.targets)
+    def tracked(statement: ast.stmt) -> bool:
+        if isinstance(statement, ast.ClassDef):
+            return True
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return statement.name in names
+        return isinstance(statement, ast.Assign) and any(
+            isinstance(target, ast.Attribute) and target.attr in names
+            for target in statement.targets)
+    return tracked

@@ -27,7 +27,7 @@ from typing import AbstractSet, Any, ClassVar, Optional, Sequence, Tuple
 
 import libcst as cst
 
-from slimport.codemods._classes import ClassesFollowed, tracked_class_statement
+from slimport.codemods._classes import ClassesFollowed, tracked_class_statements
 from slimport.codemods._leftovers import reads_attribute
 from slimport.codemods._runtime_calls import RuntimeCalls
 from slimport.analysis.names import Bindings
@@ -78,7 +78,8 @@ class StructuredArrayAssertsCommand(RuntimeCalls, ClassesFollowed, SlimportCodem
         # The calls it ports, and what its class tracking reads (the expected value is
         # judged in the call itself).
         calls = reads_attribute({METHOD})
-        return lambda statement: calls(statement) or tracked_class_statement(statement)
+        tracked = tracked_class_statements({METHOD})
+        return lambda statement: calls(statement) or tracked(statement)
 
     def start_file(self, tree: cst.Module) -> bool:
         self.follow_classes(lambda qualified: True if qualified in TF_TEST_CASES else None)

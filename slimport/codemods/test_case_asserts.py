@@ -24,7 +24,7 @@ from typing import ClassVar, Dict, Pattern, Tuple
 import libcst as cst
 
 from slimport.analysis.names import Bindings
-from slimport.codemods._classes import ClassesFollowed, tracked_class_statement
+from slimport.codemods._classes import ClassesFollowed, tracked_class_statements
 from slimport.codemods._leftovers import LeftoverCodemod, reads_attribute
 from slimport.codemods.base import StatementFilter, code_of
 from slimport.codemods.tree_facts import TREE_METHODS, TreeFact
@@ -75,7 +75,8 @@ class TestCaseAssertsCommand(ClassesFollowed, LeftoverCodemod):
     @classmethod
     def leftover_statements(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:
         reads = reads_attribute(RENAMED.keys())
-        return lambda statement: reads(statement) or tracked_class_statement(statement)
+        tracked = tracked_class_statements(RENAMED.keys())
+        return lambda statement: reads(statement) or tracked(statement)
 
     def start_leftovers(self, tree: cst.Module, parsed: ast.Module) -> bool:
         self.follow_classes(lambda qualified: True if qualified in TEST_CASES else None)
