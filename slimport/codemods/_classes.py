@@ -8,6 +8,7 @@ from typing import AbstractSet, Callable
 import libcst as cst
 
 from slimport.analysis.instances import BaseTest, ClassTracker
+from slimport.codemods._leftovers import reads_attribute
 
 
 class ClassesFollowed:
@@ -42,27 +43,32 @@ class ClassesFollowed:
         return updated_node
 
 
-def tracked_class_statements(names: AbstractSet[str]) -> Callable[[ast.stmt], bool]:
-    """The statements a skeleton must keep for the ``ClassTracker`` of a codemod that
-    follows classes and ports the methods ``names``: every class statement (kept as its
-    header: what the class derives from), and what makes one of ``names`` the class's
-    own (a ``def`` of that name, an assignment ``self.<name> = ...``). Elided, they would
-    hide that a class defines the method the codemod renames or reroutes. (A method
-    that holds a statement the codemod edits is kept with it, instance parameter and
-    all.)
+def method_statements(names: AbstractSet[str]) -> Callable[[ast.stmt], bool]:
+    """The statements a skeleton must keep for a codemod that follows classes and ports
+    the methods ``names``: those that read one (``x.<name>``), and what its
+    ``ClassTracker`` reads. That is every class statement (kept as its header: what the
+    class derives from) and what makes one of ``names`` the class's own (a ``def`` of
+    that name, an assignment ``self.<name> = ...``): elided, they would hide that a class
+    defines the method the codemod renames or reroutes. (A method that holds a statement
+    the codemod edits is kept with it, instance parameter and all.)
 
     Args:
       names: the method names the codemod ports.
 
     Returns:
-      A predicate on top-level and nested statements.
+      A predicate on top-level and nested statements, for ``statement_filter``.
     """
-    def tracked(statement: ast.stmt) -> bool:
+    reads = reads_attribute(names)
+
+    def needed(statement: ast.stmt) -> bool:
         if isinstance(statement, ast.ClassDef):
             return True
-        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            return statement.name in names
-        return isinstance(statement, ast.Assign) and any(
-            isinstance(target, ast.Attribute) and target.attr in names
-            for target in statement.targets)
-    return tracked
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)) \
+                and statement.name in names:
+            return True
+        if isinstance(statement, ast.Assign) and any(
+                isinstance(target, ast.Attribute) and target.attr in names
+                for target in statement.targets):
+            return True
+        return reads(statement)
+    return needed

@@ -119,21 +119,29 @@ matcher_setup.install()
 copy_on_write.install()
 
 Handlers = Tuple[Optional[Callable], Optional[Callable]]
-# codemod class -> {node class: the codemod's visit_<Node> and leave_<Node>, or None}.
-# CSTTransformer looks both up by name at every node (an f-string, and a getattr that
-# walks the whole class hierarchy when the codemod has none: at most nodes); that was
-# the largest single cost of a pass. A codemod reads its own class's table.
-_HANDLERS: Dict[type, Dict[type, Handlers]] = {}
 
 
-def _file_handlers(table: Dict[type, Handlers], codemod: type, node: type) -> Handlers:
-    """Look up ``codemod``'s handlers of ``node`` and file them in ``table``."""
-    name = node.__name__
-    # libcst's do-nothing visit_<Node> / leave_<Node> are not called either.
-    found = table[node] = tuple(  # type: ignore[assignment]
-        getattr(codemod, method) if copy_on_write.own_method(codemod, method) else None
-        for method in (f"visit_{name}", f"leave_{name}"))
-    return found
+class _HandlerTable(Dict[type, Handlers]):
+    """Node class -> one codemod class's ``visit_<Node>`` and ``leave_<Node>``, or None,
+    looked up on first use. CSTTransformer looks both up by name at every node (an
+    f-string, and a getattr that walks the whole class hierarchy when the codemod has
+    none: at most nodes); that was the largest single cost of a pass."""
+
+    def __init__(self, codemod: type) -> None:
+        super().__init__()
+        self.codemod = codemod
+
+    def __missing__(self, node: type) -> Handlers:
+        name = node.__name__
+        # libcst's do-nothing visit_<Node> / leave_<Node> are not called either.
+        found = self[node] = tuple(  # type: ignore[assignment]
+            getattr(self.codemod, method) if copy_on_write.own_method(self.codemod, method)
+            else None for method in (f"visit_{name}", f"leave_{name}"))
+        return found
+
+
+# codemod class -> its handler table, shared by its instances.
+_HANDLERS: Dict[type, _HandlerTable] = {}
 
 
 class SlimportCodemod(VisitorBasedCodemodCommand):
@@ -199,7 +207,7 @@ class SlimportCodemod(VisitorBasedCodemodCommand):
         cst.CSTTransformer.__init__(self)
         self._extra_visit_funcs = {}
         self._extra_leave_funcs = {}
-        self._handler_table = _HANDLERS.setdefault(type(self), {})
+        self._handler_table = _HANDLERS.setdefault(type(self), _HandlerTable(type(self)))
         self.findings: List[Finding] = []
         # Findings of the current pass with the node they are at, lines still unknown.
         self._unplaced: List[Tuple[Optional[cst.CSTNode], Finding]] = []
@@ -215,14 +223,12 @@ class SlimportCodemod(VisitorBasedCodemodCommand):
     # CSTTransformer would call, found once per codemod class and node class.
     def on_visit(self, node: cst.CSTNode) -> bool:
         self.scopes.visit(node)
-        visit = (self._handler_table.get(type(node))
-                 or _file_handlers(self._handler_table, type(self), type(node)))[0]
+        visit = self._handler_table[type(node)][0]
         return visit is None or visit(self, node) is not False
 
     def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode
                  ) -> Union[cst.CSTNode, cst.RemovalSentinel, cst.FlattenSentinel]:
-        leave = (self._handler_table.get(type(original_node))
-                 or _file_handlers(self._handler_table, type(self), type(original_node)))[1]
+        leave = self._handler_table[type(original_node)][1]
         result = updated_node if leave is None else leave(self, original_node, updated_node)
         self.scopes.leave(original_node)
         return result

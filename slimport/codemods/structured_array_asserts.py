@@ -27,8 +27,7 @@ from typing import AbstractSet, Any, ClassVar, Optional, Sequence, Tuple
 
 import libcst as cst
 
-from slimport.codemods._classes import ClassesFollowed, tracked_class_statements
-from slimport.codemods._leftovers import reads_attribute
+from slimport.codemods._classes import ClassesFollowed, method_statements
 from slimport.codemods._runtime_calls import RuntimeCalls
 from slimport.analysis.names import Bindings
 from slimport.codemods.base import SlimportCodemod, StatementFilter, code_of
@@ -75,11 +74,9 @@ class StructuredArrayAssertsCommand(RuntimeCalls, ClassesFollowed, SlimportCodem
 
     @classmethod
     def statement_filter(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:
-        # The calls it ports, and what its class tracking reads (the expected value is
+        # The calls it ports and what its class tracking reads (the expected value is
         # judged in the call itself).
-        calls = reads_attribute({METHOD})
-        tracked = tracked_class_statements({METHOD})
-        return lambda statement: calls(statement) or tracked(statement)
+        return method_statements({METHOD})
 
     def start_file(self, tree: cst.Module) -> bool:
         self.follow_classes(lambda qualified: True if qualified in TF_TEST_CASES else None)

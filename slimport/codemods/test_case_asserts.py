@@ -24,8 +24,8 @@ from typing import ClassVar, Dict, Pattern, Tuple
 import libcst as cst
 
 from slimport.analysis.names import Bindings
-from slimport.codemods._classes import ClassesFollowed, tracked_class_statements
-from slimport.codemods._leftovers import LeftoverCodemod, reads_attribute
+from slimport.codemods._classes import ClassesFollowed, method_statements
+from slimport.codemods._leftovers import LeftoverCodemod
 from slimport.codemods.base import StatementFilter, code_of
 from slimport.codemods.tree_facts import TREE_METHODS, TreeFact
 
@@ -74,9 +74,7 @@ class TestCaseAssertsCommand(ClassesFollowed, LeftoverCodemod):
 
     @classmethod
     def leftover_statements(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:
-        reads = reads_attribute(RENAMED.keys())
-        tracked = tracked_class_statements(RENAMED.keys())
-        return lambda statement: reads(statement) or tracked(statement)
+        return method_statements(RENAMED.keys())
 
     def start_leftovers(self, tree: cst.Module, parsed: ast.Module) -> bool:
         self.follow_classes(lambda qualified: True if qualified in TEST_CASES else None)
