@@ -46,9 +46,18 @@ class _Index:
         self.numbers: Dict[Type[ast.AST], List[int]] = {}
 
 
+# What a parse makes of a node's ``ctx``, ``op`` and ``ops`` fields: load / store / delete,
+# ``+``, ``and``, ``<``, ``not`` ... are one shared instance each per process, with no
+# fields. No question here asks about them, and they were a third of the nodes walked.
+TOKEN_FIELDS = frozenset({"ctx", "op", "ops"})
+# Node class -> its fields but TOKEN_FIELDS.
+_CHILD_FIELDS: Dict[Type[ast.AST], Tuple[str, ...]] = {}
+
+
 def child_nodes(node: ast.AST) -> List[ast.AST]:
-    """``list(ast.iter_child_nodes(node))``, without its two generators per node (a
-    walk's largest cost).
+    """``list(ast.iter_child_nodes(node))`` without the operators and expression
+    contexts (``TOKEN_FIELDS``), and without its two generators per node (a walk's
+    largest cost).
 
     Args:
       node: a stdlib ``ast`` node.
@@ -56,8 +65,13 @@ def child_nodes(node: ast.AST) -> List[ast.AST]:
     Returns:
       Its direct children, in field order.
     """
+    kind = type(node)
+    fields = _CHILD_FIELDS.get(kind)
+    if fields is None:
+        fields = _CHILD_FIELDS[kind] = tuple(
+            name for name in kind._fields if name not in TOKEN_FIELDS)
     children: List[ast.AST] = []
-    for name in node._fields:
+    for name in fields:
         value = getattr(node, name, None)
         if isinstance(value, ast.AST):
             children.append(value)
@@ -118,7 +132,7 @@ def _slice(index: _Index, kind: Type[ast.AST], first: int, end: int) -> List[ast
 def nodes_of(node: ast.AST, kinds: Tuple[Type[ast.AST], ...]) -> Iterator[ast.AST]:
     """``node`` and the nodes under it whose exact type is one of ``kinds``, each kind in
     source order (pre-order: ``node`` first of its kind): all of the first kind, then
-    all of the next.
+    all of the next. Operators and expression contexts are not filed (``child_nodes``).
 
     Args:
       node: a stdlib ``ast`` node (the walk's index is kept on it, or on the tree it
@@ -138,8 +152,9 @@ def nodes_of(node: ast.AST, kinds: Tuple[Type[ast.AST], ...]) -> Iterator[ast.AS
 
 
 def kinds_under(node: ast.AST) -> Iterator[Tuple[Type[ast.AST], List[ast.AST]]]:
-    """(type, nodes of that type) for ``node`` and every node under it, as ``nodes_of``
-    would give them, for a question about many kinds at once.
+    """(type, nodes of that type) for ``node`` and every node under it but operators and
+    expression contexts, as ``nodes_of`` would give them, for a question about many kinds
+    at once.
 
     Args:
       node: a stdlib ``ast`` node.

@@ -468,6 +468,33 @@ def _is_tf1_file(path: Path) -> bool:
     return verdict
 
 
+# On a tree: frozenset of its bindings' items -> the SignalScan of the tree with them.
+_SCANS = "_slimport_signal_scans"
+
+
+def signal_scan(tree: ast.Module, bindings: Bindings) -> SignalScan:
+    """``SignalScan(tree, bindings)``, made once per tree and bindings: compat_v1's
+    statement filter and every leftover codemod's (``tf1_era_file``) ask about the same
+    file, mostly with the same bindings (a scan held a quarter of the filters' time).
+
+    Args:
+      tree: the file's stdlib ``ast`` (the scans are kept on it).
+      bindings: its bindings, as the codemods before the asking one leave them.
+
+    Returns:
+      The scan (read it, do not change it).
+    """
+    scans = getattr(tree, _SCANS, None)
+    if scans is None:
+        scans = {}
+        setattr(tree, _SCANS, scans)
+    key = frozenset(bindings.names.items())
+    scan = scans.get(key)
+    if scan is None:
+        scan = scans[key] = SignalScan(tree, Bindings(dict(bindings.names)))
+    return scan
+
+
 def tf1_evidence(tree: ast.Module, bindings: Bindings) -> Tuple[bool, Set[int]]:
     """Whether ``tree`` is TF1 code, and the statements a skeleton must keep to say so.
 
@@ -485,7 +512,7 @@ def tf1_evidence(tree: ast.Module, bindings: Bindings) -> Tuple[bool, Set[int]]:
     if any(target.startswith(TF1_IMPORTS) and not _tf2_era_runtime(target, tree)
            for target in bindings.names.values()):
         return True, set()
-    scan = SignalScan(tree, bindings)
+    scan = signal_scan(tree, bindings)
     witness = scan.first_clean.get(TF1)
     if not scan.signal_statements[TF1]:
         return relies_on_tf1_semantics(tree), set()

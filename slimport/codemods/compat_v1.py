@@ -51,7 +51,6 @@ from slimport.analysis.names import (
 from slimport.tables.tf_api import COMPAT_V1, TF, TF1, tf_api
 from slimport.analysis.tf_code import (
     MODE_SWITCHES,
-    SignalScan,
     api_use,
     call_signal,
     defines_test_case,
@@ -59,6 +58,7 @@ from slimport.analysis.tf_code import (
     last_name,
     name_signal,
     relies_on_tf1_semantics,
+    signal_scan,
     tf1_before_porting,
 )
 from slim_facts.tf1_modules import ABSL_APP
@@ -125,7 +125,7 @@ class CompatV1Command(SlimportCodemod):
 
     @classmethod
     def statement_filter(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:
-        keep = SignalScan(tree, bindings).statements_to_keep()
+        keep = signal_scan(tree, bindings).statements_to_keep()
         return lambda statement: id(statement) in keep
 
     def start_file(self, tree: cst.Module) -> bool:

@@ -26,6 +26,7 @@ from typing import Any, ClassVar, Dict, Optional, Pattern, Set, Tuple
 import libcst as cst
 
 from slimport.analysis.names import Bindings
+from slimport.analysis.regex_words import may_match, required_words
 from slimport.codemods._leftovers import LeftoverCodemod, reads_attribute
 from slimport.codemods.base import StatementFilter, code_of
 from slimport.codemods.tree_facts import TreeFact
@@ -50,7 +51,10 @@ def binds_private_shape(texts) -> bool:
       True when one does (read off the text: one in a string counts too, which only
       makes the codemod report more).
     """
-    return any(_BINDS_PRIVATE.search(text) for text in texts)
+    # Every branch spells "_shape": a text without it is ruled out by a substring search
+    # (the pattern's own search tries every position of every text of the tree).
+    words = required_words(_BINDS_PRIVATE)
+    return any(may_match(_BINDS_PRIVATE, words, text) for text in texts)
 
 
 # Is ``x._shape`` TensorFlow's deprecated alias, or an attribute the tree sets itself?

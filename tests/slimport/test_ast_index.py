@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from slimport.analysis.ast_index import kinds_under, nodes_of
+from slimport.analysis.ast_index import TOKEN_FIELDS, child_nodes, kinds_under, nodes_of
 
 ROOT = Path(__file__).resolve().parents[2]
 # Real code of many shapes: the bundled TF1 trees and the engine itself.
@@ -16,10 +16,18 @@ KINDS = (ast.Name, ast.Attribute, ast.Call, ast.FunctionDef, ast.ClassDef, ast.M
          ast.If, ast.Subscript, ast.alias, ast.arg, ast.keyword)
 
 
+# What the index leaves out: the shared load / store / operator instances.
+TOKENS = (ast.expr_context, ast.operator, ast.boolop, ast.cmpop, ast.unaryop)
+
+
 def _in_source_order(node):
   yield node
   for child in ast.iter_child_nodes(node):
     yield from _in_source_order(child)
+
+
+def _kinds(node):
+  return {type(found) for found in ast.walk(node) if not isinstance(found, TOKENS)}
 
 
 def _by_walk(node, kinds):
@@ -38,9 +46,26 @@ def test_nodes_of_gives_what_a_walk_gives_for_the_module_and_each_statement(path
   for statement in _statements(tree):
     assert list(nodes_of(statement, KINDS)) == _by_walk(statement, KINDS)
     assert dict(kinds_under(statement)) == {
-        kind: _by_walk(statement, (kind,)) for kind in {type(node) for node in ast.walk(statement)}}
+        kind: _by_walk(statement, (kind,)) for kind in _kinds(statement)}
   assert {kind: nodes for kind, nodes in kinds_under(tree)} == {
-      kind: _by_walk(tree, (kind,)) for kind in {type(node) for node in ast.walk(tree)}}
+      kind: _by_walk(tree, (kind,)) for kind in _kinds(tree)}
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda path: str(path.relative_to(ROOT)))
+def test_child_nodes_leaves_out_only_operators_and_contexts(path):
+  for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    assert child_nodes(node) == [
+        child for child in ast.iter_child_nodes(node) if not isinstance(child, TOKENS)]
+
+
+def test_the_left_out_fields_hold_only_operators_and_contexts():
+  # On this Python's grammar: a field of that name anywhere holds nothing else.
+  tree = ast.parse("a.b[c], *d = [e + f < g and not h for i in ()]\nj -= ~k\ndel l\n")
+  for node in ast.walk(tree):
+    for name in TOKEN_FIELDS & set(node._fields):
+      value = getattr(node, name)
+      items = value if isinstance(value, list) else [value]
+      assert all(isinstance(item, TOKENS) for item in items)
 
 
 def test_a_statement_asked_before_its_tree_answers_the_same():
