@@ -30,6 +30,22 @@ def ratio(numerator: float, denominator: float) -> str:
     return f"{numerator / denominator:.2f}×"
 
 
+def paired_ratio(numerators: Sequence[float], denominators: Sequence[float]) -> str:
+    """The ratios of paired runs (the first numerator to the first denominator, ...):
+    'median× (min–max)'. Each pair ran in the same round, so a change of machine speed
+    between rounds moves both sides of a ratio, not the ratio (a ratio of the medians
+    mixes the rounds).
+    """
+    ratios = [numerator / denominator
+              for numerator, denominator in zip(numerators, denominators) if denominator]
+    if not ratios:
+        return "n/a"
+    middle = statistics.median(ratios)
+    if len(ratios) == 1:
+        return f"{middle:.2f}×"
+    return f"{middle:.2f}× ({min(ratios):.2f}–{max(ratios):.2f})"
+
+
 def table(headers: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
     """A markdown table."""
     lines = ["| " + " | ".join(headers) + " |",

@@ -158,17 +158,17 @@ def _tree_size(root: Path) -> tuple:
 
 
 def comparison_table(samples: Dict[str, Samples]) -> str:
-    """One row per tool, then slimport's ratios to the others (of medians)."""
+    """One row per tool, then slimport's ratios to the others (those of each round's
+    runs: median and range)."""
     rows = [[name, _stats.spread(s.wall), _stats.spread(s.cpu), _stats.spread(s.peak_mb, 0)]
             for name, s in samples.items()]
     for ours_name, other in (("slimport", "tf_upgrade_v2"), ("slimport", "libcst floor"),
                              ("slimport -j 1", "tf_upgrade_v2"),
                              ("slimport -j 1", "libcst floor")):
         ours, theirs = samples[ours_name], samples[other]
-        rows.append([f"{ours_name} / {other}",
-                     _stats.ratio(_stats.median(ours.wall), _stats.median(theirs.wall)),
-                     _stats.ratio(_stats.median(ours.cpu), _stats.median(theirs.cpu)),
-                     _stats.ratio(_stats.median(ours.peak_mb), _stats.median(theirs.peak_mb))])
+        rows.append([f"{ours_name} / {other}", _stats.paired_ratio(ours.wall, theirs.wall),
+                     _stats.paired_ratio(ours.cpu, theirs.cpu),
+                     _stats.paired_ratio(ours.peak_mb, theirs.peak_mb)])
     return _stats.table(["tool", "wall s, median (min–max)", "CPU s", "peak RSS MB"], rows)
 
 
@@ -219,9 +219,9 @@ def second_check(label: str, source: Path, work: Path, runs: int,
              _stats.spread(first.peak_mb, 0)],
             ["second run, nothing changed", _stats.spread(second.wall),
              _stats.spread(second.cpu), _stats.spread(second.peak_mb, 0)],
-            ["second / first", _stats.ratio(_stats.median(second.wall), _stats.median(first.wall)),
-             _stats.ratio(_stats.median(second.cpu), _stats.median(first.cpu)),
-             _stats.ratio(_stats.median(second.peak_mb), _stats.median(first.peak_mb))]]
+            ["second / first", _stats.paired_ratio(second.wall, first.wall),
+             _stats.paired_ratio(second.cpu, first.cpu),
+             _stats.paired_ratio(second.peak_mb, first.peak_mb)]]
     return (f"### `slimport rewrite --check` over the port of {label}: second run, nothing "
             f"changed ({runs} paired runs, default -j)\n\n"
             + _stats.table(["run", "wall s, median (min–max)", "CPU s", "peak RSS MB"], rows))

@@ -75,26 +75,103 @@ def _item_words(op: object, argument: object, ignore_case: bool) -> Optional[Wor
     return None
 
 
+# A run's spellings are kept while there are at most this many.
+_MAX_SPELLINGS = 512
+
+
+def _spellings(op: object, argument: object) -> Optional[FrozenSet[str]]:
+    """Every text one item of a parsed pattern can match, when they are few: a literal,
+    a zero-width assertion (``\\b``: the empty text), a class of a few characters, a
+    repeat of at most three, and groups and choices of those; None for anything else
+    (a wider class, a longer repeat, a case-insensitive group)."""
+    if op is sre_constants.LITERAL:
+        return frozenset({chr(argument)})  # type: ignore[arg-type]
+    if op is sre_constants.AT:
+        return frozenset({""})
+    if op is sre_constants.SUBPATTERN:
+        _, added, _, inner = argument  # type: ignore[misc]
+        return None if added & re.IGNORECASE else _sequence_spellings(inner)
+    if _ATOMIC_GROUP is not None and op is _ATOMIC_GROUP:
+        return _sequence_spellings(argument)  # type: ignore[arg-type]
+    if op is sre_constants.IN:
+        # A class of literals and short ranges (re's parse makes one of a choice of
+        # single characters: ``2d|3d`` is ``[23]d``).
+        characters: set = set()
+        for kind, value in argument:  # type: ignore[union-attr]
+            if kind is sre_constants.LITERAL:
+                characters.add(chr(value))
+            elif kind is sre_constants.RANGE and value[1] - value[0] < 16:
+                characters.update(chr(code) for code in range(value[0], value[1] + 1))
+            else:
+                return None
+        return frozenset(characters)
+    if op in _REPEATS and argument[1] <= 3:  # type: ignore[index]
+        # x? is "" or x; x{1,2} is x or xx.
+        minimum, maximum, inner = argument  # type: ignore[misc]
+        once = _sequence_spellings(inner)
+        if once is None:
+            return None
+        texts, union = frozenset({""}), set()
+        for count in range(maximum + 1):
+            if count >= minimum:
+                union |= texts
+            texts = frozenset(text + more for text in texts for more in once)
+        return frozenset(union) if len(union) <= _MAX_SPELLINGS else None
+    if op is sre_constants.BRANCH:
+        union: set = set()
+        for branch in argument[1]:  # type: ignore[index]
+            spellings = _sequence_spellings(branch)
+            if spellings is None:
+                return None
+            union |= spellings
+        return frozenset(union) if len(union) <= _MAX_SPELLINGS else None
+    return None
+
+
+def _sequence_spellings(items: Sequence[Tuple[object, object]]) -> Optional[FrozenSet[str]]:
+    """``_spellings`` of a sequence: its items' spellings one after another."""
+    texts = frozenset({""})
+    for op, argument in items:
+        spellings = _spellings(op, argument)
+        if spellings is None:
+            return None
+        texts = frozenset(text + more for text in texts for more in spellings)
+        if len(texts) > _MAX_SPELLINGS:
+            return None
+    return texts
+
+
 def _sequence_words(items: Sequence[Tuple[object, object]],
                     ignore_case: bool) -> Optional[Words]:
-    """Words every match of a sequence of parsed items contains: the best of its
-    literal runs and of its items' own words."""
+    """Words every match of a sequence of parsed items contains: the best of its runs'
+    spellings (a run: items next to each other with few spellings, ``\\.(?:a|b)\\(``
+    is spelt ``.a(`` or ``.b(``) and of its other items' own words."""
     if ignore_case:
         return None
     candidates: List[Words] = []
-    run: List[str] = []
+    run: FrozenSet[str] = frozenset({""})
+
+    def end_run() -> None:
+        # A run that can match the empty text promises no word.
+        if "" not in run:
+            candidates.append(run)
+
     for op, argument in items:
-        if op is sre_constants.LITERAL:
-            run.append(chr(argument))  # type: ignore[arg-type]
+        spellings = _spellings(op, argument)
+        if spellings is not None:
+            longer = frozenset(text + more for text in run for more in spellings)
+            if len(longer) <= _MAX_SPELLINGS:
+                run = longer
+                continue
+            end_run()
+            run = spellings
             continue
-        if run:
-            candidates.append(frozenset({"".join(run)}))
-            run = []
+        end_run()
+        run = frozenset({""})
         words = _item_words(op, argument, ignore_case)
         if words:
             candidates.append(words)
-    if run:
-        candidates.append(frozenset({"".join(run)}))
+    end_run()
     return _best(candidates)
 
 

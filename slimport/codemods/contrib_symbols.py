@@ -242,8 +242,9 @@ class ContribSymbolsCommand(SlimportCodemod):
         self._value_members: Dict[cst.CSTNode, str] = {}
         # The statements at module level (in ``if``/``try`` blocks too): what binds a
         # name other modules may import; the names the file uses before the rewrite.
-        self._module_level = _module_level_statements(tree)
-        self._used_before = variable_names(tree, include_bindings=False)
+        # Each is a walk of the tree, made when an alias is dropped (few files).
+        self._module_level: Optional[Set[cst.CSTNode]] = None
+        self._used_before: Optional[Set[str]] = None
         # Calls by their callee, and the keyword renames due in each.
         self._calls: Dict[cst.CSTNode, cst.Call] = {}
         self._renames: Dict[cst.Call, Dict[str, str]] = {}
@@ -274,6 +275,18 @@ class ContribSymbolsCommand(SlimportCodemod):
                 if (value := self._report_dropped(local)) is not None}
         return tree.visit(_DropModuleAliases(self.bindings, unused, kept))
 
+    def _statements_at_module_level(self) -> Set[cst.CSTNode]:
+        """``_module_level_statements`` of the tree this pass started from (one walk)."""
+        if self._module_level is None:
+            self._module_level = _module_level_statements(self._tree)
+        return self._module_level
+
+    def _names_used_before(self) -> Set[str]:
+        """The names the tree this pass started from reads (one walk)."""
+        if self._used_before is None:
+            self._used_before = variable_names(self._tree, include_bindings=False)
+        return self._used_before
+
     def _report_dropped(self, local: str) -> Optional[cst.BaseExpression]:
         """Reports what becomes of the alias ``local``, unused now; the value a
         module-level alias keeps, or None when it goes."""
@@ -283,7 +296,7 @@ class ContribSymbolsCommand(SlimportCodemod):
             self.record_edit(node, f"import of tf.contrib.{key} -> import tensorflow "
                              "(tf.contrib is gone; the name `tensorflow` stays bound)")
             return None
-        module_level = node in self._module_level
+        module_level = node in self._statements_at_module_level()
         home = module_value_home(key) if module_level and isinstance(node, cst.Assign) \
             else None
         if home is not None:
@@ -292,7 +305,7 @@ class ContribSymbolsCommand(SlimportCodemod):
                              f"as {'.'.join(filter(None, home))}: another module may import "
                              f"`{local}` from this one")
             return value
-        if module_level and local not in self._used_before:
+        if module_level and local not in self._names_used_before():
             # Nothing in this file ever used it: it is there for the modules that import it.
             self.needs_attention(
                 node, f"module-level alias `{local}` of tf.contrib.{key} removed: the "

@@ -29,7 +29,7 @@ node is still never in one tree twice, so nothing that reads them can tell other
 from __future__ import annotations
 
 import re
-from typing import Any, Callable, Dict, FrozenSet, Optional, Set, Tuple, Union
+from typing import Any, Callable, Dict, FrozenSet, List, Optional, Set, Tuple, Union
 
 import libcst as cst
 from libcst import CSTValidationError, FlattenSentinel, MaybeSentinel, RemovalSentinel
@@ -78,6 +78,8 @@ _MATCHER_MARKERS = (VISIT_POSITIVE_MATCHER_ATTR, VISIT_NEGATIVE_MATCHER_ATTR,
 _ATTRIBUTE_NO_OPS: Set[Callable[..., Any]] = set()
 _ATTRIBUTE_HANDLER = re.compile(r"(?:visit|leave)_([A-Za-z]+)_\w+\Z")
 
+# libcst's visitor base classes: every visitor inherits their do-nothing methods.
+_LIBCST_BASES: FrozenSet[type] = frozenset((*cst.CSTTransformer.__mro__, *cst.CSTVisitor.__mro__))
 # Node class -> its fields (None: not in the table, libcst walks it).
 _FIELDS: Dict[type, Optional[Fields]] = {}
 # Visitor class -> (whether it hears of attributes, the node classes it never sees).
@@ -129,9 +131,8 @@ def _visitor_facts(kind: type) -> Tuple[bool, FrozenSet[type]]:
     if all(hook in _ATTRIBUTE_NO_OPS for hook in hooks):
         attributes = False
     else:
-        attributes = not all(hook in attribute_dispatchers for hook in hooks) or any(
-            match[1] in CHILDREN for name in dir(kind)
-            for match in [_ATTRIBUTE_HANDLER.match(name)] if match and own_method(kind, name))
+        attributes = not all(hook in attribute_dispatchers for hook in hooks) \
+            or _has_field_handlers(kind)
     skipped: FrozenSet[type] = frozenset()
     if not attributes and kind.on_visit in dispatchers and kind.on_leave in dispatchers:
         skipped = frozenset(leaf for leaf in _LEAF_TYPES if not _handles(kind, leaf.__name__))
@@ -149,8 +150,27 @@ def _handles(kind: type, node_name: str) -> bool:
 
 def _matcher_decorated(kind: type) -> bool:
     """Whether some method of visitor class ``kind`` has a libcst matcher decorator."""
-    return any(hasattr(getattr(kind, name, None), marker) for name in dir(kind)
-               for marker in _MATCHER_MARKERS)
+    return any(hasattr(getattr(kind, name, None), marker)
+               for name in _names_defined_past_libcst(kind) for marker in _MATCHER_MARKERS)
+
+
+def _has_field_handlers(kind: type) -> bool:
+    """Whether visitor class ``kind`` has a ``visit_<Node>_<field>`` or
+    ``leave_<Node>_<field>`` method of its own."""
+    return any(match[1] in CHILDREN for name in _names_defined_past_libcst(kind)
+               for match in [_ATTRIBUTE_HANDLER.match(name)] if match and own_method(kind, name))
+
+
+def _names_defined_past_libcst(kind: type) -> List[str]:
+    """The attribute names some class of visitor class ``kind``'s MRO defines, other than
+    libcst's visitor bases (``CSTTransformer``, ``CSTVisitor`` and theirs).
+
+    A name only those bases define is no method of ``kind``'s own (``own_method``), and
+    carries no matcher decorator; they define a visit_ / leave_ method for every node
+    and field (about 1,400), which ``dir`` lists for every visitor class.
+    """
+    return list(dict.fromkeys(name for base in kind.__mro__ if base not in _LIBCST_BASES
+                              for name in vars(base)))
 
 
 def own_method(kind: type, name: str) -> bool:

@@ -137,3 +137,32 @@ def test_a_dispatching_visitor_gets_libcsts_tree(path: Path) -> None:
         assert copy_on_write.visit(cst.parse_module(source), ours).code == \
             copy_on_write.LIBCST_VISIT(cst.parse_module(source), libcsts).code
         assert ours.calls == libcsts.calls
+
+
+def _visitor_classes() -> List[type]:
+    """The codemods, and libcst's own visitors (its codemod helpers, metadata providers)."""
+    import libcst.codemod.visitors as helpers
+    import libcst.metadata as metadata
+    import libcst.metadata.scope_provider as scopes
+    from slimport.codemods import CODEMODS
+
+    found = [*CODEMODS]
+    for module in (helpers, metadata, scopes):
+        found += [member for member in vars(module).values() if isinstance(member, type)
+                  and issubclass(member, (cst.CSTVisitor, cst.CSTTransformer))]
+    return list(dict.fromkeys(found))
+
+
+@pytest.mark.parametrize("kind", _visitor_classes(), ids=lambda kind: kind.__name__)
+def test_what_a_visitor_class_defines_is_read_as_from_every_name_it_has(kind: type) -> None:
+    # The facts look only at names defined past libcst's visitor bases; reading every
+    # name dir() lists gives the same (libcst's ApplyTypeAnnotationsVisitor has matcher
+    # decorators, its ScopeVisitor attribute handlers: both are in the table).
+    every = dir(kind)
+    decorated = any(hasattr(getattr(kind, name, None), marker)
+                    for name in every for marker in copy_on_write._MATCHER_MARKERS)
+    handlers = any(match[1] in copy_on_write.CHILDREN for name in every
+                   for match in [copy_on_write._ATTRIBUTE_HANDLER.match(name)]
+                   if match and copy_on_write.own_method(kind, name))
+    assert copy_on_write._matcher_decorated(kind) == decorated
+    assert copy_on_write._has_field_handlers(kind) == handlers
