@@ -10,14 +10,14 @@ from importlib import metadata
 from typing import Iterable, List, Sequence
 
 
-def spread(values: Sequence[float], digits: int = 2) -> str:
-    """'median (min–max)' of `values`, e.g. '11.70 (11.52–12.03)'."""
+def spread(values: Sequence[float], digits: int = 2, unit: str = "") -> str:
+    """'median (min–max)' of `values`, e.g. '11.70 (11.52–12.03)' (`unit` after the median)."""
     if not values:
         return "n/a"
     median = statistics.median(values)
     if len(values) == 1:
-        return f"{median:.{digits}f} (1 run)"
-    return f"{median:.{digits}f} ({min(values):.{digits}f}–{max(values):.{digits}f})"
+        return f"{median:.{digits}f}{unit} (1 run)"
+    return f"{median:.{digits}f}{unit} ({min(values):.{digits}f}–{max(values):.{digits}f})"
 
 
 def median(values: Sequence[float]) -> float:
@@ -36,14 +36,9 @@ def paired_ratio(numerators: Sequence[float], denominators: Sequence[float]) -> 
     between rounds moves both sides of a ratio, not the ratio (a ratio of the medians
     mixes the rounds).
     """
-    ratios = [numerator / denominator
-              for numerator, denominator in zip(numerators, denominators) if denominator]
-    if not ratios:
-        return "n/a"
-    middle = statistics.median(ratios)
-    if len(ratios) == 1:
-        return f"{middle:.2f}×"
-    return f"{middle:.2f}× ({min(ratios):.2f}–{max(ratios):.2f})"
+    return spread([numerator / denominator
+                   for numerator, denominator in zip(numerators, denominators) if denominator],
+                  unit="×")
 
 
 def table(headers: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
