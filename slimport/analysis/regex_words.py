@@ -79,6 +79,12 @@ def _item_words(op: object, argument: object, ignore_case: bool) -> Optional[Wor
 _MAX_SPELLINGS = 512
 
 
+def _followed_by(texts: FrozenSet[str], more: FrozenSet[str]) -> Optional[FrozenSet[str]]:
+    """Each of ``texts`` followed by each of ``more``; None when that is too many."""
+    joined = frozenset(text + after for text in texts for after in more)
+    return joined if len(joined) <= _MAX_SPELLINGS else None
+
+
 def _spellings(op: object, argument: object) -> Optional[FrozenSet[str]]:
     """Every text one item of a parsed pattern can match, when they are few: a literal,
     a zero-width assertion (``\\b``: the empty text), a class of a few characters, a
@@ -111,14 +117,18 @@ def _spellings(op: object, argument: object) -> Optional[FrozenSet[str]]:
         once = _sequence_spellings(inner)
         if once is None:
             return None
-        texts, union = frozenset({""}), set()
+        texts: Optional[FrozenSet[str]] = frozenset({""})
+        union: set = set()
         for count in range(maximum + 1):
             if count >= minimum:
                 union |= texts
-            texts = frozenset(text + more for text in texts for more in once)
+            if count < maximum:
+                texts = _followed_by(texts, once)
+                if texts is None:
+                    return None
         return frozenset(union) if len(union) <= _MAX_SPELLINGS else None
     if op is sre_constants.BRANCH:
-        union: set = set()
+        union = set()
         for branch in argument[1]:  # type: ignore[index]
             spellings = _sequence_spellings(branch)
             if spellings is None:
@@ -130,14 +140,12 @@ def _spellings(op: object, argument: object) -> Optional[FrozenSet[str]]:
 
 def _sequence_spellings(items: Sequence[Tuple[object, object]]) -> Optional[FrozenSet[str]]:
     """``_spellings`` of a sequence: its items' spellings one after another."""
-    texts = frozenset({""})
+    texts: Optional[FrozenSet[str]] = frozenset({""})
     for op, argument in items:
         spellings = _spellings(op, argument)
-        if spellings is None:
+        if spellings is None or texts is None:
             return None
-        texts = frozenset(text + more for text in texts for more in spellings)
-        if len(texts) > _MAX_SPELLINGS:
-            return None
+        texts = _followed_by(texts, spellings)
     return texts
 
 
@@ -159,12 +167,10 @@ def _sequence_words(items: Sequence[Tuple[object, object]],
     for op, argument in items:
         spellings = _spellings(op, argument)
         if spellings is not None:
-            longer = frozenset(text + more for text in run for more in spellings)
-            if len(longer) <= _MAX_SPELLINGS:
-                run = longer
-                continue
-            end_run()
-            run = spellings
+            longer = _followed_by(run, spellings)
+            if longer is None:
+                end_run()
+            run = spellings if longer is None else longer
             continue
         end_run()
         run = frozenset({""})
