@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from tests._procs import Proc, ProcessSet, free_ports
-from tests.regression.test_port_and_train import COMMON_TRAIN, global_step_of
+from tests.regression.test_port_and_train import CLUSTER_TRAIN, global_step_of
 
 pytestmark = [pytest.mark.regression, pytest.mark.tf, pytest.mark.cluster]
 
@@ -41,7 +41,7 @@ class _Cluster:
                       "--train_dir", str(self.train_dir),
                       "--dataset_dir", str(ported_tree.data),
                       "--max_number_of_steps", str(TARGET_STEPS), "--clone_on_cpu",
-                      *COMMON_TRAIN]
+                      *CLUSTER_TRAIN]
         self._cluster = {task: [f"127.0.0.1:{port}"] for task, port in
                          zip(("master", "worker", "ps"), free_ports(3))}
 
