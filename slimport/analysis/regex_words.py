@@ -143,9 +143,11 @@ def _sequence_spellings(items: Sequence[Tuple[object, object]]) -> Optional[Froz
     texts: Optional[FrozenSet[str]] = frozenset({""})
     for op, argument in items:
         spellings = _spellings(op, argument)
-        if spellings is None or texts is None:
+        if spellings is None:
             return None
         texts = _followed_by(texts, spellings)
+        if texts is None:
+            return None
     return texts
 
 
