@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import ast
 from pathlib import Path
-from typing import (Dict, FrozenSet, Iterator, List, Optional, Sequence, Set,
+from typing import (AbstractSet, Dict, FrozenSet, Iterator, List, Optional, Sequence, Set,
                     Tuple, Union)
 
 from slimport.analysis import file_reads
 from slimport.analysis.ast_index import child_nodes, nodes_of
+from slimport.analysis.py2_code import is_python2_code
 from slimport.tables.tf_api import COMPAT_V1, TF, TF1, TF2, Api, tf_api
 from slimport.analysis.names import (
     Bindings,
@@ -584,16 +585,21 @@ def is_tf1_code(tree: ast.Module, original: Optional[ast.Module],
 
 
 def leftovers_are_ours(tree: ast.Module, original: Optional[ast.Module],
-                       filename: Optional[str] = None) -> bool:
+                       filename: Optional[str] = None,
+                       tree_methods: Optional[AbstractSet[str]] = None) -> bool:
     """Whether the leftover codemods (Python 2, NumPy, pandas, removed stdlib names)
-    port ``tree``: TF1 code (``is_tf1_code``) or plain Python (``tf1_era_file``).
+    port ``tree``: Python 2 code (``py2_code``: TF1-era code, whatever TF API it uses),
+    TF1 code (``is_tf1_code``) or plain Python (``tf1_era_file``).
 
     Args:
       tree: the file's stdlib ``ast`` (a skeleton's, the codemod sees).
-      original: the user's file before any codemod ran, when the engine gave it.
+      original: the user's file before any codemod ran, when the engine gave it (its
+        Python 2 evidence is read there: what slimport writes is none).
       filename: the file's path, for its neighbours (None: not looked at).
+      tree_methods: the names the tree's ``def`` statements define (None: not known).
 
     Returns:
       True when the file's leftovers are for slimport to port.
     """
-    return tf1_era_file(tree, collect_bindings(tree))[0] or is_tf1_code(tree, original, filename)
+    return is_python2_code(original or tree, tree_methods) \
+        or tf1_era_file(tree, collect_bindings(tree))[0] or is_tf1_code(tree, original, filename)

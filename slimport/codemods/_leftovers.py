@@ -1,10 +1,11 @@
 """What the leftover codemods share: Python 2 and removed-library names, ported only in
-TF1-era code and plain Python.
+TF1-era code (Python 2 code, TF1 code) and plain Python.
 
 py2_leftovers, py2_lists, removed_stdlib, numpy_aliases and pandas_as_matrix each port
 names that stopped working with Python 3 or a library's major version. Whether a file's
 leftovers are slimport's to port is one rule for all of them (``leftovers_are_ours``:
-TF1 code, or plain Python of a TF1-era tree; TF2 code is its authors'), and the
+Python 2 code, whatever TF API it uses; TF1 code; plain Python of a TF1-era tree; TF2
+code written for Python 3 is its authors'), and the
 statements that show it must reach the codemod beside its own (``tf1_era_file``'s
 witnesses). Their text pre-checks are regular expressions: a substring such as ``long``
 or ``map(`` is in too many files (``along``, ``tf.map_fn(``).
@@ -12,12 +13,13 @@ or ``map(`` is in too many files (``along``, ``tf.map_fn(``).
 from __future__ import annotations
 
 import ast
-from typing import AbstractSet, Any, Optional
+from typing import AbstractSet, Any, ClassVar, Optional, Tuple
 
 import libcst as cst
 
 from slimport.analysis.ast_index import nodes_of
 from slimport.codemods.base import SlimportCodemod, StatementFilter
+from slimport.codemods.tree_facts import TREE_METHODS, TreeFact
 from slimport.analysis.names import Bindings
 from slimport.analysis.tf_code import leftovers_are_ours, tf1_era_file
 
@@ -39,6 +41,10 @@ def reads_attribute(attributes: AbstractSet[str]) -> StatementFilter:
 class LeftoverCodemod(SlimportCodemod):
     """Base of the leftover codemods; subclasses set ``TRIGGER`` (the pattern a file's
     text must match) and define ``leftover_statements`` and ``start_leftovers``."""
+
+    # Every leftover codemod reads the tree's methods: whether ``d.iteritems()`` is
+    # Python 2 evidence (``py2_code``) must be one answer for all of them.
+    TREE_FACTS: ClassVar[Tuple[TreeFact, ...]] = (TREE_METHODS,)
 
     def __init__(self, context: Any, tree_methods: Optional[AbstractSet[str]] = None,
                  tree_imports: Optional[AbstractSet[str]] = None, **kwargs: Any) -> None:
@@ -79,7 +85,8 @@ class LeftoverCodemod(SlimportCodemod):
 
     def start_file(self, tree: cst.Module) -> bool:
         parsed = self.file_ast(tree)
-        if not leftovers_are_ours(parsed, self.original_ast, self.context.filename):
+        if not leftovers_are_ours(parsed, self.original_ast, self.context.filename,
+                                  self.tree_methods):
             return False
         return self.start_leftovers(tree, parsed)
 

@@ -29,7 +29,7 @@ from slimport.analysis.names import Bindings
 from slimport.analysis.regex_words import may_match, required_words
 from slimport.codemods._leftovers import LeftoverCodemod, reads_attribute
 from slimport.codemods.base import StatementFilter, code_of
-from slimport.codemods.tree_facts import TreeFact
+from slimport.codemods.tree_facts import TREE_METHODS, TreeFact
 
 PRIVATE, PUBLIC = "_shape", "shape"
 # Code that gives an object a ``_shape`` of its own: an attribute assignment (plain or
@@ -71,7 +71,7 @@ class TensorPrivateShapeCommand(LeftoverCodemod):
         "shape, where the tree sets no _shape of its own; others reported"
     )
     TRIGGER: ClassVar[Pattern[str]] = re.compile(r"\._shape\b")
-    TREE_FACTS: ClassVar[Tuple[TreeFact, ...]] = (TREE_BINDS_PRIVATE_SHAPE,)
+    TREE_FACTS: ClassVar[Tuple[TreeFact, ...]] = (TREE_METHODS, TREE_BINDS_PRIVATE_SHAPE)
 
     def __init__(self, context: Any, tree_binds_private_shape: Optional[bool] = None,
                  **kwargs: Any) -> None:

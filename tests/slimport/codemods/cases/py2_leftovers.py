@@ -210,10 +210,47 @@ CASES = [
     Noop("xrange from six.moves",
          "from six.moves import xrange\nfor i in xrange(3):\n    pass\n"),
     # TF2 code's leftovers are its authors' business (TensorFlow's own autograph).
-    Noop("tf2 code",
-         "import sys\nimport tensorflow as tf\nMAX_SIZE = sys.maxint\nx = tf.constant(1)\n"),
-    Noop("tensorflow's own module",
-         "import sys\nfrom tensorflow.python.framework import ops\nMAX_SIZE = sys.maxint\n"),
+    # Python 2 code is TF1-era code, whatever TF API it uses (issue 40): sys.maxint is
+    # Python 2 evidence of its own.
+    Edit("python 2 code that uses no TF1 API",
+         before="import sys\nimport tensorflow as tf\nMAX_SIZE = sys.maxint\nx = tf.constant(1)\n",
+         after="import sys\nimport tensorflow as tf\nMAX_SIZE = sys.maxsize\nx = tf.constant(1)\n"),
+    Edit("python 2 code among tensorflow's own modules",
+         before="import sys\nfrom tensorflow.python.framework import ops\nMAX_SIZE = sys.maxint\n",
+         after="import sys\nfrom tensorflow.python.framework import ops\nMAX_SIZE = sys.maxsize\n"),
+    Edit("a __future__ line makes TF2-looking code python 2 code",
+         before="""
+            from __future__ import print_function
+            import tensorflow as tf
+
+            def pairs(d):
+                return [(k, tf.constant(v)) for k, v in d.iteritems()]
+        """,
+         after="""
+            from __future__ import print_function
+            import tensorflow as tf
+
+            def pairs(d):
+                return [(k, tf.constant(v)) for k, v in d.items()]
+        """,
+         options={"tree_methods": frozenset({"pairs"})}),
+    # TF2 code written for Python 3: its authors' (a guarded Python 2 name is no sign
+    # of Python 2 only, but still of code written for Python 2: the file is ported).
+    # TF2 code with no Python 2 evidence is its authors': a name it binds itself, a
+    # method the tree defines.
+    Noop("tf2 code that binds a python 2 name itself",
+         """
+            import tensorflow as tf
+            try:
+                unicode
+            except NameError:
+                unicode = str
+
+            x = tf.constant(unicode('a'))
+        """),
+    Noop("tf2 code calling an iteritems the tree defines",
+         "import tensorflow as tf\nfor k, v in table.iteritems():\n    tf.constant(v)\n",
+         options={"tree_methods": frozenset({"iteritems"})}),
     # six's own iteritems works on Python 3 (met in tf_slim and TensorFlow).
     Noop("six.iteritems",
          "import six\nfor k, v in six.iteritems({'a': 1}):\n    pass\n"),

@@ -1,0 +1,95 @@
+"""slimport.analysis.py2_code: whether a file is Python 2 code, and the evidence."""
+from __future__ import annotations
+
+import ast
+import textwrap
+
+import pytest
+
+from slimport.analysis.py2_code import (
+    describe,
+    is_python2_code,
+    is_python2_only,
+    python2_evidence,
+)
+
+
+def _evidence(source: str, tree_methods=None):
+    tree = ast.parse(textwrap.dedent(source))
+    return [(e.line, e.what, e.only) for e in python2_evidence(tree, tree_methods)]
+
+
+# source -> every piece of evidence: (line, what, Python 2 only).
+EVIDENCE = [
+    ("for i in xrange(3):\n    s = unicode(i)\n",
+     [(1, "xrange", True), (2, "unicode", True)]),
+    ("import sys\nBIG = sys.maxint\n", [(2, "sys.maxint", True)]),
+    ("import cPickle\nimport urllib2\n", [(1, "import cPickle", True), (2, "import urllib2", True)]),
+    ("from string import maketrans\n", [(1, "from string import maketrans", True)]),
+    ("import string\nt = string.maketrans('a', 'b')\n", [(2, "string.maketrans", True)]),
+    ("import itertools as it\npairs = it.izip(a, b)\n", [(2, "itertools.izip", True)]),
+    ("for k, v in d.iteritems():\n    pass\nif d.has_key('a'):\n    pass\n",
+     [(1, ".iteritems()", True), (3, ".has_key()", True)]),
+    ("names.sort(cmp=compare)\nother = sorted(xs, cmp=compare)\n",
+     [(1, "sort(cmp=...)", True), (2, "sort(cmp=...)", True)]),
+    ("class Box(object):\n    def __nonzero__(self):\n        return True\n",
+     [(1, "Box.__nonzero__ without __bool__", True)]),
+    ("f = method.im_func\n", [(1, ".im_func", True)]),
+    ("import os\nhere = os.getcwdu()\n", [(2, "os.getcwdu", True)]),
+    # Written for Python 2 (and perhaps 3 too): __future__ lines, guarded names.
+    ("from __future__ import absolute_import, division\nfrom __future__ import print_function\n",
+     [(1, "from __future__ import absolute_import", False),
+      (1, "from __future__ import division", False),
+      (2, "from __future__ import print_function", False)]),
+    ("try:\n    import cPickle as pickle\nexcept ImportError:\n    import pickle\n",
+     [(2, "import cPickle", False)]),
+    ("import six\nif six.PY2:\n    text = unicode(s)\n", [(3, "unicode", False)]),
+]
+
+# Python 3 code: no evidence.
+NO_EVIDENCE = [
+    "from __future__ import annotations\nx: int = 1\n",
+    "long = int\nx = long(3)\n",                               # the file binds the name
+    "from functools import reduce\ny = reduce(f, xs)\n",
+    "def f(unicode=None):\n    return unicode\n",
+    "from six.moves import xrange\nfor i in xrange(3):\n    pass\n",
+    "import six\nfor k, v in six.iteritems(d):\n    pass\n",  # six's function, not a method
+    "from mod import *\nfor i in xrange(3):\n    pass\n",       # the * import may bind it
+    "import mysys as sys\nx = sys.maxint\n",                   # not the sys module
+    "class Box(object):\n    def __nonzero__(self):\n        return True\n"
+    "    __bool__ = __nonzero__\n",                             # written for both
+    "x = obj.long\ny = f(long=3)\nz = 'xrange(3)'\n",
+    "names.sort(key=len)\n",
+]
+
+
+@pytest.mark.parametrize("source, expected", EVIDENCE)
+def test_evidence(source, expected):
+    assert _evidence(source) == expected
+
+
+@pytest.mark.parametrize("source", NO_EVIDENCE)
+def test_no_evidence(source):
+    assert _evidence(source) == []
+    assert not is_python2_code(ast.parse(source))
+
+
+def test_a_dict_method_the_tree_defines_is_no_evidence():
+    source = "for k, v in table.iteritems():\n    pass\n"
+    assert _evidence(source, frozenset({"iteritems"})) == []
+    assert _evidence(source, frozenset({"other"})) == [(1, ".iteritems()", True)]
+    assert _evidence("def iteritems(self):\n    pass\nx = t.iteritems()\n") == []
+
+
+def test_only_and_written_for_python2():
+    future = ast.parse("from __future__ import division\nx = 1 / 2\n")
+    assert is_python2_code(future) and not is_python2_only(future)
+    old = ast.parse("x = xrange(3)\n")
+    assert is_python2_code(old) and is_python2_only(old)
+
+
+def test_describe_names_python2_only_evidence_first():
+    tree = ast.parse("from __future__ import division\nimport a\nimport b\nx = xrange(3)\n"
+                     "y = unicode(x)\nz = long(y)\n")
+    assert describe(python2_evidence(tree)) == \
+        "xrange (line 4), unicode (line 5), long (line 6) and 1 more"
