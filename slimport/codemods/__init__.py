@@ -23,6 +23,7 @@ from slimport.codemods.cluster_bootstrap import ClusterBootstrapCommand
 from slimport.codemods.estimator_ps_strategy import EstimatorPsStrategyCommand
 from slimport.codemods.flags_to_absl import FlagsToAbslCommand
 from slimport.codemods.fractions_gcd import FractionsGcdCommand
+from slimport.codemods.implicit_relative_imports import ImplicitRelativeImportsCommand
 from slimport.codemods.late_collective_strategy import LateCollectiveStrategyCommand
 from slimport.codemods.leaky_relu_alpha import LeakyReluAlphaCommand
 from slimport.codemods.legacy_keras import LegacyKerasCommand
@@ -71,6 +72,7 @@ CODEMODS: List[Type[SlimportCodemod]] = [
     Py2LeftoversCommand,
     Py2ListsCommand,
     RemovedStdlibCommand,
+    ImplicitRelativeImportsCommand,
     NumpyAliasesCommand,
     NumpySliceListsCommand,
     NumpyFloatCountsCommand,

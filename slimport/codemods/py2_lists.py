@@ -22,26 +22,38 @@ and ``fix_zip`` rule, limited to the places a list is certainly needed):
   true, a Python 2 list was false when empty); any of them compared with ``==`` or
   ``!=`` (a view, range or iterator never equals a list).
 
+In Python 2 code (``py2_code``: Python 2 was the code's meaning, whatever TF API it
+uses) a result stored under a name is a list where the file uses that name as one (the
+names are the file's, a list is what Python 2 stored): a ``zip``, ``map``, ``filter`` or
+view indexed, a ``zip``, ``map``, ``filter``, view or ``range`` item- or slice-assigned
+(``dims[i], dims[j] = dims[j], dims[i]``), deleted from, sorted in place, appended to (and
+the other list methods), a ``zip``, ``map`` or ``filter`` measured with ``len()`` or
+returned, any but a ``range`` handed to TensorFlow's ``nest``, ``json``, TensorFlow or
+NumPy (``out = map(f, flat)`` ... ``nest.pack_sequence_as(x, out)``). In Python 2 code
+that fails on Python 3 as written (``is_python2_only``) every stored or returned
+iterator and view is a list, as in TF1 code.
+
 A stored ``x.values()`` (and kin) is left when the file uses what it stored as a mapping
 (``.update``, ``.get``, ``['key']``): then ``x`` was no dict and its ``values()`` no list
 (``HParams.values()`` returns a dict).
 
 The builtins count only where they are Python's (not rebound, no ``*`` import), and
-``list`` must be the builtin too. Only TF1-era code and plain Python are ported
-(``tf1_era_file``); TF2 code is its authors'.
+``list`` must be the builtin too. Only Python 2 code, TF1 code and plain Python are
+ported (``leftovers_are_ours``); TF2 code written for Python 3 is its authors'.
 """
 from __future__ import annotations
 
 import ast
 import re
-from typing import ClassVar, Optional, Pattern, Set
+from typing import ClassVar, Dict, Optional, Pattern, Set
 
 import libcst as cst
 
 from slimport.analysis.ast_index import nodes_of
 from slimport.codemods.base import StatementFilter, code_of
 from slimport.analysis.builtin_names import bound_here, has_star_import, module_bound_names
-from slimport.analysis.names import Bindings, bound_names, dotted_parts
+from slimport.analysis.names import Bindings, bound_names, collect_bindings, dotted_parts
+from slimport.analysis.py2_code import describe, is_python2_only, python2_evidence
 from slimport.codemods._leftovers import LeftoverCodemod
 from slimport.analysis.tf_code import is_tf1_code
 
@@ -54,6 +66,22 @@ ARRAY_LIBRARIES = ("tensorflow", "numpy")
 # What only a mapping has: a stored ``x.values()`` used so was not a Python 2 list.
 MAPPING_ONLY = frozenset({"update", "get", "setdefault", "keys", "values", "items",
                           "popitem", "iteritems", "iterkeys", "itervalues", "has_key"})
+# How a file uses a name as a list (``_list_uses``) -> what a report says of it.
+INDEXED, ASSIGNED, SORTED, MUTATED, MEASURED, RETURNED, HANDED = (
+    "indexes", "assigns items of", "sorts in place", "appends to (or another list method)",
+    "measures with len()", "returns", "hands to a function that needs a sequence")
+LIST_METHODS = frozenset({"append", "extend", "insert", "remove", "pop", "reverse"})
+# Which uses need a list, by what was stored: a range indexes and measures, a view
+# measures, like a list.
+NEEDS_LIST: Dict[str, frozenset] = {
+    "iterator": frozenset({INDEXED, ASSIGNED, SORTED, MUTATED, MEASURED, RETURNED, HANDED}),
+    "view": frozenset({INDEXED, ASSIGNED, SORTED, MUTATED, HANDED}),
+    "range": frozenset({ASSIGNED, SORTED, MUTATED}),
+}
+# Functions that need a sequence, not an iterator: TensorFlow's nest (``tf.nest``,
+# ``tensorflow.python.util.nest``, contrib's), json's writers, and any TensorFlow or
+# NumPy function.
+SEQUENCE_LIBRARIES = ("tensorflow.", "numpy.", "json.dump")
 _TRIGGER_TEXT = re.compile(r"\.(?:keys|values|items)\(\s*\)|\b(?:range|zip|map|filter)\(")
 
 
@@ -108,6 +136,50 @@ def _combined_names(tree: ast.Module) -> Set[str]:
             if isinstance(operand, ast.Name)}
 
 
+def _list_uses(tree: ast.Module) -> Dict[str, Set[str]]:
+    """Name -> how the file uses it as a list (``INDEXED``, ``ASSIGNED``, ...)."""
+    bindings = collect_bindings(tree)
+    uses: Dict[str, Set[str]] = {}
+
+    def use(node: ast.AST, how: str) -> None:
+        if isinstance(node, ast.Name):
+            uses.setdefault(node.id, set()).add(how)
+
+    for node in nodes_of(tree, (ast.Subscript,)):
+        use(node.value, INDEXED if isinstance(node.ctx, ast.Load) else ASSIGNED)  # type: ignore[attr-defined]
+    for node in nodes_of(tree, (ast.Return,)):
+        if node.value is not None:  # type: ignore[attr-defined]
+            use(node.value, RETURNED)  # type: ignore[attr-defined]
+    for node in nodes_of(tree, (ast.Call,)):
+        func = node.func  # type: ignore[attr-defined]
+        if isinstance(func, ast.Attribute) and func.attr == "sort":
+            use(func.value, SORTED)
+        elif isinstance(func, ast.Attribute) and func.attr in LIST_METHODS:
+            use(func.value, MUTATED)
+        elif isinstance(func, ast.Name) and func.id == "len" and len(node.args) == 1:  # type: ignore[attr-defined]
+            use(node.args[0], MEASURED)  # type: ignore[attr-defined]
+        elif _needs_sequence(bindings, func):
+            for arg in node.args:  # type: ignore[attr-defined]
+                use(arg, HANDED)
+    return uses
+
+
+def _needs_sequence(bindings: Bindings, func: ast.expr) -> bool:
+    """Whether a call of ``func`` needs a sequence: nest's, json's writers, TF's, NumPy's."""
+    parts = dotted_parts(func)
+    if parts is None:
+        return False
+    qualified = bindings.resolve_parts(parts) or ""
+    return "nest" in parts[:-1] or qualified.startswith(SEQUENCE_LIBRARIES)
+
+
+def _stored_kind(func: cst.BaseExpression) -> str:
+    """What a candidate call stores: an iterator, a view or a range."""
+    if isinstance(func, cst.Attribute):
+        return "view"
+    return "range" if isinstance(func, cst.Name) and func.value == "range" else "iterator"
+
+
 class Py2ListsCommand(LeftoverCodemod):
     """Wraps Python 2 list results in list() where the code indexes, adds or converts them."""
 
@@ -130,10 +202,16 @@ class Py2ListsCommand(LeftoverCodemod):
         if has_star_import(parsed):
             return False
         self._module_bound = module_bound_names(tree, parsed)
+        whole = self.original_ast or parsed
+        evidence = python2_evidence(whole, self.tree_methods)
+        # Python 2 code: a result stored under a name the file uses as a list.
+        self._list_uses = _list_uses(whole) if evidence else {}
+        self._python2 = describe(evidence)
         # Stored and returned results: only where Python 2 lists are what the code meant.
-        self._stores = is_tf1_code(parsed, self.original_ast, self.context.filename)
-        self._combined = _combined_names(self.original_ast or parsed)
-        self._mappings = _mapping_names(self.original_ast or parsed)
+        self._stores = is_tf1_code(parsed, self.original_ast, self.context.filename) \
+            or is_python2_only(whole, self.tree_methods)
+        self._combined = _combined_names(whole)
+        self._mappings = _mapping_names(whole)
         self._wrap: Set[int] = set()
         return True
 
@@ -217,12 +295,13 @@ class Py2ListsCommand(LeftoverCodemod):
             self._mark(node, why)
 
     def visit_Assign(self, node: cst.Assign) -> None:
-        if not self._stores:
-            return
         if isinstance(node.value, cst.Call) and isinstance(node.value.func, cst.Attribute) \
                 and any(isinstance(target.target, cst.Name)
                         and target.target.value in self._mappings for target in node.targets):
             return  # used as a mapping: its values() was a mapping, no Python 2 list
+        self._mark_used_as_list(node)
+        if not self._stores:
+            return
         self._mark_stored(node.value, "stored")
         value = node.value
         if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) \
@@ -230,6 +309,22 @@ class Py2ListsCommand(LeftoverCodemod):
                     isinstance(target.target, cst.Name) and target.target.value in self._combined
                     for target in node.targets):
             self._mark(value, "it is stored under a name the file adds or multiplies")
+
+    def _mark_used_as_list(self, node: cst.Assign) -> None:
+        """In Python 2 code: a result stored under a name the file uses as a list."""
+        value = node.value
+        if not self._list_uses or not self._is_candidate(value):
+            return
+        needs = NEEDS_LIST[_stored_kind(value.func)]  # type: ignore[attr-defined]
+        for target in node.targets:
+            if isinstance(target.target, cst.Name):
+                name = target.target.value
+                uses = sorted(self._list_uses.get(name, set()) & needs)
+                if uses:
+                    self._mark(value, f"it is stored in `{name}`, which the file "
+                               f"{' and '.join(uses)}; Python 2 code ({self._python2}) "
+                               "stored a list")
+                    return
 
     def visit_Return(self, node: cst.Return) -> None:
         if node.value is not None and self._stores:

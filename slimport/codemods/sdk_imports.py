@@ -71,6 +71,10 @@ def _sdk_imports(statement: ast.stmt) -> bool:
         and is_under(statement.module, SDK_PACKAGE)
 
 
+# Which folders and modules the tree holds (None: the file is ported on its own).
+SOURCE_TREE = TreeFact("source_tree", lambda tree: tree.source)
+
+
 class SdkImportsCommand(ModuleMoveCodemod):
     """Moves the platform SDK's imports to slim_ext.uai when the tree lacks the SDK."""
 
@@ -82,8 +86,7 @@ class SdkImportsCommand(ModuleMoveCodemod):
     TRIGGERS: ClassVar[Tuple[str, ...]] = (SDK_PACKAGE,)
 
     # Does the tree hold the SDK's own folder? (None: the file is ported on its own.)
-    TREE_FACTS: ClassVar[Tuple[TreeFact, ...]] = (
-        TreeFact("source_tree", lambda tree: tree.source),)
+    TREE_FACTS: ClassVar[Tuple[TreeFact, ...]] = (SOURCE_TREE,)
 
     def __init__(self, context: Any, source_tree: Optional[SourceTree] = None,
                  **kwargs: Any) -> None:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import Any, ClassVar, Dict, Optional, Pattern, Set, Tuple
+from typing import AbstractSet, Any, ClassVar, Dict, Optional, Pattern, Set, Tuple
 
 import libcst as cst
 
@@ -74,16 +74,18 @@ class TensorPrivateShapeCommand(LeftoverCodemod):
     TREE_FACTS: ClassVar[Tuple[TreeFact, ...]] = (TREE_METHODS, TREE_BINDS_PRIVATE_SHAPE)
 
     def __init__(self, context: Any, tree_binds_private_shape: Optional[bool] = None,
-                 **kwargs: Any) -> None:
+                 tree_methods: Optional[AbstractSet[str]] = None, **kwargs: Any) -> None:
         """
         Args:
           context: libcst's codemod context.
           tree_binds_private_shape: whether the tree gives anything a ``_shape`` of its
             own; None when the tree is not known (every read is then reported).
+          tree_methods: the names the ``def`` statements of the whole tree define (for the
+            file's Python 2 evidence), or None when the tree is not known.
           **kwargs: for the base class.
         """
         self.tree_binds_private_shape = tree_binds_private_shape
-        super().__init__(context, **kwargs)
+        super().__init__(context, tree_methods=tree_methods, **kwargs)
 
     @classmethod
     def leftover_statements(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:

@@ -1,5 +1,5 @@
 """py2_lists: Python 2 lists (dict views, range, zip, map, filter) where a list is needed."""
-from tests.slimport.codemods.cases import Edit, Noop, Reported, attention
+from tests.slimport.codemods.cases import Edit, Noop, Reported, attention, edit
 
 CASES = [
     Edit(
@@ -145,6 +145,75 @@ CASES = [
                 return x, chosen, same
         """,
     ),
+    # Issue 40: Python 2 code (a __future__ line, no TF1 sign) stores a map, a range, a
+    # zip and uses each as a list later: Python 2 stored lists.
+    Edit(
+        "python 2 code: results stored and used as lists",
+        before="""
+            from __future__ import print_function, division
+            import tensorflow as tf
+            from tensorflow.python.util import nest
+
+            def apply(fn, x):
+                out = map(fn, nest.flatten(x))
+                return nest.pack_sequence_as(x, out)
+
+            def transpose_dims(n, i, j):
+                dim_list = range(n)
+                dim_list[i], dim_list[j] = dim_list[j], dim_list[i]
+                return tf.zeros(dim_list)
+
+            def names(d):
+                keys = d.keys()
+                keys.sort()
+                pairs = zip(keys, keys)
+                return pairs
+        """,
+        after="""
+            from __future__ import print_function, division
+            import tensorflow as tf
+            from tensorflow.python.util import nest
+
+            def apply(fn, x):
+                out = list(map(fn, nest.flatten(x)))
+                return nest.pack_sequence_as(x, out)
+
+            def transpose_dims(n, i, j):
+                dim_list = list(range(n))
+                dim_list[i], dim_list[j] = dim_list[j], dim_list[i]
+                return tf.zeros(dim_list)
+
+            def names(d):
+                keys = list(d.keys())
+                keys.sort()
+                pairs = list(zip(keys, keys))
+                return pairs
+        """,
+        findings=[edit(6, "stored in `out`, which the file hands to a function that needs a "
+                       "sequence; Python 2 code (from __future__ import division (line 1)"),
+                  edit(10, "stored in `dim_list`, which the file assigns items of"),
+                  edit(15, "stored in `keys`, which the file sorts in place"),
+                  edit(17, "stored in `pairs`, which the file returns")],
+    ),
+    # Python 2 only (xrange): every stored or returned iterator and view, as in TF1 code.
+    Edit(
+        "python 2 only code: stored and returned iterators",
+        before="""
+            import tensorflow as tf
+
+            def steps(n):
+                sizes = map(int, xrange(n))
+                return zip(sizes, sizes)
+        """,
+        after="""
+            import tensorflow as tf
+
+            def steps(n):
+                sizes = list(map(int, xrange(n)))
+                return list(zip(sizes, sizes))
+        """,
+        options={"tree_methods": frozenset()},
+    ),
     # HParams.values() is a dict: what the file updates as a mapping was no list
     # (magenta's merge_hparams; wrapping it broke 40 of its tests).
     Noop("values() stored and used as a mapping",
@@ -189,6 +258,35 @@ CASES = [
     # Plain Python (tf_keras' object_identity.py): a stored or returned view may be meant.
     Noop("plain python may mean the view",
          "def keys(self):\n    keys = self._storage.keys()\n    return self._storage.values()\n"),
+    # The same constructs in code with no Python 2 evidence stay: a Python 3 program
+    # may mean the iterator (and fails on its own where it indexes one).
+    Noop("python 3 code: results stored and used",
+         """
+            import tensorflow as tf
+            from tensorflow.python.util import nest
+
+            def apply(fn, x):
+                out = map(fn, nest.flatten(x))
+                return nest.pack_sequence_as(x, out)
+
+            def transpose_dims(n, i, j):
+                dim_list = range(n)
+                dim_list[i], dim_list[j] = dim_list[j], dim_list[i]
+                return tf.zeros(dim_list)
+        """),
+    # Python 2 code whose stored results are only iterated, or a range indexed and
+    # measured (as a list is), or a view measured.
+    Noop("python 2 code: stored results used as iterables",
+         """
+            from __future__ import division
+
+            def total(xs, d):
+                doubled = map(lambda x: 2 * x, xs)
+                steps = range(len(xs))
+                first = steps[0] + len(steps)
+                keys = d.keys()
+                return sum(doubled) + first + len(keys)
+        """),
     # TF2 code's leftovers are its authors' business.
     Noop("tf2 code",
          "import tensorflow as tf\nx = tf.image.resize(y, (2, 2), antialias=True)\n"

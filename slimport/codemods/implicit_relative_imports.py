@@ -1,0 +1,154 @@
+"""Python 2's implicit relative imports: ``import sibling`` inside a package.
+
+In a package module, Python 2 looked an ``import fsns`` up in the module's own package
+first: with ``fsns.py`` beside it, that was the package's ``fsns``. Python 3 imports only
+absolutely, so the same line finds no ``fsns`` (or another one) and the module fails at
+import. Where the meaning is certain it becomes the explicit relative import Python 2
+made (2to3's ``fix_import``): ``import fsns`` -> ``from . import fsns``, ``import fsns as
+f`` -> ``from . import fsns as f``, ``from fsns import X`` -> ``from .fsns import X``.
+Certain means: the file's folder is a package (it holds ``__init__.py``) and holds the
+module or package the import names; the file has no ``from __future__ import
+absolute_import`` (which switched Python 2 to absolute imports); no top-level module of
+that name is on the project's path (the folder above its top package); the name is not
+one of Python's own modules; and the file is not run as a script (no ``if __name__ ==
+'__main__':`` block), where an explicit relative import fails and the script's folder
+on ``sys.path`` finds the sibling anyway. Otherwise it is reported with the fix.
+``import sibling.sub`` and a line naming a sibling beside other modules are reported.
+
+The folder's contents are the tree's (tree fact ``source_tree``): a file ported on its own
+is left as it is.
+"""
+from __future__ import annotations
+
+import ast
+import os
+import re
+import sys
+from typing import AbstractSet, Any, ClassVar, Optional, Pattern, Tuple
+
+import libcst as cst
+from libcst.helpers import get_full_name_for_node
+
+from slimport.analysis.names import Bindings
+from slimport.analysis.py2_code import future_features
+from slimport.analysis.source_tree import SourceTree
+from slimport.codemods._entry_script import main_block
+from slimport.codemods._leftovers import LeftoverCodemod
+from slimport.codemods.base import StatementFilter
+from slimport.codemods.sdk_imports import SOURCE_TREE
+from slimport.codemods.tree_facts import TREE_METHODS, TreeFact
+
+PACKAGE_MARKER = "__init__"
+_TRIGGER_TEXT = re.compile(r"^[ \t]*(?:import|from)[ \t]+\w", re.MULTILINE)
+
+
+class ImplicitRelativeImportsCommand(LeftoverCodemod):
+    """Makes Python 2's implicit relative imports of a package's siblings explicit."""
+
+    NAME: ClassVar[str] = "implicit_relative_imports"
+    DESCRIPTION: ClassVar[str] = (
+        "Python 2's implicit relative imports of a package's own modules (import fsns "
+        "beside fsns.py) -> from . import fsns"
+    )
+    TRIGGER: ClassVar[Pattern[str]] = _TRIGGER_TEXT
+    TREE_FACTS: ClassVar[Tuple[TreeFact, ...]] = (TREE_METHODS, SOURCE_TREE)
+
+    def __init__(self, context: Any, source_tree: Optional[SourceTree] = None,
+                 tree_methods: Optional[AbstractSet[str]] = None, **kwargs: Any) -> None:
+        """
+        Args:
+          context: libcst's codemod context.
+          source_tree: the tree being ported (None when the file is ported on its own).
+          tree_methods: the names the ``def`` statements of the whole tree define (for the
+            file's Python 2 evidence), or None when the tree is not known.
+          **kwargs: for the base class.
+        """
+        self.source_tree = source_tree  # start_file reads it, from the base's __init__ on
+        super().__init__(context, tree_methods=tree_methods, **kwargs)
+
+    @classmethod
+    def leftover_statements(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:
+        return lambda statement: isinstance(statement, (ast.Import, ast.ImportFrom))
+
+    def start_file(self, tree: cst.Module) -> bool:
+        # (Cheap first: most files are not in a package folder with an imported sibling.)
+        filename = self.context.filename
+        if self.source_tree is None or not filename:
+            return False
+        self._folder = os.path.dirname(os.path.abspath(filename))
+        if not self._in_tree(self._folder, PACKAGE_MARKER):
+            return False
+        return super().start_file(tree)
+
+    def start_leftovers(self, tree: cst.Module, parsed: ast.Module) -> bool:
+        whole = self.original_ast or parsed
+        if "absolute_import" in future_features(whole):
+            return False
+        self._script = main_block(tree) is not None
+        top = self._folder
+        while self._in_tree(os.path.dirname(top), PACKAGE_MARKER):
+            top = os.path.dirname(top)
+        self._project_path = os.path.dirname(top)
+        return True
+
+    def _in_tree(self, folder: str, name: str) -> bool:
+        return os.path.join(folder, name) in self.source_tree.paths  # type: ignore[union-attr]
+
+    def _sibling(self, name: str) -> bool:
+        return self._in_tree(self._folder, name.split(".")[0])
+
+    def _why_not(self, name: str) -> Optional[str]:
+        """Why an import of sibling ``name`` is not certainly the package's (None: it is)."""
+        top = name.split(".")[0]
+        if self._in_tree(self._project_path, top):
+            return f"the project's path has a top-level `{top}` too"
+        if top in sys.stdlib_module_names:
+            return f"`{top}` is also one of Python's own modules"
+        if self._script:
+            return "the file also runs as a script, where a relative import fails"
+        return None
+
+    def _report(self, node: cst.CSTNode, line: str, why: str, fix: str) -> None:
+        self.needs_attention(node, f"`{line}` imported the package's own `{self._folder_name}` "
+                             f"module on Python 2 (an implicit relative import); {why}", fix)
+
+    @property
+    def _folder_name(self) -> str:
+        return os.path.basename(self._folder) + "/"
+
+    def leave_Import(self, original_node: cst.Import, updated_node: cst.Import
+                     ) -> cst.BaseSmallStatement:
+        names = [get_full_name_for_node(alias.name) or "" for alias in updated_node.names]
+        siblings = [name for name in names if self._sibling(name)]
+        if not siblings:
+            return updated_node
+        line = f"import {', '.join(names)}"
+        fix = f"from . import {siblings[0].split('.')[0]}"
+        if len(siblings) < len(names) or any("." in name for name in siblings):
+            self._report(original_node, line, "it names other modules or a submodule too",
+                         f"{fix} (one line per sibling)")
+            return updated_node
+        reasons = [why for why in map(self._why_not, siblings) if why]
+        if reasons:
+            self._report(original_node, line, reasons[0], fix)
+            return updated_node
+        self.record_edit(original_node, f"{line} -> from . import {', '.join(siblings)} "
+                         f"(Python 2 found {self._folder_name}{siblings[0]} first)")
+        return cst.ImportFrom(module=None, relative=[cst.Dot()], names=updated_node.names,
+                              semicolon=updated_node.semicolon)
+
+    def leave_ImportFrom(self, original_node: cst.ImportFrom, updated_node: cst.ImportFrom
+                         ) -> cst.BaseSmallStatement:
+        if updated_node.relative or updated_node.module is None:
+            return updated_node
+        module = get_full_name_for_node(updated_node.module) or ""
+        if module == "__future__" or not self._sibling(module):
+            return updated_node
+        line = f"from {module} import ..."
+        why = self._why_not(module)
+        if why:
+            self._report(original_node, line, why, f"from .{module} import ...")
+            return updated_node
+        self.record_edit(original_node, f"{line} -> from .{module} import ... "
+                         f"(Python 2 found {self._folder_name}{module.split('.')[0]} first)")
+        return updated_node.with_changes(relative=[cst.Dot()])

@@ -1,0 +1,81 @@
+"""implicit_relative_imports: Python 2's `import sibling` inside a package -> `from . import`."""
+from slimport.analysis.source_tree import SourceTree
+from tests.slimport.codemods.cases import Edit, Noop, Reported, attention, edit
+
+# attention_ocr's shape: a datasets/ package beside the project's scripts.
+TREE = SourceTree(frozenset({
+    "/src/ocr", "/src/ocr/train", "/src/ocr/datasets", "/src/ocr/datasets/__init__",
+    "/src/ocr/datasets/fsns", "/src/ocr/datasets/unittest_utils", "/src/ocr/datasets/queue",
+    "/src/ocr/datasets/shared", "/src/ocr/shared", "/src/ocr/datasets/models",
+    "/src/ocr/datasets/models/__init__", "/src/ocr/datasets/models/head"}))
+IN_PACKAGE = {"tree": TREE, "path": "/src/ocr/datasets/fsns_test.py"}
+
+CASES = [
+    Edit(
+        "a package's own modules",
+        before="""
+            import fsns
+            import unittest_utils as utils
+            from fsns import DEFAULT_CONFIG
+            from models.head import Head
+
+            def read():
+                import fsns
+                return fsns.get_split('train')
+        """,
+        after="""
+            from . import fsns
+            from . import unittest_utils as utils
+            from .fsns import DEFAULT_CONFIG
+            from .models.head import Head
+
+            def read():
+                from . import fsns
+                return fsns.get_split('train')
+        """,
+        findings=[edit(1, "import fsns -> from . import fsns (Python 2 found datasets/fsns "
+                       "first)"),
+                  edit(2), edit(3), edit(4), edit(7)],
+        **IN_PACKAGE,
+    ),
+    Edit(
+        "python 2 code beside a sibling",
+        before="import fsns, unittest_utils\nx = xrange(3)\n",
+        after="from . import fsns, unittest_utils\nx = xrange(3)\n",
+        **IN_PACKAGE,
+    ),
+    # Not certain: reported with the fix.
+    Reported(
+        "a script, a name on the project's path, one of python's own, a submodule",
+        """
+            import queue
+            import shared
+            import fsns, os
+            import models.head
+
+            if __name__ == '__main__':
+                pass
+        """,
+        [attention(1, "`queue` is also one of Python's own modules", "from . import queue"),
+         attention(2, "the project's path has a top-level `shared` too", "from . import shared"),
+         attention(3, "names other modules or a submodule too", "from . import fsns"),
+         attention(4, "names other modules or a submodule too", "from . import models")],
+        **IN_PACKAGE,
+    ),
+    Reported(
+        "a package module that also runs as a script",
+        "import fsns\n\nif __name__ == '__main__':\n    fsns.main()\n",
+        [attention(1, "also runs as a script", "from . import fsns")],
+        **IN_PACKAGE,
+    ),
+    # absolute_import made Python 2 import absolutely too.
+    Noop("absolute_import",
+         "from __future__ import absolute_import\nimport fsns\n", **IN_PACKAGE),
+    Noop("explicit relative and absolute imports of other modules",
+         "from . import fsns\nfrom .fsns import X\nimport os\nimport numpy as np\n",
+         **IN_PACKAGE),
+    # A script outside any package finds its folder's modules on sys.path.
+    Noop("a script beside its modules",
+         "import datasets\nimport train\n", tree=TREE, path="/src/ocr/evaluate.py"),
+    Noop("a file ported on its own", "import fsns\n", path="/src/ocr/datasets/x.py"),
+]
