@@ -1,7 +1,7 @@
 """The yardstick of issues 25 and 30: a peer's own test suite, ported and run on TensorFlow 2.
 
     python tools/<peer>_suite.py [--cache DIR] [--keep DIR] [-j N] [--as-script]
-        [--without SOURCE] [--only SUBSTRING] [--quick] [--tf1-python PYTHON]
+        [--without SOURCE] [--only SUBSTRING] [--quick] [--tf1-python PYTHON [--tf1-all]]
         [--report FILE.json] [--judge DIR] [-v]
 
 A peer is a TF1 project on PyPI that ships its own tests (tools/od_suite.py: object
@@ -27,6 +27,12 @@ Every failure is then classed, on evidence:
   unexplained failure that fails the same there is the project's own.
 A failure no signature explains is listed as UNCLASSIFIED.
 
+``--tf1-all`` (with ``--tf1-python``) runs every module unported there, the suite in its
+time (Python 2.7 + TF 1.14 from tools/tf1_env.py, or Python 3.7 + TF 1.15), and tables the
+tests that pass there against the port: each that passes in its time and fails after the
+port is the port's, whatever the cause. On Python 2 (no namespace packages) each folder
+of the tree with Python files and no ``__init__.py`` gets its own path entry.
+
 ``--as-script`` also runs each module as its authors did, ``python X_test.py``
 (absltest's XML report), and tables it beside pytest's; a module with no ``__main__``
 block (a base class of other test modules) is not a script and is left out of that run.
@@ -42,6 +48,7 @@ import ast
 import json
 import os
 import re
+import subprocess
 import tempfile
 import time
 from collections import Counter, defaultdict
@@ -694,20 +701,38 @@ def fetch_sources(peer: Peer, workdir: Path, cache: Path, without: Sequence[str]
     return trees
 
 
+def python_major(python: str) -> int:
+    """The major version of the interpreter ``python`` (2 or 3)."""
+    ran = subprocess.run([python, "-c", "import sys; print(sys.version_info[0])"],
+                         capture_output=True, text=True, check=True)
+    return int(ran.stdout.strip())
+
+
+def namespace_folders(roots: Sequence[Path]) -> List[Path]:
+    """The folders under ``roots`` that hold Python files and no ``__init__.py``: Python 3
+    imports from them as namespace packages, Python 2 only from a path entry of each."""
+    return sorted({path.parent for root in roots for path in root.rglob("*.py")
+                   if path.parent != root and not (path.parent / "__init__.py").exists()})
+
+
 def run_unported(trees: Trees, modules: Sequence[str], python: str, workdir: Path, jobs: int,
                  module_timeout: float) -> Dict[str, ModuleRun]:
     """Runs each module of the unported tree with another interpreter (TensorFlow 1.x).
 
     ``python -m pytest MODULE`` with no other argument on its command line (pytest's
     options come from PYTEST_ADDOPTS): TF1's flags parse ``sys.argv`` on first access,
-    and pytest's own options there would fail them.
+    and pytest's own options there would fail them. On Python 2 the tree's namespace
+    folders (``namespace_folders``) follow the trees on PYTHONPATH.
     """
     outdir = workdir / "tf1"
     outdir.mkdir(parents=True, exist_ok=True)
+    path = list(trees.source_path)
+    if python_major(python) == 2:
+        path += namespace_folders(trees.source_path)
 
     def one(module: str) -> None:
         stem = outdir / module.replace("/", "__")[:-3]
-        env = {"PYTHONPATH": os.pathsep.join(str(p) for p in trees.source_path),
+        env = {"PYTHONPATH": os.pathsep.join(str(p) for p in path),
                "PYTEST_ADDOPTS": f"-q -p no:cacheprovider --tb=native -o junit_family=xunit2 "
                                  f"--junitxml={stem.with_suffix('.xml')}"}
         try:
@@ -759,11 +784,11 @@ def run_suite(peer: Peer, args: argparse.Namespace, workdir: Path,
         walls[mode] = time.monotonic() - started
         print(f"  {mode}: {len(selection)} modules ({walls[mode]:.0f} s)", flush=True)
     runs["tf1"] = {}
-    if args.tf1_python:  # the evidence for "fails unported on TF1 too"
+    if args.tf1_python:  # the evidence for "fails unported on TF1 too", or the whole suite
         started = time.monotonic()
-        selection = sorted({f.module for run in runs["reference"].values() for f in run.failures}
-                           | {m for m in modules if m not in runs["reference"]
-                              and runs["pytest"][m].failures})
+        selection = list(modules) if args.tf1_all else sorted(
+            {f.module for run in runs["reference"].values() for f in run.failures}
+            | {m for m in modules if m not in runs["reference"] and runs["pytest"][m].failures})
         runs["tf1"] = run_unported(trees, selection, args.tf1_python, workdir, args.jobs,
                                    max(1.0, min(args.module_timeout, deadline.left())))
         walls["tf1"] = time.monotonic() - started
@@ -781,7 +806,47 @@ def judge(peer: Peer, runs: Dict[str, Dict[str, ModuleRun]], walls: Dict[str, fl
                "script": tally(runs["script"], walls["script"], script_failures)}
     if runs["tf1"]:
         tallies["tf1"] = tally(runs["tf1"], walls.get("tf1", 0.0))
-    return {"tallies": tallies, "failures": failures, "script_failures": script_failures}
+    return {"tallies": tallies, "failures": failures, "script_failures": script_failures,
+            "era": in_its_time(runs["tf1"], runs["pytest"], failures)}
+
+
+@dataclass
+class InItsTime:
+    """The tests that pass unported in their time (``--tf1-all``), against the port.
+
+    Attributes:
+      passed: the tests that pass unported on TensorFlow 1.x (Python 2.7 or 3.7).
+      kept: of them, those that pass after the port.
+      lost: of them, each that fails after the port: test key -> the cause it is classed
+        under (its first error when unclassified).
+    """
+
+    passed: int = 0
+    kept: int = 0
+    lost: Dict[str, str] = field(default_factory=dict)
+
+    @property
+    def rate(self) -> float:
+        return self.kept / self.passed if self.passed else 0.0
+
+
+def in_its_time(tf1: Dict[str, ModuleRun], ported: Dict[str, ModuleRun],
+                failures: Sequence[Failure]) -> InItsTime:
+    """Of the tests that pass in the unported run ``tf1``, those that pass ``ported``."""
+    era = InItsTime()
+    causes = {failure.key: failure.cause for failure in failures}
+    for module, run in sorted(tf1.items()):
+        after = ported.get(module)
+        for test, outcome in sorted(run.outcomes.items()):
+            if outcome != "passed":
+                continue
+            era.passed += 1
+            if after is not None and after.outcomes.get(test) == "passed":
+                era.kept += 1
+            else:
+                key = f"{module}::{test}"
+                era.lost[key] = causes.get(key, causes.get(f"{module}::", "not run"))
+    return era
 
 
 def judge_kept(peer: Peer, workdir: Path) -> dict:
@@ -817,6 +882,14 @@ def print_result(peer: Peer, result: dict, verbose: bool) -> None:
                       f"[{failure.frame}] reference: {failure.reference}"
                       + (f" ({failure.reference_error[:80]} [{failure.reference_frame}])"
                          if failure.reference_error else ""))
+
+
+def print_in_its_time(era: InItsTime, python: str) -> None:
+    """The suite in its time against the port (``--tf1-all``)."""
+    print(f"\n=== in its time: {era.passed} tests pass unported on {python}; after the port "
+          f"{era.kept} of them pass ({100 * era.rate:.1f}%)")
+    for key, cause in sorted(era.lost.items(), key=lambda item: (item[1], item[0])):
+        print(f"    lost: {cause:22} {key}")
 
 
 def verdict(result: dict) -> int:
@@ -857,6 +930,9 @@ def main(peer: Peer, argv: Sequence[str] = None, doc: str = __doc__) -> int:
                         help="an interpreter with TensorFlow 1.x (e.g. 1.15 on Python 3.7): "
                         "also run the failing modules unported with it, the evidence for "
                         "\"fails on TF1 too\"")
+    parser.add_argument("--tf1-all", action="store_true",
+                        help="with --tf1-python: run every module unported there (the suite "
+                        "in its time) and table the tests that pass there against the port")
     parser.add_argument("--module-timeout", type=float, default=600.0,
                         help="seconds for one test module's process (default %(default)s)")
     parser.add_argument("--report", type=Path, help="write every classed failure as JSON")
@@ -865,6 +941,8 @@ def main(peer: Peer, argv: Sequence[str] = None, doc: str = __doc__) -> int:
     parser.add_argument("-v", "--verbose", action="store_true", help="list every failure")
     _harness.add_run_options(parser, 2400.0, "test modules at a time")
     args = parser.parse_args(argv)
+    if args.tf1_all and not args.tf1_python:
+        parser.error("--tf1-all runs the suite with --tf1-python's interpreter: give it")
     deadline = _harness.Deadline(args.deadline)
     started = time.monotonic()
     if args.judge:
@@ -877,10 +955,14 @@ def main(peer: Peer, argv: Sequence[str] = None, doc: str = __doc__) -> int:
             return 2
         (result,) = outcome
     print_result(peer, result, args.verbose)
+    era = result["era"]
+    if era.passed:
+        print_in_its_time(era, args.tf1_python or "TensorFlow 1")
     if args.report:
         args.report.write_text(json.dumps(
             {"tallies": {m: asdict(t) for m, t in result["tallies"].items()},
              "failures": [asdict(f) for f in result["failures"]],
-             "script_failures": [asdict(f) for f in result["script_failures"]]}, indent=1))
+             "script_failures": [asdict(f) for f in result["script_failures"]],
+             "in_its_time": dict(asdict(era), rate=era.rate)}, indent=1))
     print(f"({time.monotonic() - started:.0f} s in all)")
     return verdict(result)

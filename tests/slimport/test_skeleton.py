@@ -224,6 +224,24 @@ def compiled(lr):
 def strategy():
     step = 0
     return tf.distribute.experimental.ParameterServerStrategy()
+''', '''\
+from __future__ import print_function
+import tensorflow as tf
+from tensorflow.python.util import nest
+
+
+def apply(fn, x):
+    unused = 1
+    out = map(fn, nest.flatten(x))
+    other = 2
+    return nest.pack_sequence_as(x, out)
+
+
+def swap(n):
+    dims = range(n)
+    skipped = 3
+    dims[0], dims[1] = dims[1], dims[0]
+    return tf.zeros(dims)
 ''']
 
 

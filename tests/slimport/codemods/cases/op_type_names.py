@@ -94,7 +94,24 @@ CASES = [
     Noop("a longer name and a pattern with both",
          "x = op.type == 'AddN'\n"
          "p = graph_matcher.OpTypePattern('Add|AddV2')\n"),
-    # TF2 code is its authors'.
+    # Python 2 code is TF1-era code whatever TF API it uses (issue 40: a project whose
+    # tests passed on TF 1.14 counts `a + b` ops by type, with no TF1 sign in the file).
+    Edit(
+        "python 2 code that reads as tf2 code",
+        before="""
+            from __future__ import division
+            import tensorflow as tf
+            x = tf.image.resize(y, (2, 2), antialias=True)
+            adds = [op for op in ops if op.type == 'Add']
+        """,
+        after="""
+            from __future__ import division
+            import tensorflow as tf
+            x = tf.image.resize(y, (2, 2), antialias=True)
+            adds = [op for op in ops if op.type in ('Add', 'AddV2')]
+        """,
+    ),
+    # TF2 code written for Python 3 is its authors'.
     Noop("tf2 code",
          "import tensorflow as tf\nx = tf.image.resize(y, (2, 2), antialias=True)\n"
          "adds = [op for op in ops if op.type == 'Add']\n"),
