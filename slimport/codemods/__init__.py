@@ -43,6 +43,7 @@ from slimport.codemods.pillow_api import PillowApiCommand
 from slimport.codemods.protobuf_int64_bools import ProtobufInt64BoolsCommand
 from slimport.codemods.py2_leftovers import Py2LeftoversCommand
 from slimport.codemods.py2_lists import Py2ListsCommand
+from slimport.codemods.py2_modules import Py2ModulesCommand
 from slimport.codemods.py2_ordering import Py2OrderingCommand
 from slimport.codemods.removed_stdlib import RemovedStdlibCommand
 from slimport.codemods.replica_device import ReplicaDeviceCommand
@@ -72,6 +73,7 @@ CODEMODS: List[Type[SlimportCodemod]] = [
     ReplicaDeviceCommand,
     DeviceSpecCommand,
     Py2LeftoversCommand,
+    Py2ModulesCommand,
     Py2ListsCommand,
     Py2OrderingCommand,
     BinaryFileModesCommand,
