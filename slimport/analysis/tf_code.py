@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import ast
 from pathlib import Path
-from typing import (AbstractSet, Dict, FrozenSet, Iterator, List, Optional, Sequence, Set,
+from typing import (Dict, FrozenSet, Iterator, List, Optional, Sequence, Set,
                     Tuple, Union)
 
 from slimport.analysis import file_reads
@@ -585,8 +585,7 @@ def is_tf1_code(tree: ast.Module, original: Optional[ast.Module],
 
 
 def leftovers_are_ours(tree: ast.Module, original: Optional[ast.Module],
-                       filename: Optional[str] = None,
-                       tree_methods: Optional[AbstractSet[str]] = None) -> bool:
+                       filename: Optional[str] = None) -> bool:
     """Whether the leftover codemods (Python 2, NumPy, pandas, removed stdlib names)
     port ``tree``: Python 2 code (``py2_code``: TF1-era code, whatever TF API it uses),
     TF1 code (``is_tf1_code``) or plain Python (``tf1_era_file``).
@@ -596,10 +595,9 @@ def leftovers_are_ours(tree: ast.Module, original: Optional[ast.Module],
       original: the user's file before any codemod ran, when the engine gave it (its
         Python 2 evidence is read there: what slimport writes is none).
       filename: the file's path, for its neighbours (None: not looked at).
-      tree_methods: the names the tree's ``def`` statements define (None: not known).
 
     Returns:
       True when the file's leftovers are for slimport to port.
     """
-    return is_python2_code(original or tree, tree_methods) \
+    return is_python2_code(original or tree) \
         or tf1_era_file(tree, collect_bindings(tree))[0] or is_tf1_code(tree, original, filename)

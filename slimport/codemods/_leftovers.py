@@ -13,13 +13,12 @@ or ``map(`` is in too many files (``along``, ``tf.map_fn(``).
 from __future__ import annotations
 
 import ast
-from typing import AbstractSet, Any, ClassVar, Optional, Tuple
+from typing import AbstractSet, Any, Optional
 
 import libcst as cst
 
 from slimport.analysis.ast_index import nodes_of
 from slimport.codemods.base import SlimportCodemod, StatementFilter
-from slimport.codemods.tree_facts import TREE_METHODS, TreeFact
 from slimport.analysis.names import Bindings
 from slimport.analysis.tf_code import leftovers_are_ours, tf1_era_file
 
@@ -41,10 +40,6 @@ def reads_attribute(attributes: AbstractSet[str]) -> StatementFilter:
 class LeftoverCodemod(SlimportCodemod):
     """Base of the leftover codemods; subclasses set ``TRIGGER`` (the pattern a file's
     text must match) and define ``leftover_statements`` and ``start_leftovers``."""
-
-    # Every leftover codemod reads the tree's methods: whether ``d.iteritems()`` is
-    # Python 2 evidence (``py2_code``) must be one answer for all of them.
-    TREE_FACTS: ClassVar[Tuple[TreeFact, ...]] = (TREE_METHODS,)
 
     def __init__(self, context: Any, tree_methods: Optional[AbstractSet[str]] = None,
                  tree_imports: Optional[AbstractSet[str]] = None, **kwargs: Any) -> None:
@@ -85,8 +80,7 @@ class LeftoverCodemod(SlimportCodemod):
 
     def start_file(self, tree: cst.Module) -> bool:
         parsed = self.file_ast(tree)
-        if not leftovers_are_ours(parsed, self.original_ast, self.context.filename,
-                                  self.tree_methods):
+        if not leftovers_are_ours(parsed, self.original_ast, self.context.filename):
             return False
         return self.start_leftovers(tree, parsed)
 

@@ -95,7 +95,7 @@ class BinaryFileModesCommand(LeftoverCodemod):
 
     def start_leftovers(self, tree: cst.Module, parsed: ast.Module) -> bool:
         whole = self.original_ast or parsed
-        self._python2 = is_python2_code(whole, self.tree_methods)
+        self._python2 = is_python2_code(whole)
         self._module_bound = module_bound_names(tree, parsed)
         self._binary: Dict[int, str] = {}  # opener call id -> its new mode
         self._latin1: Set[int] = set()

@@ -24,7 +24,7 @@ import ast
 import os
 import re
 import sys
-from typing import AbstractSet, Any, ClassVar, Optional, Pattern, Tuple
+from typing import Any, ClassVar, Optional, Pattern, Tuple
 
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
@@ -36,7 +36,7 @@ from slimport.codemods._entry_script import main_block
 from slimport.codemods._leftovers import LeftoverCodemod
 from slimport.codemods.base import StatementFilter
 from slimport.codemods.sdk_imports import SOURCE_TREE
-from slimport.codemods.tree_facts import TREE_METHODS, TreeFact
+from slimport.codemods.tree_facts import TreeFact
 
 PACKAGE_MARKER = "__init__"
 _TRIGGER_TEXT = re.compile(r"^[ \t]*(?:import|from)[ \t]+\w", re.MULTILINE)
@@ -51,20 +51,18 @@ class ImplicitRelativeImportsCommand(LeftoverCodemod):
         "beside fsns.py) -> from . import fsns"
     )
     TRIGGER: ClassVar[Pattern[str]] = _TRIGGER_TEXT
-    TREE_FACTS: ClassVar[Tuple[TreeFact, ...]] = (TREE_METHODS, SOURCE_TREE)
+    TREE_FACTS: ClassVar[Tuple[TreeFact, ...]] = (SOURCE_TREE,)
 
     def __init__(self, context: Any, source_tree: Optional[SourceTree] = None,
-                 tree_methods: Optional[AbstractSet[str]] = None, **kwargs: Any) -> None:
+                 **kwargs: Any) -> None:
         """
         Args:
           context: libcst's codemod context.
           source_tree: the tree being ported (None when the file is ported on its own).
-          tree_methods: the names the ``def`` statements of the whole tree define (for the
-            file's Python 2 evidence), or None when the tree is not known.
           **kwargs: for the base class.
         """
         self.source_tree = source_tree  # start_file reads it, from the base's __init__ on
-        super().__init__(context, tree_methods=tree_methods, **kwargs)
+        super().__init__(context, **kwargs)
 
     @classmethod
     def leftover_statements(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:

@@ -28,7 +28,7 @@ import libcst as cst
 from slimport.analysis.names import Bindings, dotted_expression, is_under
 from slimport.codemods._leftovers import LeftoverCodemod, reads_attribute
 from slimport.codemods.base import StatementFilter, code_of
-from slimport.codemods.tree_facts import TREE_IMPORTS, TREE_METHODS, TreeFact
+from slimport.codemods.tree_facts import TREE_IMPORTS, TreeFact
 
 MATPLOTLIB = "matplotlib"
 NUMPY = "numpy"
@@ -47,7 +47,7 @@ class MatplotlibApiCommand(LeftoverCodemod):
     )
     TRIGGER: ClassVar[Pattern[str]] = _TRIGGER_TEXT
     # A figure may come from another module of the tree: does the tree use matplotlib?
-    TREE_FACTS: ClassVar[Tuple[TreeFact, ...]] = (TREE_METHODS, TREE_IMPORTS)
+    TREE_FACTS: ClassVar[Tuple[TreeFact, ...]] = (TREE_IMPORTS,)
 
     @classmethod
     def leftover_statements(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:

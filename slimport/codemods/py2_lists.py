@@ -203,13 +203,13 @@ class Py2ListsCommand(LeftoverCodemod):
             return False
         self._module_bound = module_bound_names(tree, parsed)
         whole = self.original_ast or parsed
-        evidence = python2_evidence(whole, self.tree_methods)
+        evidence = python2_evidence(whole)
         # Python 2 code: a result stored under a name the file uses as a list.
         self._list_uses = _list_uses(whole) if evidence else {}
         self._python2 = describe(evidence)
         # Stored and returned results: only where Python 2 lists are what the code meant.
         self._stores = is_tf1_code(parsed, self.original_ast, self.context.filename) \
-            or is_python2_only(whole, self.tree_methods)
+            or is_python2_only(whole)
         self._combined = _combined_names(whole)
         self._mappings = _mapping_names(whole)
         self._wrap: Set[int] = set()

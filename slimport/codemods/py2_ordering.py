@@ -109,7 +109,7 @@ class Py2OrderingCommand(LeftoverCodemod):
 
     def start_leftovers(self, tree: cst.Module, parsed: ast.Module) -> bool:
         whole = self.original_ast or parsed
-        if not is_python2_code(whole, self.tree_methods):
+        if not is_python2_code(whole):
             return False
         self._none_names = none_holding_names(whole)
         self._module_bound = module_bound_names(tree, parsed)

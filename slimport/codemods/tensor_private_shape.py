@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import AbstractSet, Any, ClassVar, Dict, Optional, Pattern, Set, Tuple
+from typing import Any, ClassVar, Dict, Optional, Pattern, Set, Tuple
 
 import libcst as cst
 
@@ -29,7 +29,7 @@ from slimport.analysis.names import Bindings
 from slimport.analysis.regex_words import may_match, required_words
 from slimport.codemods._leftovers import LeftoverCodemod, reads_attribute
 from slimport.codemods.base import StatementFilter, code_of
-from slimport.codemods.tree_facts import TREE_METHODS, TreeFact
+from slimport.codemods.tree_facts import TreeFact
 
 PRIVATE, PUBLIC = "_shape", "shape"
 # Code that gives an object a ``_shape`` of its own: an attribute assignment (plain or
@@ -71,21 +71,19 @@ class TensorPrivateShapeCommand(LeftoverCodemod):
         "shape, where the tree sets no _shape of its own; others reported"
     )
     TRIGGER: ClassVar[Pattern[str]] = re.compile(r"\._shape\b")
-    TREE_FACTS: ClassVar[Tuple[TreeFact, ...]] = (TREE_METHODS, TREE_BINDS_PRIVATE_SHAPE)
+    TREE_FACTS: ClassVar[Tuple[TreeFact, ...]] = (TREE_BINDS_PRIVATE_SHAPE,)
 
     def __init__(self, context: Any, tree_binds_private_shape: Optional[bool] = None,
-                 tree_methods: Optional[AbstractSet[str]] = None, **kwargs: Any) -> None:
+                 **kwargs: Any) -> None:
         """
         Args:
           context: libcst's codemod context.
           tree_binds_private_shape: whether the tree gives anything a ``_shape`` of its
             own; None when the tree is not known (every read is then reported).
-          tree_methods: the names the ``def`` statements of the whole tree define (for the
-            file's Python 2 evidence), or None when the tree is not known.
           **kwargs: for the base class.
         """
         self.tree_binds_private_shape = tree_binds_private_shape
-        super().__init__(context, tree_methods=tree_methods, **kwargs)
+        super().__init__(context, **kwargs)
 
     @classmethod
     def leftover_statements(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:

@@ -234,10 +234,9 @@ CASES = [
                 return [(k, tf.constant(v)) for k, v in d.items()]
         """,
          options={"tree_methods": frozenset({"pairs"})}),
-    # TF2 code written for Python 3: its authors' (a guarded Python 2 name is no sign
-    # of Python 2 only, but still of code written for Python 2: the file is ported).
     # TF2 code with no Python 2 evidence is its authors': a name it binds itself, a
-    # method the tree defines.
+    # Python 2 name in a branch for Python 2, a dict method on a receiver that may be
+    # another library's (TF 2.21's own lite/python/op_hint.py).
     Noop("tf2 code that binds a python 2 name itself",
          """
             import tensorflow as tf
@@ -248,9 +247,12 @@ CASES = [
 
             x = tf.constant(unicode('a'))
         """),
-    Noop("tf2 code calling an iteritems the tree defines",
+    Noop("tf2 code with a python 2 branch",
+         "import sys\nimport tensorflow as tf\nif sys.version_info >= (3,):\n"
+         "    MAX_SIZE = sys.maxsize\nelse:\n    MAX_SIZE = sys.maxint\n"),
+    Noop("tf2 code calling iteritems",
          "import tensorflow as tf\nfor k, v in table.iteritems():\n    tf.constant(v)\n",
-         options={"tree_methods": frozenset({"iteritems"})}),
+         options={"tree_methods": frozenset()}),
     # six's own iteritems works on Python 3 (met in tf_slim and TensorFlow).
     Noop("six.iteritems",
          "import six\nfor k, v in six.iteritems({'a': 1}):\n    pass\n"),

@@ -212,7 +212,6 @@ CASES = [
                 sizes = list(map(int, xrange(n)))
                 return list(zip(sizes, sizes))
         """,
-        options={"tree_methods": frozenset()},
     ),
     # HParams.values() is a dict: what the file updates as a mapping was no list
     # (magenta's merge_hparams; wrapping it broke 40 of its tests).
