@@ -41,6 +41,7 @@ from slimport.codemods.own_server import OwnServerCommand
 from slimport.codemods.pandas_as_matrix import PandasAsMatrixCommand
 from slimport.codemods.pillow_api import PillowApiCommand
 from slimport.codemods.protobuf_int64_bools import ProtobufInt64BoolsCommand
+from slimport.codemods.py2_division import Py2DivisionCommand
 from slimport.codemods.py2_leftovers import Py2LeftoversCommand
 from slimport.codemods.py2_lists import Py2ListsCommand
 from slimport.codemods.py2_modules import Py2ModulesCommand
@@ -76,6 +77,7 @@ CODEMODS: List[Type[SlimportCodemod]] = [
     Py2ModulesCommand,
     Py2ListsCommand,
     Py2OrderingCommand,
+    Py2DivisionCommand,
     BinaryFileModesCommand,
     RemovedStdlibCommand,
     ImplicitRelativeImportsCommand,

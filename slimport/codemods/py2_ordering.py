@@ -13,7 +13,9 @@ same order as before for values Python 3 can compare). The list is named: the na
 the file's.
 
 ``x.sort(cmp=f)`` / ``sorted(x, cmp=f)`` (Python 3 has no ``cmp`` argument) ->
-``key=functools.cmp_to_key(f)``, the same order (2to3 leaves it). Only Python 2 code.
+``key=functools.cmp_to_key(f)``, the same order (2to3 leaves it); the builtin ``cmp(a,
+b)`` (gone in Python 3) -> ``slim_ext.py2.cmp(a, b)``, in Python 2's order. Only Python 2
+code.
 """
 from __future__ import annotations
 
@@ -32,6 +34,7 @@ from slimport.codemods.base import StatementFilter, code_of
 
 RUNTIME = "slim_ext.py2"
 SORT_KEY = f"{RUNTIME}.sort_key"
+CMP = f"{RUNTIME}.cmp"
 CMP_TO_KEY = "functools.cmp_to_key"
 ORDERING_BUILTINS = frozenset({"sorted", "min", "max"})
 FILLING_METHODS = frozenset({"append", "insert"})
@@ -94,7 +97,7 @@ class Py2OrderingCommand(LeftoverCodemod):
     DESCRIPTION: ClassVar[str] = (
         "Python 2 code's sorts, min and max of lists that can hold None beside other "
         "values -> key=slim_ext.py2.sort_key (Python 2's order); sort(cmp=f) -> "
-        "key=functools.cmp_to_key(f)"
+        "key=functools.cmp_to_key(f); cmp(a, b) -> slim_ext.py2.cmp(a, b)"
     )
     TRIGGER: ClassVar[Pattern[str]] = _TRIGGER_TEXT
 
@@ -116,10 +119,24 @@ class Py2OrderingCommand(LeftoverCodemod):
         # ids of the calls that get key=sort_key, and of those whose cmp= becomes a key.
         self._sorted_in_py2_order: Set[int] = set()
         self._cmp_calls: Set[int] = set()
+        self._builtin_cmps: Set[int] = set()  # ids of the names ``cmp`` that are the builtin
         return True
+
+    def leave_Name(self, original_node: cst.Name, updated_node: cst.Name) -> cst.BaseExpression:
+        if id(original_node) not in self._builtin_cmps:
+            return updated_node
+        self._builtin_cmps.discard(id(original_node))
+        return cst.parse_expression(CMP)
 
     def visit_Call(self, node: cst.Call) -> None:
         func = node.func
+        if isinstance(func, cst.Name) and func.value == "cmp" \
+                and not bound_here(self.scopes, self._module_bound, "cmp") \
+                and self.slim_ext_free(node, f"{code_of(node)}: Python 3 has no cmp", CMP):
+            self.add_needed_import(RUNTIME)
+            self._builtin_cmps.add(id(func))
+            self.record_edit(node, f"cmp -> {CMP} (Python 3 has no cmp; Python 2's order)")
+            return
         if isinstance(func, cst.Attribute) and func.attr.value == "sort":
             subject = func.value
         elif isinstance(func, cst.Name) and func.value in ORDERING_BUILTINS \

@@ -36,15 +36,16 @@ CASES = [
         """,
     ),
     Edit(
-        "sort with cmp",
+        "sort with cmp, the builtin cmp",
         before="""
             names.sort(cmp=lambda a, b: cmp(len(a), len(b)))
             ranked = sorted(scores, cmp=compare, reverse=True)
         """,
         after="""
             import functools
+            import slim_ext.py2
 
-            names.sort(key=functools.cmp_to_key(lambda a, b: cmp(len(a), len(b))))
+            names.sort(key=functools.cmp_to_key(lambda a, b: slim_ext.py2.cmp(len(a), len(b))))
             ranked = sorted(scores, key=functools.cmp_to_key(compare), reverse=True)
         """,
     ),
@@ -71,5 +72,10 @@ CASES = [
                 return xs
 
             other = sorted(maybe)
+
+            def cmp(a, b):
+                return 0
+
+            same = cmp(maybe, names)
         """),
 ]
