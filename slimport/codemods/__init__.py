@@ -33,6 +33,7 @@ from slimport.codemods.matplotlib_api import MatplotlibApiCommand
 from slimport.codemods.moved_modules import MovedModulesCommand
 from slimport.codemods.moxing import MoxingCommand
 from slimport.codemods.numpy_aliases import NumpyAliasesCommand
+from slimport.codemods.numpy1_scalars import Numpy1ScalarsCommand
 from slimport.codemods.numpy_float_counts import NumpyFloatCountsCommand
 from slimport.codemods.numpy_slice_lists import NumpySliceListsCommand
 from slimport.codemods.numpy_stack_generators import NumpyStackGeneratorsCommand
@@ -85,6 +86,7 @@ CODEMODS: List[Type[SlimportCodemod]] = [
     NumpySliceListsCommand,
     NumpyFloatCountsCommand,
     NumpyStackGeneratorsCommand,
+    Numpy1ScalarsCommand,
     LibrosaKeywordsCommand,
     FractionsGcdCommand,
     PandasAsMatrixCommand,

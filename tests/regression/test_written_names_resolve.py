@@ -11,7 +11,7 @@ installed, as every tox env that runs this has them), tf0_names' renames, compat
 moved_modules' and moxing's homes, device_spec's TF1 DeviceSpec, numpy_aliases' NumPy
 names, the standard-library names the Python 2 codemods write, and the library names the
 codemods for removed library APIs write (scipy_misc, test_case_asserts, tf_internals,
-pillow_api, matplotlib_api, fractions_gcd, leaky_relu_alpha, py2_ordering, py2_division).
+pillow_api, matplotlib_api, fractions_gcd, leaky_relu_alpha, py2_ordering, py2_division, numpy1_scalars).
 """
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ from slimport.codemods import device_spec, moved_modules, numpy_aliases
 from slimport.tables import contrib_table
 from slimport.codemods import py2_leftovers, removed_stdlib, tf0_names
 from slimport.codemods import fractions_gcd, leaky_relu_alpha, protobuf_int64_bools, scipy_misc
-from slimport.codemods import py2_division, py2_ordering
+from slimport.codemods import numpy1_scalars, py2_division, py2_ordering
 from slimport.codemods import test_case_asserts
 from slimport.codemods import tf_internals
 from slimport.tables.contrib_table import HOMES, MODULE_HOMES, SYMBOL, Home, lookup
@@ -170,5 +170,7 @@ def test_library_successors_resolve() -> None:
     assert unresolved(py2_ordering.RUNTIME, [name.rpartition(".")[2] for name in (
         py2_ordering.SORT_KEY, py2_ordering.CMP)]) == []
     assert resolves(py2_ordering.CMP_TO_KEY.rpartition(".")[2], "functools")
+    assert unresolved(numpy1_scalars.RUNTIME, [name.rpartition(".")[2] for name in
+                                               numpy1_scalars.CONVERSIONS.values()]) == []
     assert unresolved(py2_division.RUNTIME, [name.rpartition(".")[2] for name in (
         py2_division.DIV, py2_division.IDIV)]) == []
