@@ -45,6 +45,7 @@ from slimport.codemods.protobuf_int64_bools import ProtobufInt64BoolsCommand
 from slimport.codemods.py2_division import Py2DivisionCommand
 from slimport.codemods.py2_leftovers import Py2LeftoversCommand
 from slimport.codemods.py2_lists import Py2ListsCommand
+from slimport.codemods.py2_methods import Py2MethodsCommand
 from slimport.codemods.py2_modules import Py2ModulesCommand
 from slimport.codemods.py2_ordering import Py2OrderingCommand
 from slimport.codemods.removed_stdlib import RemovedStdlibCommand
@@ -76,6 +77,7 @@ CODEMODS: List[Type[SlimportCodemod]] = [
     DeviceSpecCommand,
     Py2LeftoversCommand,
     Py2ModulesCommand,
+    Py2MethodsCommand,
     Py2ListsCommand,
     Py2OrderingCommand,
     Py2DivisionCommand,
