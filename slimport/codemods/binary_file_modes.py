@@ -30,6 +30,7 @@ from slimport.analysis.ast_index import nodes_of
 from slimport.analysis.builtin_names import bound_here, module_bound_names
 from slimport.analysis.names import Bindings, dotted_parts
 from slimport.analysis.py2_code import is_python2_code
+from slimport.codemods._arguments import with_keyword_argument
 from slimport.codemods._leftovers import LeftoverCodemod
 from slimport.codemods.base import StatementFilter, code_of
 
@@ -198,14 +199,7 @@ class BinaryFileModesCommand(LeftoverCodemod):
                 if arg is old else arg for arg in updated_node.args])
         if id(original_node) in self._latin1:
             self._latin1.discard(id(original_node))
-            args = list(updated_node.args)
-            if args and args[-1].comma is cst.MaybeSentinel.DEFAULT:
-                args[-1] = args[-1].with_changes(comma=cst.Comma(
-                    whitespace_after=cst.SimpleWhitespace(" ")))
-            return updated_node.with_changes(args=[*args, cst.Arg(
-                cst.SimpleString(LATIN1), keyword=cst.Name("encoding"), equal=cst.AssignEqual(
-                    whitespace_before=cst.SimpleWhitespace(""),
-                    whitespace_after=cst.SimpleWhitespace("")))])
+            return with_keyword_argument(updated_node, "encoding", cst.SimpleString(LATIN1))
         return updated_node
 
 

@@ -95,7 +95,8 @@ class Py2DivisionCommand(LeftoverCodemod):
         """Certainly an integer (a Python int)."""
         if isinstance(node, cst.Integer):
             return True
-        if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, (cst.Minus, cst.Plus)):
+        if isinstance(node, cst.UnaryOperation) \
+                and isinstance(node.operator, (cst.Minus, cst.Plus)):
             return self._int(node.expression)
         if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, _INT_OPERATORS):
             return self._int(node.left) and self._int(node.right)

@@ -29,6 +29,7 @@ from slimport.analysis.ast_index import nodes_of
 from slimport.analysis.builtin_names import bound_here, module_bound_names
 from slimport.analysis.names import Bindings
 from slimport.analysis.py2_code import is_python2_code
+from slimport.codemods._arguments import with_keyword_argument
 from slimport.codemods._leftovers import LeftoverCodemod
 from slimport.codemods.base import StatementFilter, code_of
 
@@ -182,10 +183,4 @@ class Py2OrderingCommand(LeftoverCodemod):
         if id(original_node) not in self._sorted_in_py2_order:
             return updated_node
         self._sorted_in_py2_order.discard(id(original_node))
-        args = list(updated_node.args)
-        if args and args[-1].comma is cst.MaybeSentinel.DEFAULT:
-            args[-1] = args[-1].with_changes(comma=cst.Comma(
-                whitespace_after=cst.SimpleWhitespace(" ")))
-        key = cst.Arg(cst.parse_expression(SORT_KEY), keyword=cst.Name("key"), equal=cst.AssignEqual(
-            whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")))
-        return updated_node.with_changes(args=[*args, key])
+        return with_keyword_argument(updated_node, "key", cst.parse_expression(SORT_KEY))

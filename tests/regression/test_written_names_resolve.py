@@ -11,7 +11,8 @@ installed, as every tox env that runs this has them), tf0_names' renames, compat
 moved_modules' and moxing's homes, device_spec's TF1 DeviceSpec, numpy_aliases' NumPy
 names, the standard-library names the Python 2 codemods write, and the library names the
 codemods for removed library APIs write (scipy_misc, test_case_asserts, tf_internals,
-pillow_api, matplotlib_api, fractions_gcd, leaky_relu_alpha, py2_ordering, py2_division, numpy1_scalars).
+pillow_api, matplotlib_api, fractions_gcd, leaky_relu_alpha) and the runtime functions
+the Python 2 and NumPy 1 codemods call (py2_ordering, py2_division, numpy1_scalars).
 """
 from __future__ import annotations
 

@@ -10,8 +10,8 @@ CASES = [
 
             def upsample(features, height, width, stride, scale):
                 for i in xrange(2):
-                    features = tf.image.resize_bilinear(
-                        features, [height / stride, width / stride])
+                    features = tf.image.resize_bilinear(features, [
+                        height / stride, width / stride])
                 half = len(scale) / 2
                 ratio = scale[0] / 2.0
                 mean = float(sum(scale)) / len(scale)
@@ -24,8 +24,8 @@ CASES = [
 
             def upsample(features, height, width, stride, scale):
                 for i in xrange(2):
-                    features = tf.image.resize_bilinear(
-                        features, [slim_ext.py2.div(height, stride), slim_ext.py2.div(width, stride)])
+                    features = tf.image.resize_bilinear(features, [
+                        slim_ext.py2.div(height, stride), slim_ext.py2.div(width, stride)])
                 half = len(scale) // 2
                 ratio = scale[0] / 2.0
                 mean = float(sum(scale)) / len(scale)
