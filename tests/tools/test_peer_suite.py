@@ -324,3 +324,27 @@ def test_each_suite_explains_its_options(suite, capsys):
   assert stopped.value.code == 0
   shown = capsys.readouterr().out
   assert "--only" in shown and "--tf1-python" in shown
+
+
+def test_in_its_time_counts_the_tests_that_pass_unported_and_those_kept():
+    tf1 = {"a_test.py": _run("a_test.py", {"T::test_1": "passed", "T::test_2": "passed",
+                                           "T::test_3": "failed", "T::test_4": "skipped"}),
+           "b_test.py": _run("b_test.py", {"U::test_1": "passed"})}
+    ported = {"a_test.py": _run("a_test.py", {"T::test_1": "passed", "T::test_2": "failed",
+                                              "T::test_3": "passed"}),
+              "b_test.py": _run("b_test.py", {}, started=False)}
+    failures = [peer_suite.Failure("a_test.py", "T::test_2", "E", "f", cause="py2-dict-views"),
+                peer_suite.Failure("b_test.py", "", "E", "f", cause="not-installed")]
+    era = peer_suite.in_its_time(tf1, ported, failures)
+    assert (era.passed, era.kept) == (3, 1)
+    assert era.lost == {"a_test.py::T::test_2": "py2-dict-views",
+                        "b_test.py::U::test_1": "not-installed"}
+    assert era.rate == pytest.approx(1 / 3)
+
+
+def test_python_2_gets_a_path_entry_for_each_namespace_folder(tmp_path):
+    for path in ("pkg/__init__.py", "pkg/sub/__init__.py", "pkg/sub/x.py", "nets/a.py",
+                 "nets/deep/b.py", "top.py"):
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text("")
+    assert peer_suite.namespace_folders([tmp_path]) == [tmp_path / "nets", tmp_path / "nets/deep"]
