@@ -6,10 +6,12 @@ ever ran on 2: ``sys.maxint``, ``xrange``, ``unicode``, ``basestring``, ``long``
 where the meaning is certain:
 
 - the builtins (``xrange`` -> ``range``, ``unicode``/``basestring`` -> ``str``, ``long``
-  -> ``int``, ``raw_input`` -> ``input``; ``reduce`` gets ``from functools import
-  reduce``) where the name is Python's builtin there: not bound by the scope the use
-  is in, any function around it, or the module (``from six.moves import xrange`` stays);
-  a module with ``from x import *`` could bind any of them, so there they are reported;
+  -> ``int``, ``raw_input`` -> ``input``, ``unichr`` -> ``chr``; ``reduce`` gets ``from
+  functools import reduce``, ``intern`` ``from sys import intern``) where the name is
+  Python's builtin there: not bound by the scope the use is in, any function around it,
+  or the module (``from six.moves import xrange`` stays); a module with ``from x import
+  *`` could bind any of them, so there they are reported; ``execfile``, ``apply`` and
+  ``buffer``, which have no one Python 3 spelling, are reported with what to write;
 - ``sys.maxint`` -> ``sys.maxsize`` (the same number on 64-bit CPython) where ``sys``
   is the ``sys`` module;
 - ``itertools.izip`` / ``imap`` / ``ifilter`` -> the builtins ``zip`` / ``map`` /
@@ -59,9 +61,16 @@ BUILTINS: Dict[str, str] = {
     "basestring": "str",
     "long": "int",
     "raw_input": "input",
+    "unichr": "chr",
 }
 # Builtins Python 3 moved into a module: the use stays, an import binds it.
-MOVED = {"reduce": "functools"}
+MOVED = {"reduce": "functools", "intern": "sys"}
+# Builtins Python 3 removed with no one spelling: reported, with what to write.
+REMOVED: Dict[str, str] = {
+    "execfile": "exec(open(path).read(), globals)",
+    "apply": "f(*args, **kwargs)",
+    "buffer": "memoryview(x) (or x[start:start + size] for a slice)",
+}
 ITER_METHODS: Dict[str, str] = {"iteritems": "items", "itervalues": "values",
                                 "iterkeys": "keys"}
 # itertools' Python 2 names -> a builtin (a bare name) or their Python 3 itertools name.
@@ -81,8 +90,9 @@ ITERATOR_FUNCTIONS = frozenset({
     "tensorflow.compat.v1.io.tf_record_iterator"})
 # Every itertools function returns an iterator but these.
 NOT_ITERATORS = frozenset({"tee"})
-_TRIGGER_TEXT = re.compile(r"\b(?:xrange|unicode|basestring|long|raw_input|reduce|maxint"
-                      r"|iteritems|itervalues|iterkeys|izip|imap|ifilter)|\.next\(\)")
+_TRIGGER_TEXT = re.compile(r"\b(?:xrange|unicode|basestring|long|raw_input|unichr|reduce"
+                           r"|intern|execfile|apply|buffer|maxint"
+                           r"|iteritems|itervalues|iterkeys|izip|imap|ifilter)|\.next\(\)")
 _DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 
 
@@ -132,13 +142,13 @@ class Py2LeftoversCommand(LeftoverCodemod):
     )
     TRIGGER: ClassVar[Pattern[str]] = _TRIGGER_TEXT
     NAME_TRIGGERS: ClassVar[FrozenSet[str]] = frozenset(
-        {*BUILTINS, *MOVED, *ITER_METHODS, *ITERTOOLS, "maxint", NEXT_METHOD})
+        {*BUILTINS, *MOVED, *REMOVED, *ITER_METHODS, *ITERTOOLS, "maxint", NEXT_METHOD})
     # Is ``d.itervalues()`` Python 2's, or a method the tree itself defines?
     TREE_FACTS: ClassVar[Tuple[TreeFact, ...]] = (TREE_METHODS,)
 
     @classmethod
     def leftover_statements(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:
-        names = set(BUILTINS) | set(MOVED)
+        names = set(BUILTINS) | set(MOVED) | set(REMOVED)
         receiver_bindings = _receiver_bindings(tree)
 
         def needed(statement: ast.stmt) -> bool:
@@ -207,9 +217,15 @@ class Py2LeftoversCommand(LeftoverCodemod):
 
     def visit_Name(self, node: cst.Name) -> None:
         name = node.value
-        if (name not in BUILTINS and name not in MOVED) or id(node) in self._not_variables:
+        if (name not in BUILTINS and name not in MOVED and name not in REMOVED) \
+                or id(node) in self._not_variables:
             return
         if self._bound_here(name):
+            return
+        if name in REMOVED:
+            self.needs_attention(node, f"`{name}` is a Python 2 builtin Python 3 removed"
+                                 + (", unless this file's `from ... import *` binds it"
+                                    if self._star_import else ""), f"use {REMOVED[name]}")
             return
         if self._star_import:
             self.needs_attention(node, f"`{name}` is a Python 2 builtin, unless this file's "

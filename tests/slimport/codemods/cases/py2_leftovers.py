@@ -234,6 +234,14 @@ CASES = [
                 return [(k, tf.constant(v)) for k, v in d.items()]
         """,
          options={"tree_methods": frozenset({"pairs"})}),
+    Edit("unichr and intern",
+         before="c = unichr(65)\nkey = intern(name)\n",
+         after="from sys import intern\n\nc = chr(65)\nkey = intern(name)\n"),
+    Reported("builtins with no one python 3 spelling",
+             "execfile('config.py')\ny = apply(f, args)\nview = buffer(data, 4)\n",
+             [attention(1, "`execfile` is a Python 2 builtin", fix="exec(open(path)"),
+              attention(2, "`apply`", fix="f(*args, **kwargs)"),
+              attention(3, "`buffer`", fix="memoryview(x)")]),
     # TF2 code with no Python 2 evidence is its authors': a name it binds itself, a
     # Python 2 name in a branch for Python 2, a dict method on a receiver that may be
     # another library's (TF 2.21's own lite/python/op_hint.py).
