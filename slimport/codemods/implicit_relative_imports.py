@@ -39,7 +39,9 @@ from slimport.codemods.sdk_imports import SOURCE_TREE
 from slimport.codemods.tree_facts import TreeFact
 
 PACKAGE_MARKER = "__init__"
-_TRIGGER_TEXT = re.compile(r"^[ \t]*(?:import|from)[ \t]+\w", re.MULTILINE)
+# The first module a line imports absolutely (``import fsns``, ``from fsns import X``).
+_TRIGGER_TEXT = re.compile(r"^[ \t]*(?:from[ \t]+(\w+)[\w.]*[ \t]+import|import[ \t]+(\w+))",
+                           re.MULTILINE)
 
 
 class ImplicitRelativeImportsCommand(LeftoverCodemod):
@@ -63,6 +65,12 @@ class ImplicitRelativeImportsCommand(LeftoverCodemod):
         """
         self.source_tree = source_tree  # start_file reads it, from the base's __init__ on
         super().__init__(context, **kwargs)
+
+    @classmethod
+    def applies_to(cls, source: str) -> bool:
+        # A file that imports only Python's own modules has no sibling to import.
+        return any(name not in sys.stdlib_module_names
+                   for match in _TRIGGER_TEXT.finditer(source) for name in match.groups() if name)
 
     @classmethod
     def leftover_statements(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:

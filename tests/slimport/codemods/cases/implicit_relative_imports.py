@@ -79,3 +79,12 @@ CASES = [
          "import datasets\nimport train\n", tree=TREE, path="/src/ocr/evaluate.py"),
     Noop("a file ported on its own", "import fsns\n", path="/src/ocr/datasets/x.py"),
 ]
+
+# The text pre-check: only a file that imports a module other than Python's own can
+# import a sibling (the check gate asks it of files too big or broken to port).
+TEXT_PRECHECK = {
+    "import os\nfrom collections import OrderedDict\nX = 1\n": False,
+    "import os\nimport fsns\n": True,
+    "from fsns.reader import read\n": True,
+    "from . import fsns\n": False,
+}
