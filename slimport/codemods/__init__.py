@@ -41,6 +41,7 @@ from slimport.codemods.op_type_names import OpTypeNamesCommand
 from slimport.codemods.own_server import OwnServerCommand
 from slimport.codemods.pandas_as_matrix import PandasAsMatrixCommand
 from slimport.codemods.pillow_api import PillowApiCommand
+from slimport.codemods.protobuf_bytes_strs import ProtobufBytesStrsCommand
 from slimport.codemods.protobuf_int64_bools import ProtobufInt64BoolsCommand
 from slimport.codemods.py2_division import Py2DivisionCommand
 from slimport.codemods.py2_leftovers import Py2LeftoversCommand
@@ -96,6 +97,7 @@ CODEMODS: List[Type[SlimportCodemod]] = [
     MatplotlibApiCommand,
     PillowApiCommand,
     ProtobufInt64BoolsCommand,
+    ProtobufBytesStrsCommand,
     TfInternalsCommand,
     TensorPrivateShapeCommand,
     LeakyReluAlphaCommand,

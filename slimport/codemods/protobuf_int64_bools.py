@@ -12,22 +12,14 @@ out is left. Only TF1-era code and plain Python are ported (``tf1_era_file``).
 """
 from __future__ import annotations
 
-import ast
 import re
-from typing import ClassVar, Dict, Pattern
+from typing import ClassVar, Pattern
 
 import libcst as cst
 
-from slimport.analysis.ast_index import nodes_of
-from slimport.analysis.names import Bindings
-from slimport.codemods._leftovers import LeftoverCodemod
-from slimport.codemods.base import StatementFilter, code_of
+from slimport.codemods._protobuf_values import RUNTIME, FieldConversion, ProtobufValuesCodemod
 
-RUNTIME = "slim_ext.protobuf3"
 CONVERSION = f"{RUNTIME}.int64_values"
-# tf.train.Int64List by the paths TF1 code reached it through.
-INT64_LISTS = frozenset({"tensorflow.train.Int64List", "tensorflow.compat.v1.train.Int64List",
-                         "tensorflow.core.example.feature_pb2.Int64List"})
 _TRIGGER_TEXT = re.compile(r"\bInt64List\(")
 
 
@@ -40,7 +32,7 @@ def _int_literals(value: cst.BaseExpression) -> bool:
         else element.value, cst.Integer) for element in value.elements)
 
 
-class ProtobufInt64BoolsCommand(LeftoverCodemod):
+class ProtobufInt64BoolsCommand(ProtobufValuesCodemod):
     """Passes tf.train.Int64List's value through slim_ext.protobuf3.int64_values."""
 
     NAME: ClassVar[str] = "protobuf_int64_bools"
@@ -49,48 +41,6 @@ class ProtobufInt64BoolsCommand(LeftoverCodemod):
         "stored as 0/1, as TF1's protobuf 3 did (protobuf >= 5 refuses it)"
     )
     TRIGGER: ClassVar[Pattern[str]] = _TRIGGER_TEXT
-
-    @classmethod
-    def leftover_statements(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:
-        return lambda statement: any(
-            node.attr == "Int64List" for node in nodes_of(statement, (ast.Attribute,))) or any(
-            node.id == "Int64List" for node in nodes_of(statement, (ast.Name,)))
-
-    def start_leftovers(self, tree: cst.Module, parsed: ast.Module) -> bool:
-        # Int64List calls to port -> the index of their value= argument.
-        self._ported: Dict[cst.Call, int] = {}
-        return True
-
-    def visit_Call(self, node: cst.Call) -> None:
-        if self.resolve_name(node.func) not in INT64_LISTS:
-            return
-        for index, arg in enumerate(node.args):
-            if arg.keyword is None or arg.keyword.value != "value":
-                continue
-            value = arg.value
-            if _int_literals(value) or (isinstance(value, cst.Call)
-                                        and self.resolve_name(value.func) == CONVERSION):
-                return
-            if not self.slim_ext_free(
-                    node, f"{code_of(node)}: protobuf >= 5 refuses a bool in an int64 field, "
-                    "which TF1's protobuf 3 stored as 0/1",
-                    f"value={CONVERSION}({code_of(value)})"):
-                return
-            self._ported[node] = index
-            self.record_edit(node, f"value={code_of(value)} -> value={CONVERSION}(...) "
-                                   "(protobuf >= 5 refuses a bool in an int64 field, which "
-                                   "TF1's protobuf 3 stored as 0/1)")
-            return
-
-    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call
-                   ) -> cst.BaseExpression:
-        index = self._ported.pop(original_node, None)
-        if index is None:
-            return updated_node
-        self.add_needed_import(RUNTIME)
-        arg = updated_node.args[index]
-        converted = cst.Call(func=cst.parse_expression(CONVERSION),
-                             args=[cst.Arg(arg.value)])
-        args = list(updated_node.args)
-        args[index] = arg.with_changes(value=converted)
-        return updated_node.with_changes(args=args)
+    FIELD: ClassVar[FieldConversion] = FieldConversion(
+        "Int64List", CONVERSION, "protobuf >= 5 refuses a bool in an int64 field, which "
+        "TF1's protobuf 3 stored as 0/1", _int_literals)

@@ -28,7 +28,7 @@ from slimport.codemods import device_spec, moved_modules, numpy_aliases
 from slimport.tables import contrib_table
 from slimport.codemods import py2_leftovers, removed_stdlib, tf0_names
 from slimport.codemods import fractions_gcd, leaky_relu_alpha, protobuf_int64_bools, scipy_misc
-from slimport.codemods import numpy1_scalars, py2_division, py2_ordering
+from slimport.codemods import numpy1_scalars, protobuf_bytes_strs, py2_division, py2_ordering
 from slimport.codemods import test_case_asserts
 from slimport.codemods import tf_internals
 from slimport.tables.contrib_table import HOMES, MODULE_HOMES, SYMBOL, Home, lookup
@@ -162,6 +162,8 @@ def test_library_successors_resolve() -> None:
     assert unresolved("PIL.ImageFont", ["FreeTypeFont.getbbox", "ImageFont.getbbox"]) == []
     assert unresolved("PIL.Image", ["frombuffer"]) == []
     assert resolves(protobuf_int64_bools.CONVERSION.rpartition(".")[2],
+                    protobuf_int64_bools.RUNTIME)
+    assert resolves(protobuf_bytes_strs.CONVERSION.rpartition(".")[2],
                     protobuf_int64_bools.RUNTIME)
     assert unresolved("matplotlib.backends.backend_agg", ["FigureCanvasAgg.buffer_rgba"]) == []
     assert unresolved("numpy", ["frombuffer", "ndarray.tobytes", "ndarray.copy", "asarray"]) \
