@@ -43,10 +43,11 @@ def bytes_values(values: Any) -> Any:
 
   Returns:
     A list with each ``str`` encoded as UTF-8 when ``values`` is a list, tuple or NumPy
-    array holding one; otherwise ``values`` itself, unread.
+    array (of text or of objects: a pandas column) holding one; otherwise ``values``
+    itself, unread.
   """
   if type(values).__module__ == "numpy" and getattr(values, "dtype", None) is not None \
-      and values.dtype.kind == "U":
+      and values.dtype.kind in "UO":  # text, or objects (a pandas column of str)
     values = values.tolist()
   if isinstance(values, (list, tuple)) and any(isinstance(value, str) for value in values):
     return [value.encode("utf-8") if isinstance(value, str) else value for value in values]

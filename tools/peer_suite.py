@@ -163,7 +163,7 @@ CAUSES = (
           r"has type <class 'str'>, but expected one of: \(<class 'bytes'>"
           r"|has type str, but expected one of: bytes|a bytes-like object is required, not 'str'"
           r"|expected bytes, str found|AssertionError: b'[^']*' != '|AssertionError: '[^']*' != b'"
-          r"|Lists differ: \[b'|not found in array\(\[b'|codec can't decode byte"
+          r"|Lists differ: \[b'|not found in array\(\[b'|\] != array\(\[b'|codec can't decode byte"
           r"|Object of type bytes is not JSON serializable",
           "Python 2 code that uses str as bytes (proto bytes fields, binary files opened in "
           "text mode, byte strings compared with str): the project's on Python 3; no port "

@@ -35,6 +35,9 @@ def test_strs_are_stored_as_python_2_stored_them():
   stored = tf.train.BytesList(value=bytes_values(["jpeg", "caf\u00e9", b"\xff"])).value
   assert list(stored) == [b"jpeg", b"caf\xc3\xa9", b"\xff"]
   assert list(tf.train.BytesList(value=bytes_values(np.array(["a", "b"]))).value) == [b"a", b"b"]
+  # A pandas column's to_numpy(): an object array of str (object detection's OID tool).
+  column = np.array(["/m/01", "/m/02"], dtype=object)
+  assert list(tf.train.BytesList(value=bytes_values(column)).value) == [b"/m/01", b"/m/02"]
 
 
 @pytest.mark.parametrize("values", [[b"a"], (b"b",), [], np.array([b"a"]), iter(["a"])])
