@@ -6,17 +6,19 @@ which methods the tree itself defines (is ``d.itervalues()`` Python 2's, or the 
 own method?), which flags it defines (a ``--map`` target nobody defines does nothing),
 whether it holds the platform SDK's folder. A codemod declares each such fact in its
 ``TREE_FACTS``; the engine reads every Python file of the run once, before porting any
-(``slimport.engine.facts``), gathers the facts the selected codemods declared, and
-hands their values to every codemod in ``context.scratch`` (``FACTS_KEY``). A codemod
-ported on its own (``python -m libcst.tool codemod``, ``port_source`` of one file) gets
-each fact's ``alone`` value and says in its findings what it could not know.
+(``slimport.engine.facts``), gathers the facts the selected codemods declared over
+each file's scope (its import root and the roots it imports: a project's defs do not
+change the port of a project that cannot import it), and passes their values to the
+codemods as keyword arguments. A codemod ported on its own (``python -m libcst.tool
+codemod``, ``port_source`` of one file) gets each fact's ``alone`` value and says in its
+findings what it could not know.
 """
 from __future__ import annotations
 
 import ast
 import re
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, FrozenSet, Sequence
+from typing import Any, Callable, Dict, FrozenSet, Optional, Sequence
 
 from slimport.analysis.source_tree import SourceTree
 
@@ -28,8 +30,10 @@ FACTS_KEY = "slimport.tree_facts"
 class TreeContents:
     """What a fact is gathered from: the tree's paths and its Python files' texts."""
 
-    source: SourceTree
-    # The text of every Python file the run ports (UTF-8, undecodable bytes replaced).
+    # The paths the run ports; None when they are not known (standard input).
+    source: Optional[SourceTree]
+    # The text of every Python file of the scope the fact is gathered over (UTF-8,
+    # undecodable bytes replaced): ``slimport.engine.facts``.
     texts: Sequence[str]
 
 
