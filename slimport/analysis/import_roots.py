@@ -6,8 +6,10 @@ and what that root imports. An import root is a top-level package (the directory
 above which no ``__init__.py`` goes on: everything in it can import everything else
 in it), or, outside packages, a folder's loose modules (scripts import the modules
 beside them, since a script's folder is ``sys.path[0]``). A root reaches the roots its
-modules import, and what those reach in turn: its *scope*. Two projects ported as one
-tree keep apart unless one imports the other; a sub-folder ported alone sees what it
+modules import, and what those reach in turn: its *scope*. The roots connected to it by
+imports either way are its *component*: what can run in one process with it (one Keras
+for all of them). Two projects ported as one tree keep apart unless one imports the
+other; a sub-folder ported alone sees what it
 sees inside the whole tree, as long as the engine reads the rest of its root from disk
 (``slimport.engine.facts``).
 
@@ -72,12 +74,18 @@ def root_of(filename: str, is_file: Callable[[str], bool] = os.path.isfile) -> R
       is_file: whether a path is a file (the engine's answers, or the file system's).
 
     Returns:
-      Its top-level package (the highest directory of an unbroken line of
-      ``__init__.py`` above it), or its folder when it is in no package.
+      The top-level package it is in: above the nearest directory with an
+      ``__init__.py`` (a folder without one inside a package is a namespace package of
+      it), the highest of the unbroken line of them; or its folder, when no directory
+      above it is a package.
     """
-    directory = os.path.dirname(filename)
-    if not is_file(os.path.join(directory, INIT)):
-        return Root(directory, package=False)
+    folder = os.path.dirname(filename)
+    directory = folder
+    while not is_file(os.path.join(directory, INIT)):
+        parent = os.path.dirname(directory)
+        if parent == directory:
+            return Root(folder, package=False)
+        directory = parent
     while True:
         parent = os.path.dirname(directory)
         if parent == directory or not is_file(os.path.join(parent, INIT)):
@@ -139,6 +147,12 @@ class ImportRoots:
             root: frozenset(self._imported_roots(root, files, texts))
             for root, files in self.files_of.items()}
         self._scopes: Dict[Root, FrozenSet[Root]] = {}
+        # The roots that import each root.
+        self._importers: Dict[Root, Set[Root]] = {}
+        for root, imported in self.imported.items():
+            for other in imported:
+                self._importers.setdefault(other, set()).add(root)
+        self._components: Dict[Root, FrozenSet[Root]] = {}
 
     def _is_file(self, path: str) -> bool:
         return path in self._files or self._is_file_on_disk(path)
@@ -174,6 +188,32 @@ class ImportRoots:
                         reached.add(imported)
                         pending.append(imported)
             known = self._scopes[root] = frozenset(reached)
+        return known
+
+    def component(self, root: Root) -> FrozenSet[Root]:
+        """The roots that can run in one process with ``root``: those it imports and
+        those that import it, transitively, in either direction.
+
+        Args:
+          root: a root of the files given.
+
+        Returns:
+          The roots, ``root`` among them.
+        """
+        known = self._components.get(root)
+        if known is None:
+            reached = {root}
+            pending = [root]
+            while pending:
+                current = pending.pop()
+                for other in (*self.imported.get(current, ()),
+                              *self._importers.get(current, ())):
+                    if other not in reached:
+                        reached.add(other)
+                        pending.append(other)
+            known = frozenset(reached)
+            for member in known:
+                self._components[member] = known
         return known
 
     def _imported_roots(self, root: Root, files: Iterable[str],

@@ -528,13 +528,33 @@ def tf1_before_porting(original: Optional[ast.Module]) -> bool:
     return known
 
 
+def tf1_api_code(tree: ast.Module, bindings: Bindings) -> Tuple[bool, Set[int]]:
+    """Whether ``tree`` is written against TF1's API: TF1 code (``tf1_evidence``), or
+    code that binds ``tensorflow.compat.v1``, whoever moved it there (the port's own
+    compat_v1, or the authors in TF 2's early days, as object detection 2.x's scripts).
+    Unlike TF1 evidence, compat.v1 decides no execution mode: such a module's mode is
+    its authors' (or its entry point's) business.
+
+    Args:
+      tree: the file's stdlib ``ast``.
+      bindings: its bindings.
+
+    Returns:
+      (written against TF1's API, ``id()`` of the statements that show it).
+    """
+    if any(is_under(target, COMPAT_V1) for target in bindings.names.values()):
+        return True, set()  # imports are statements every skeleton keeps
+    return tf1_evidence(tree, bindings)
+
+
 def tf1_era_file(tree: ast.Module, bindings: Bindings) -> Tuple[bool, Set[int]]:
     """Whether Python 2 and NumPy 1 leftovers in ``tree`` are for slimport to port, and
     the statements a skeleton must keep to say so.
 
-    They are in TF1 code and in plain Python (a TF1 tree's helpers); a file that uses
-    TensorFlow or Keras without any TF1 sign is TF2 code (TensorFlow's and Keras' own
-    modules among them), whose leftovers are its authors' business.
+    They are in code written against TF1's API (``tf1_api_code``: compat.v1 included)
+    and in plain Python (a TF1 tree's helpers); a file that uses TensorFlow or Keras
+    without any TF1 sign is TF2 code (TensorFlow's and Keras' own modules among them),
+    whose leftovers are its authors' business.
 
     Args:
       tree: the file's stdlib ``ast``.
@@ -546,7 +566,7 @@ def tf1_era_file(tree: ast.Module, bindings: Bindings) -> Tuple[bool, Set[int]]:
     if not any(target == TF or target.startswith((TF + ".", "keras", "tf_keras"))
                for target in bindings.names.values()):
         return True, set()
-    return tf1_evidence(tree, bindings)
+    return tf1_api_code(tree, bindings)
 
 
 def is_tf1_code(tree: ast.Module, original: Optional[ast.Module],

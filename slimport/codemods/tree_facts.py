@@ -37,19 +37,27 @@ class TreeContents:
     texts: Sequence[str]
 
 
+# How far a fact reaches: the code a module can meet through what it imports (its
+# scope), or every module that can run in one process with it (its component: importers
+# too, for what is one per process, such as which Keras ``tf.keras`` is).
+IMPORTS, PROCESS = "imports", "process"
+
+
 @dataclass(frozen=True)
 class TreeFact:
     """One fact about the whole tree a codemod reads.
 
     Attributes:
       name: the fact's key in ``FACTS_KEY``; unique among the registered codemods'.
-      gather: the fact's value for a tree (called once per run, in the engine).
+      gather: the fact's value for a tree (called once per run and scope, in the engine).
       alone: its value when no tree is known (a file ported on its own).
+      reach: IMPORTS or PROCESS: which files of the tree it is gathered over.
     """
 
     name: str
     gather: Callable[[TreeContents], Any]
     alone: Any = None
+    reach: str = IMPORTS
 
 
 # A ``def`` (or ``async def``) at the start of a line, and the name it defines.

@@ -95,34 +95,48 @@ def _display(root: Root) -> str:
 
 
 def scopes_of(texts: Mapping[str, str], around: Optional[Mapping[str, str]] = None,
-              gather: Callable[[Sequence[str]], Mapping[str, Any]] = lambda texts: {}
-              ) -> TreeFacts:
-    """The scope of every file of ``texts``, and ``gather``'s facts of each scope.
+              gather: Callable[[str, Sequence[str]], Mapping[str, Any]] = lambda reach,
+              texts: {}) -> TreeFacts:
+    """The scope of every file of ``texts``, and ``gather``'s facts of each.
+
+    A file's facts of reach IMPORTS are gathered over its scope (its root and the roots
+    it imports), those of reach PROCESS over its component (the roots connected to its
+    own by imports either way); the roots its report names are the component's.
 
     Args:
       texts: absolute path -> text of every Python file of the run.
       around: absolute path -> text of the other files of the roots the run's files
         are in (``rest_of_roots``): read for facts, never ported.
-      gather: the facts of a scope, from the texts of its files (default: none, for a
-        run whose every port the cache has: the report still names each file's roots).
+      gather: the facts of one reach over the texts of a scope's files (default: none,
+        for a run whose every port the cache has: the report still names the roots).
 
     Returns:
       The TreeFacts.
     """
+    from slimport.codemods.tree_facts import IMPORTS, PROCESS
+
     every = {**(around or {}), **texts}
     roots = ImportRoots(every)
+    gathered: Dict[Tuple[str, FrozenSet[Root]], Mapping[str, Any]] = {}
+
+    def facts_over(reach: str, members: FrozenSet[Root]) -> Mapping[str, Any]:
+        known = gathered.get((reach, members))
+        if known is None:
+            known = gathered[reach, members] = gather(reach, [
+                every[name] for root in sorted(members) for name in roots.files_of.get(root, ())])
+        return known
+
     scopes: List[Scope] = []
-    index_of: Dict[FrozenSet[Root], int] = {}
+    index_of: Dict[Tuple[FrozenSet[Root], FrozenSet[Root]], int] = {}
     files: Dict[str, Tuple[int, str]] = {}
     for name in sorted(texts):
         root = roots.root_of(name)
-        reach = roots.scope(root)
-        index = index_of.get(reach)
+        key = (roots.scope(root), roots.component(root))
+        index = index_of.get(key)
         if index is None:
-            facts = gather([every[member] for member_root in sorted(reach)
-                            for member in roots.files_of.get(member_root, ())])
-            index = index_of[reach] = len(scopes)
-            scopes.append(Scope(tuple(sorted(_display(member) for member in reach)), facts))
+            facts = {**facts_over(IMPORTS, key[0]), **facts_over(PROCESS, key[1])}
+            index = index_of[key] = len(scopes)
+            scopes.append(Scope(tuple(sorted(_display(member) for member in key[1])), facts))
         files[name] = (index, _display(root))
     return TreeFacts(tuple(scopes), files)
 
@@ -157,8 +171,9 @@ def survey(codemods: Sequence[type], options: Mapping[str, Any],
     if not gather_facts:
         return Survey(TreeFacts(), warnings)
 
-    def gather(scope_texts: Sequence[str]) -> Mapping[str, Any]:
+    def gather(reach: str, scope_texts: Sequence[str]) -> Mapping[str, Any]:
         contents = TreeContents(source, scope_texts)
-        return {name: fact.gather(contents) for name, fact in declared.items()}
+        return {name: fact.gather(contents) for name, fact in declared.items()
+                if fact.reach == reach}
 
     return Survey(scopes_of(texts, around, gather), warnings)

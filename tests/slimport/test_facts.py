@@ -11,7 +11,8 @@ import libcst as cst
 from slimport import engine
 from slimport.analysis.source_tree import SourceTree
 from slimport.codemods.base import SlimportCodemod
-from slimport.codemods.tree_facts import TreeContents, TreeFact, structured_dtype_names
+from slimport.codemods.tree_facts import (PROCESS, TreeContents, TreeFact,
+                                          structured_dtype_names)
 from tests.slimport.conftest import write_tree
 
 GATHERED: List[int] = []
@@ -143,13 +144,40 @@ def test_a_folder_ported_alone_gets_the_facts_it_gets_in_the_whole_tree(tmp_path
         "c/pkg_c/__init__.py": 2, "c/pkg_c/reader.py": 2}
 
 
+class NotesProcessCount(NotesFileCount):
+    """``NotesFileCount`` of a fact that holds for a whole process (importers too)."""
+
+    NAME: ClassVar[str] = "notes_process_count"
+    TREE_FACTS: ClassVar[Tuple[TreeFact, ...]] = (
+        TreeFact("file_count", lambda tree: len(tree.texts), alone=-1, reach=PROCESS),)
+
+
+def test_a_fact_of_one_per_process_is_read_from_importers_too(tmp_path: Path) -> None:
+    """Which Keras tf.keras is holds for every module of a process: pkg_c imports pkg_a,
+    so pkg_a's modules count pkg_c's; pkg_b shares no process with either."""
+    write_tree(tmp_path, TWO_PROJECTS)
+    plan = engine.make_plan([tmp_path], write=False)
+    prepared = engine.prepare_run(plan, engine.Request(), lambda: ((NotesProcessCount,), []))
+    counts = {job.source.relative_to(tmp_path).as_posix():
+              prepared.facts.for_file(str(job.source))["file_count"]
+              for job in plan.python_jobs}
+    assert counts == {
+        "a/pkg_a/__init__.py": 5, "a/pkg_a/lua_table.py": 5, "a/pkg_a/util.py": 5,
+        "b/pkg_b/__init__.py": 3, "b/pkg_b/model.py": 3, "b/train.py": 3,
+        "c/pkg_c/__init__.py": 5, "c/pkg_c/reader.py": 5}
+
+
 def test_the_report_names_the_roots_a_files_facts_came_from(tmp_path: Path) -> None:
     write_tree(tmp_path, TWO_PROJECTS)
     plan = engine.make_plan([tmp_path], write=False)
     prepared = engine.prepare_run(plan, engine.Request(), lambda: ((NotesFileCount,), []))
     reader = str(tmp_path / "c" / "pkg_c" / "reader.py")
     assert prepared.facts.sources_of(reader) == (f"{tmp_path / 'a' / 'pkg_a'}{os.sep}",)
-    assert prepared.facts.sources_of(str(tmp_path / "a" / "pkg_a" / "util.py")) == ()
+    # Facts of one per process (which Keras) are read from the roots that import it too.
+    assert prepared.facts.sources_of(str(tmp_path / "a" / "pkg_a" / "util.py")) == (
+        f"{tmp_path / 'c' / 'pkg_c'}{os.sep}",)
+    assert prepared.facts.sources_of(str(tmp_path / "b" / "pkg_b" / "model.py")) == (
+        os.path.join(tmp_path, "b", "*.py"),)
     outcome = engine.run_plan(plan, engine.PortSettings(
         (NotesFileCount,), tree_facts=prepared.facts, write=False))
     by_path = {Path(result.path): result for result in outcome.results}
