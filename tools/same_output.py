@@ -7,16 +7,18 @@ CORPUS: ``examples`` (every tree of examples/), the PyPI peers ``facenet``,
 ``object_detection`` (0.1.1), ``research_slim`` (object detection 2.8.0 with slim's
 nets), ``tensorlayer``, ``magenta`` (downloaded and cached as tools/corpus.py does), or
 an installed package (``tf_slim``, ``tf_keras``, ``keras``, ``tensorflow``). For each,
-``slimport rewrite SRC --out ONCE -j 1`` is the reference, and
+``slimport rewrite SRC --out ONCE -j 1`` is the reference (``-j N`` for a tree of more
+than 500 Python files: an installed Keras or TensorFlow), and
 
 - twice: ``--check`` over ONCE finds nothing to change (port(port(x)) == port(x));
 - in place: a copy of SRC ported in place with ``-j N`` is ONCE, byte for byte;
 - diff: ``--diff -j N`` (from the cache the first run filled) applied with ``patch``
   to a copy of SRC is ONCE;
-- alone: each sub-folder (two levels down, each holding Python files) ported on its
-  own with ``--out``: every file whose facts come from the same roots as in the whole
-  tree (the reports' ``facts_from``: it imports nothing of the tree outside what the
-  sub-folder sees) is ONCE's;
+- alone: each sub-folder (two levels down, each holding Python files; at most 12, or
+  4 of a large tree, spread over it) ported on its own with ``--out``: every file
+  whose facts come from the same roots as in the whole tree (the reports'
+  ``facts_from``: it shares nothing with the tree outside what the sub-folder sees)
+  is ONCE's;
 - stdin: a sample of files ported through ``slimport rewrite - --stdin-filename`` is
   ONCE's;
 - lines: every finding of ONCE's report has its line (none reported at line 0);
@@ -56,6 +58,11 @@ CHECKS = ("twice", "in place", "diff", "alone", "stdin", "lines", "comments")
 STDIN_SAMPLE = 4
 # Sub-folders ported alone, per tree, at most (spread over the tree's sub-folders).
 ALONE_LIMIT = 12
+# A tree of more Python files than this (an installed Keras or TensorFlow, TF 2 code the
+# port leaves as it is) is ported with -j N throughout, its reference too, and fewer of
+# its sub-folders alone: -j 1 against -j N is checked on the others.
+LARGE_TREE = 500
+LARGE_ALONE_LIMIT = 4
 _SHOWN = 8
 
 
@@ -114,13 +121,13 @@ def _differing(reference: Path, other: Path, names: Sequence[str]) -> List[str]:
             or not filecmp.cmp(reference / name, other / name, shallow=False)]
 
 
-def _sub_folders(source: Path) -> List[Path]:
-    """Folders one and two levels down that hold Python files, at most ALONE_LIMIT,
-    spread over the tree (every n-th, in path order)."""
+def _sub_folders(source: Path, limit: int) -> List[Path]:
+    """Folders one and two levels down that hold Python files, at most ``limit``, spread
+    over the tree (every n-th, in path order)."""
     found = sorted({path.parent for path in source.rglob("*.py")
                     if 1 <= len(path.parent.relative_to(source).parts) <= 2
                     and "__pycache__" not in path.parts})
-    step = max(1, -(-len(found) // ALONE_LIMIT))
+    step = max(1, -(-len(found) // limit))
     return found[::step]
 
 
@@ -135,6 +142,8 @@ def check_tree(name: str, source: Path, work: Path, jobs: int,
                deadline: _harness.Deadline) -> Outcome:
     """Ports ``source`` every way and compares each with the reference port."""
     outcome = Outcome(name)
+    for check in CHECKS:
+        outcome.count(check, 0, [])
     work.mkdir(parents=True)
     log = work / "slimport.log"
     # Every run starts from the folder above the tree, so paths in reports and diffs
@@ -143,8 +152,9 @@ def check_tree(name: str, source: Path, work: Path, jobs: int,
     once = work / "once"
     cache = ["--cache-dir", str(work / "cache")]
     allowed = (0, 2)  # a file that does not parse is reported (exit 2), in every run alike
-    _rewrite([top, "--out", str(once / top), "-j", "1", *cache, "--report",
-              str(work / "once.json"), "-q"], deadline, cwd, log, allowed)
+    large = sum(1 for _ in source.rglob("*.py")) > LARGE_TREE
+    _rewrite([top, "--out", str(once / top), "-j", str(jobs if large else 1), *cache,
+              "--report", str(work / "once.json"), "-q"], deadline, cwd, log, allowed)
     reference = once / top
     report = _harness.read_json(work / "once.json")
     entries = {Path(entry["path"]).relative_to(top).as_posix(): entry
@@ -177,7 +187,8 @@ def check_tree(name: str, source: Path, work: Path, jobs: int,
 
     whole = _facts_from(work / "once.json")
     (work / "alone").mkdir()
-    for number, folder in enumerate(_sub_folders(source)):
+    for number, folder in enumerate(_sub_folders(source, LARGE_ALONE_LIMIT if large
+                                                  else ALONE_LIMIT)):
         relative = folder.relative_to(cwd).as_posix()
         alone = work / "alone" / str(number)
         report_path = work / "alone" / f"{number}.json"

@@ -12,6 +12,57 @@ EXPERIMENT = """
 """
 
 CASES = [
+    # The import nothing uses any more goes; the comment and blank lines above it stay
+    # (tensor2tensor's "# Dependency imports"; issue 42).
+    Edit(
+        "a dropped alias import leaves the lines above it",
+        before="""
+            import tensorflow as tf
+
+            # Dependency imports
+
+            from tensorflow.contrib import framework as contrib_framework
+
+            import numpy as np
+
+
+            def step():
+                return contrib_framework.get_or_create_global_step()
+        """,
+        after="""
+            import tensorflow as tf
+
+            # Dependency imports
+
+            import numpy as np
+
+
+            def step():
+                return tf.compat.v1.train.get_or_create_global_step()
+        """,
+    ),
+    Edit(
+        "a dropped alias import last in its block",
+        before="""
+            import tensorflow as tf
+            try:
+                import numpy as np
+                # The contrib module, for its global step.
+                from tensorflow.contrib import framework as contrib_framework
+            except ImportError:
+                pass
+            step = contrib_framework.get_or_create_global_step()
+        """,
+        after="""
+            import tensorflow as tf
+            try:
+                import numpy as np
+                # The contrib module, for its global step.
+            except ImportError:
+                pass
+            step = tf.compat.v1.train.get_or_create_global_step()
+        """,
+    ),
     Edit(
         "framework attribute with tf_slim already imported",
         before="""
