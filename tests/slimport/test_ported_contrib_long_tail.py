@@ -1,0 +1,121 @@
+"""tf.contrib names TF 1.x resolved that had a home all along (issue 41), ported, then run
+here: the ported module computes what TensorFlow 1.15 computed.
+
+The module below is written as TF 1.x projects wrote it: contrib.nn's
+``deprecated_flipped_*`` losses (logits first), contrib.lookup's tables from a tensor
+(``mapping=``) and from a file, the submodule ``tf.contrib.layers.summaries`` that TF 1.15
+bound as an attribute, the XLA jit scope a plain contrib file re-exported,
+``tf.contrib.keras`` and ``tf.contrib.tpu.InputPipelineConfig``. ``TF115`` is what the
+unported module returned on TensorFlow 1.15.5 (Python 3.7, the same inputs); the ported
+one runs in this process (its graph is its own).
+"""
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from slimport import engine
+from slimport.analysis.findings import EDIT
+from slimport.codemods import CODEMODS
+
+pytestmark = pytest.mark.tf
+
+TF1_MODULE = '''\
+"""A TF 1.x module calling tf.contrib names that had a home all along (issue 41)."""
+import numpy as np
+import tensorflow as tf
+from tensorflow.contrib.layers import summaries
+
+
+def run(vocab_file):
+    logits = np.array([[2.0, -1.0, 0.5], [0.1, 0.2, 3.0]], np.float32)
+    labels = np.array([[0.0, 1.0, 0.0], [0.2, 0.3, 0.5]], np.float32)
+    with tf.Graph().as_default():
+        softmax = tf.contrib.nn.deprecated_flipped_softmax_cross_entropy_with_logits(
+            logits, labels)
+        sigmoid = tf.contrib.nn.deprecated_flipped_sigmoid_cross_entropy_with_logits(
+            logits, labels)
+        sparse = tf.contrib.nn.deprecated_flipped_sparse_softmax_cross_entropy_with_logits(
+            logits, np.array([1, 2]))
+        words = tf.constant(["lake", "emerson", "and", "palmer"])
+        ids = tf.contrib.lookup.index_table_from_tensor(
+            mapping=["emerson", "lake", "palmer"], num_oov_buckets=1).lookup(words)
+        names = tf.contrib.lookup.index_to_string_table_from_tensor(
+            ["emerson", "lake", "palmer"], default_value="?").lookup(
+                tf.constant([2, 0, 7], tf.int64))
+        file_ids = tf.contrib.lookup.index_table_from_file(vocab_file).lookup(words)
+        file_names = tf.contrib.lookup.index_to_string_table_from_file(vocab_file).lookup(
+            tf.constant([1, 5], tf.int64))
+        old_ids = tf.contrib.lookup.string_to_index(words, mapping=["and", "lake"])
+        activation = tf.nn.relu(tf.constant(logits), name="act")
+        tf.contrib.layers.summaries.summarize_activation(activation)
+        summaries.summarize_tensor(tf.reduce_sum(activation), tag="total")
+        with tf.contrib.compiler.jit.experimental_jit_scope():
+            doubled = tf.constant(logits) * 2.0
+        tags = sorted((s.op.type, s.op.name)
+                      for s in tf.get_collection(tf.GraphKeys.SUMMARIES))
+        with tf.Session() as session:
+            session.run(tf.tables_initializer())
+            out = session.run({
+                "softmax": softmax, "sigmoid": sigmoid, "sparse": sparse, "ids": ids,
+                "names": names, "file_ids": file_ids, "file_names": file_names,
+                "old_ids": old_ids, "doubled": doubled})
+    out["tags"] = tags
+    out["padded"] = tf.contrib.keras.preprocessing.sequence.pad_sequences(
+        [[1, 2], [3]], maxlen=3)
+    out["pipeline"] = tf.contrib.tpu.InputPipelineConfig.PER_HOST_V2
+    return out
+'''
+# tf1_tail.run('vocab.txt') on TensorFlow 1.15.5, the vocabulary file being VOCABULARY.
+TF115 = {
+    "doubled": [[4.0, -2.0, 1.0], [0.2, 0.4, 6.0]],
+    "file_ids": [1, 0, -1, 2],
+    "file_names": [b"lake", b"UNK"],
+    "ids": [1, 0, 3, 2],
+    "names": [b"palmer", b"emerson", b"?"],
+    "old_ids": [1, -1, 0, -1],
+    "padded": [[0, 1, 2], [0, 0, 3]],
+    "pipeline": 3,
+    "sigmoid": [[2.1269280910491943, 1.3132617473602295, 0.9740769863128662],
+                [0.7243966460227966, 0.7381388545036316, 1.5485873222351074]],
+    "softmax": [3.2413113117218018, 1.5296015739440918],
+    "sparse": [3.2413113117218018, 0.1096014678478241],
+    "tags": [("HistogramSummary", "act/activation"), ("ScalarSummary", "act/zeros"),
+             ("ScalarSummary", "total")],
+}
+VOCABULARY = "emerson\nlake\npalmer\n"
+
+
+@pytest.fixture(scope="module")
+def ported(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("long_tail")
+    result = engine.port_source(TF1_MODULE.encode("utf-8"), "tf1_tail.py", CODEMODS, {})
+    assert result.error is None, result.error
+    (root / "tf1_tail.py").write_text(result.after, encoding="utf-8")
+    (root / "vocab.txt").write_text(VOCABULARY, encoding="utf-8")
+    return root
+
+
+def test_the_port_leaves_no_contrib_and_reports_nothing(ported: Path) -> None:
+    text = (ported / "tf1_tail.py").read_text(encoding="utf-8")
+    assert "tf.contrib" not in text.split("\n", 1)[1]
+    result = engine.port_source(TF1_MODULE.encode("utf-8"), "tf1_tail.py", CODEMODS, {})
+    assert [finding for finding in result.findings if finding.kind != EDIT] == []
+
+
+def test_the_ported_module_computes_what_tf_1_15_computed(ported: Path) -> None:
+    spec = importlib.util.spec_from_file_location("tf1_tail_ported", ported / "tf1_tail.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    out = module.run(str(ported / "vocab.txt"))
+    assert set(out) == set(TF115)
+    for key, expected in TF115.items():
+        if key in ("doubled", "sigmoid", "softmax", "sparse"):
+            np.testing.assert_allclose(out[key], expected, rtol=1e-6, err_msg=key)
+        elif key == "tags":
+            assert out[key] == expected
+        else:
+            assert np.asarray(out[key]).tolist() == expected, key
