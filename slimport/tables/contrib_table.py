@@ -245,6 +245,11 @@ HOMES: Dict[str, Home] = {
         "AttentionWrapper", "BahdanauAttention", "LuongAttention",
         "BahdanauMonotonicAttention", "LuongMonotonicAttention", "monotonic_attention"],
         alternative=_ATTENTION),
+    # contrib.gan.eval's frozen-graph helpers: TF-GAN runs its classifiers from TF-Hub
+    # and dropped them; TF 1.14's definitions on tf.compat.v1.
+    **_same_name(f"{STAND_INS}.gan_eval", "gan.eval", [
+        "preprocess_image", "get_graph_def_from_disk", "get_graph_def_from_resource",
+        "get_graph_def_from_url_tarball", "run_image_classifier"]),
     # tf.contrib.distributions helpers TFP keeps elsewhere than tfp.distributions.
     **{f"distributions.{name}": Home(TFP, f"{where}.{name}",
                                      import_module=f"{TFP}.python.{where}")

@@ -7,7 +7,9 @@ The module below is written as TF 1.x projects wrote it: contrib.nn's
 bound as an attribute, the XLA jit scope a plain contrib file re-exported,
 ``tf.contrib.keras`` and ``tf.contrib.tpu.InputPipelineConfig``. ``TF115`` is what the
 unported module returned on TensorFlow 1.15.5 (Python 3.7, the same inputs); the ported
-one runs in this process (its graph is its own).
+one runs in this process (its graph is its own). contrib.gan.eval's frozen-graph helpers
+(TF 1.14's: 1.15 had no contrib.gan) are checked against what their TF 1.14 definitions
+compute, worked out with NumPy.
 """
 from __future__ import annotations
 
@@ -88,29 +90,41 @@ TF115 = {
 }
 VOCABULARY = "emerson\nlake\npalmer\n"
 
+GAN_EVAL_MODULE = '''\
+import numpy as np
+import tensorflow as tf
 
-@pytest.fixture(scope="module")
-def ported(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("long_tail")
-    result = engine.port_source(TF1_MODULE.encode("utf-8"), "tf1_tail.py", CODEMODS, {})
+
+def classify(graph_file):
+    images = np.arange(2 * 4 * 4, dtype=np.uint8).reshape([2, 4, 4, 1]) * 7
+    with tf.Graph().as_default():
+        prepared = tf.contrib.gan.eval.preprocess_image(tf.constant(images), 2, 2)
+        graph_def = tf.contrib.gan.eval.get_graph_def_from_disk(graph_file)
+        logits = tf.contrib.gan.eval.run_image_classifier(
+            tf.reshape(prepared, [2, 4]), graph_def, 'inputs:0', 'logits:0')
+        with tf.Session() as session:
+            return session.run([prepared, logits])
+'''
+
+
+def _ported_module(source: str, root: Path, name: str):
+    """``source`` ported (with nothing reported and no tf.contrib left), written to
+    ``root/<name>.py`` and imported."""
+    result = engine.port_source(source.encode("utf-8"), f"{name}.py", CODEMODS, {})
     assert result.error is None, result.error
-    (root / "tf1_tail.py").write_text(result.after, encoding="utf-8")
-    (root / "vocab.txt").write_text(VOCABULARY, encoding="utf-8")
-    return root
-
-
-def test_the_port_leaves_no_contrib_and_reports_nothing(ported: Path) -> None:
-    text = (ported / "tf1_tail.py").read_text(encoding="utf-8")
-    assert "tf.contrib" not in text.split("\n", 1)[1]
-    result = engine.port_source(TF1_MODULE.encode("utf-8"), "tf1_tail.py", CODEMODS, {})
     assert [finding for finding in result.findings if finding.kind != EDIT] == []
-
-
-def test_the_ported_module_computes_what_tf_1_15_computed(ported: Path) -> None:
-    spec = importlib.util.spec_from_file_location("tf1_tail_ported", ported / "tf1_tail.py")
+    path = root / f"{name}.py"
+    path.write_text(result.after, encoding="utf-8")
+    assert "tf.contrib" not in result.after.split("\n", 1)[1], result.after
+    spec = importlib.util.spec_from_file_location(f"{name}_ported", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    out = module.run(str(ported / "vocab.txt"))
+    return module
+
+
+def test_the_ported_module_computes_what_tf_1_15_computed(tmp_path: Path) -> None:
+    (tmp_path / "vocab.txt").write_text(VOCABULARY, encoding="utf-8")
+    out = _ported_module(TF1_MODULE, tmp_path, "tf1_tail").run(str(tmp_path / "vocab.txt"))
     assert set(out) == set(TF115)
     for key, expected in TF115.items():
         if key in ("doubled", "sigmoid", "softmax", "sparse"):
@@ -119,3 +133,26 @@ def test_the_ported_module_computes_what_tf_1_15_computed(ported: Path) -> None:
             assert out[key] == expected
         else:
             assert np.asarray(out[key]).tolist() == expected, key
+
+
+def _frozen_classifier(tf, path: Path, weights: np.ndarray) -> None:
+    """A frozen network: ``logits = inputs @ weights``."""
+    with tf.Graph().as_default() as graph:
+        inputs = tf.compat.v1.placeholder(tf.float32, [None, 4], name="inputs")
+        tf.matmul(inputs, tf.constant(weights), name="logits")
+    path.write_bytes(graph.as_graph_def().SerializeToString())
+
+
+def test_gan_eval_frozen_graph_helpers_compute_tf_1_14s_definitions(tmp_path: Path) -> None:
+    import tensorflow as tf
+
+    weights = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0], [0.5, -1.0]], np.float32)
+    _frozen_classifier(tf, tmp_path / "classifier.pb", weights)
+    module = _ported_module(GAN_EVAL_MODULE, tmp_path, "gan_eval_user")
+    prepared, logits = module.classify(str(tmp_path / "classifier.pb"))
+    # TF1's bilinear resize of 4x4 to 2x2 (no align_corners, no half-pixel centres)
+    # samples every other pixel; then [0, 255] -> [-1, 1].
+    images = np.arange(2 * 4 * 4, dtype=np.float32).reshape([2, 4, 4, 1]) * 7
+    expected = (images[:, ::2, ::2, :] - 128.0) / 128.0
+    np.testing.assert_allclose(prepared, expected, rtol=1e-6)
+    np.testing.assert_allclose(logits, expected.reshape([2, 4]) @ weights, rtol=1e-6)

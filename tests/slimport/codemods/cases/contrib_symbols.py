@@ -1097,6 +1097,25 @@ CASES = [
             mode = tf.compat.v1.estimator.tpu.InputPipelineConfig.PER_HOST_V2
         """,
     ),
+    Edit(
+        "gan.eval's frozen-graph helpers TF-GAN dropped, beside TF-GAN's own",
+        before="""
+            import tensorflow as tf
+
+            graph_def = tf.contrib.gan.eval.get_graph_def_from_disk(path)
+            logits = tf.contrib.gan.eval.run_image_classifier(images, graph_def, 'in:0', 'out:0')
+            grid = tf.contrib.gan.eval.image_grid(images, [2, 2])
+        """,
+        after="""
+            import tensorflow as tf
+            import slim_ext.contrib.gan_eval
+            import tensorflow_gan
+
+            graph_def = slim_ext.contrib.gan_eval.get_graph_def_from_disk(path)
+            logits = slim_ext.contrib.gan_eval.run_image_classifier(images, graph_def, 'in:0', 'out:0')
+            grid = tensorflow_gan.eval.image_grid(images, [2, 2])
+        """,
+    ),
     Reported(
         "a contrib.nn name with no home is reported as gone, with what to use",
         "import tensorflow as tf\ny = tf.contrib.nn.scaled_softplus(x, 2.0)\n",
