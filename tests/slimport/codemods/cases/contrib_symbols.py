@@ -1103,7 +1103,7 @@ CASES = [
             import tensorflow as tf
 
             graph_def = tf.contrib.gan.eval.get_graph_def_from_disk(path)
-            logits = tf.contrib.gan.eval.run_image_classifier(images, graph_def, 'in:0', 'out:0')
+            logits = tf.contrib.gan.eval.run_image_classifier(images, graph_def, 'x:0', 'y:0')
             grid = tf.contrib.gan.eval.image_grid(images, [2, 2])
         """,
         after="""
@@ -1112,7 +1112,7 @@ CASES = [
             import tensorflow_gan
 
             graph_def = slim_ext.contrib.gan_eval.get_graph_def_from_disk(path)
-            logits = slim_ext.contrib.gan_eval.run_image_classifier(images, graph_def, 'in:0', 'out:0')
+            logits = slim_ext.contrib.gan_eval.run_image_classifier(images, graph_def, 'x:0', 'y:0')
             grid = tensorflow_gan.eval.image_grid(images, [2, 2])
         """,
     ),
