@@ -37,6 +37,7 @@ STAND_INS = "slim_ext.contrib"
 TFP = "tensorflow_probability"
 TF_GAN = "tensorflow_gan"
 TF_KERAS = "tf_keras"
+TENSORBOARD = "tensorboard"
 SYMBOL = "symbol"
 MODULE = "module"
 PACKAGE = "package"
@@ -298,6 +299,9 @@ MODULE_HOMES: Dict[str, str] = {
        for prefix in ("keras.", "keras.api.keras.") for module in _KERAS_MODULES},
     "keras": TF_KERAS,
     "keras.api.keras": TF_KERAS,
+    # The embedding projector's config went back to TensorBoard, which it came from.
+    **{f"tensorboard.plugins.projector{inner}": f"{TENSORBOARD}.plugins.projector{inner}"
+       for inner in ("", ".projector_config_pb2")},
     "tfprof": f"{STAND_INS}.tfprof",
     "tfprof.model_analyzer": f"{STAND_INS}.tfprof.model_analyzer",
     "tfprof.tfprof_logger": f"{STAND_INS}.tfprof.tfprof_logger",

@@ -5,7 +5,8 @@ The module below is written as TF 1.x projects wrote it: contrib.nn's
 ``deprecated_flipped_*`` losses (logits first), contrib.lookup's tables from a tensor
 (``mapping=``) and from a file, the submodule ``tf.contrib.layers.summaries`` that TF 1.15
 bound as an attribute, the XLA jit scope a plain contrib file re-exported,
-``tf.contrib.keras`` and ``tf.contrib.tpu.InputPipelineConfig``. ``TF115`` is what the
+``tf.contrib.keras`` and ``tf.contrib.tpu.InputPipelineConfig``; and the embedding
+projector's config, which TensorBoard keeps. ``TF115`` is what the
 unported module returned on TensorFlow 1.15.5 (Python 3.7, the same inputs); the ported
 one runs in this process (its graph is its own). contrib.gan.eval's frozen-graph helpers
 (TF 1.14's: 1.15 had no contrib.gan) are checked against what their TF 1.14 definitions
@@ -90,6 +91,30 @@ TF115 = {
 }
 VOCABULARY = "emerson\nlake\npalmer\n"
 
+PROJECTOR_MODULE = '''\
+import os
+import tensorflow as tf
+from tensorflow.contrib.tensorboard.plugins import projector
+
+
+def project(log_dir):
+    config = projector.ProjectorConfig()
+    embedding = config.embeddings.add()
+    embedding.tensor_name = 'embedding/words'
+    embedding.metadata_path = 'labels.tsv'
+    embedding.sprite.single_image_dim.extend([28, 28])
+    with tf.Graph().as_default():
+        writer = tf.summary.FileWriter(log_dir)
+        projector.visualize_embeddings(writer, config)
+        writer.close()
+    with open(os.path.join(log_dir, 'projector_config.pbtxt')) as f:
+        return f.read()
+'''
+# proj.project(log_dir) on TensorFlow 1.15.5: the projector config file it wrote.
+TF115_PROJECTOR_CONFIG = (
+    'embeddings {\n  tensor_name: "embedding/words"\n  metadata_path: "labels.tsv"\n'
+    '  sprite {\n    single_image_dim: 28\n    single_image_dim: 28\n  }\n}\n')
+
 GAN_EVAL_MODULE = '''\
 import numpy as np
 import tensorflow as tf
@@ -156,3 +181,9 @@ def test_gan_eval_frozen_graph_helpers_compute_tf_1_14s_definitions(tmp_path: Pa
     expected = (images[:, ::2, ::2, :] - 128.0) / 128.0
     np.testing.assert_allclose(prepared, expected, rtol=1e-6)
     np.testing.assert_allclose(logits, expected.reshape([2, 4]) @ weights, rtol=1e-6)
+
+
+def test_the_projector_config_goes_to_tensorboard_and_is_written_as_tf_1_15_wrote_it(
+        tmp_path: Path) -> None:
+    module = _ported_module(PROJECTOR_MODULE, tmp_path, "embeddings")
+    assert module.project(str(tmp_path)) == TF115_PROJECTOR_CONFIG

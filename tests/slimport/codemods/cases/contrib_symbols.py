@@ -1116,6 +1116,28 @@ CASES = [
             grid = tensorflow_gan.eval.image_grid(images, [2, 2])
         """,
     ),
+    Edit(
+        "the embedding projector is TensorBoard's again",
+        before="""
+            import tensorflow as tf
+            from tensorflow.contrib.tensorboard.plugins import projector
+
+            config = projector.ProjectorConfig()
+            tf.contrib.tensorboard.plugins.projector.visualize_embeddings(writer, config)
+        """,
+        after="""
+            import tensorflow as tf
+            from tensorboard.plugins import projector
+            import tensorboard.plugins.projector
+
+            config = projector.ProjectorConfig()
+            tensorboard.plugins.projector.visualize_embeddings(writer, config)
+        """,
+        findings=[edit(2, "tf.contrib.tensorboard.plugins.projector -> "
+                       "tensorboard.plugins.projector (install it: pip install "
+                       "'tensorboard>=2.15')"),
+                  edit(5, "-> tensorboard.plugins.projector.visualize_embeddings")],
+    ),
     Reported(
         "a contrib.nn name with no home is reported as gone, with what to use",
         "import tensorflow as tf\ny = tf.contrib.nn.scaled_softplus(x, 2.0)\n",
