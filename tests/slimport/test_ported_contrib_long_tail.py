@@ -6,7 +6,8 @@ The module below is written as TF 1.x projects wrote it: contrib.nn's
 (``mapping=``) and from a file, the submodule ``tf.contrib.layers.summaries`` that TF 1.15
 bound as an attribute, the XLA jit scope a plain contrib file re-exported,
 ``tf.contrib.keras`` and ``tf.contrib.tpu.InputPipelineConfig``; and the embedding
-projector's config, which TensorBoard keeps. ``TF115`` is what the
+projector's config, which TensorBoard keeps; and TF 1.4's contrib.data map keywords
+(dataset_map_threads). ``TF115`` is what the
 unported module returned on TensorFlow 1.15.5 (Python 3.7, the same inputs); the ported
 one runs in this process (its graph is its own). contrib.gan.eval's frozen-graph helpers
 (TF 1.14's: 1.15 had no contrib.gan) are checked against what their TF 1.14 definitions
@@ -115,6 +116,23 @@ TF115_PROJECTOR_CONFIG = (
     'embeddings {\n  tensor_name: "embedding/words"\n  metadata_path: "labels.tsv"\n'
     '  sprite {\n    single_image_dim: 28\n    single_image_dim: 28\n  }\n}\n')
 
+TF14_INPUT_MODULE = '''\
+import tensorflow as tf
+
+
+def squares(count):
+    dataset = tf.contrib.data.Dataset.range(count)
+    dataset = dataset.map(lambda x: x * x, num_threads=4, output_buffer_size=8)
+    batches = dataset.batch(3).make_one_shot_iterator().get_next()
+    values = []
+    with tf.Session() as session:
+        try:
+            while True:
+                values.append(session.run(batches).tolist())
+        except tf.errors.OutOfRangeError:
+            return values
+'''
+
 GAN_EVAL_MODULE = '''\
 import numpy as np
 import tensorflow as tf
@@ -187,3 +205,15 @@ def test_the_projector_config_goes_to_tensorboard_and_is_written_as_tf_1_15_wrot
         tmp_path: Path) -> None:
     module = _ported_module(PROJECTOR_MODULE, tmp_path, "embeddings")
     assert module.project(str(tmp_path)) == TF115_PROJECTOR_CONFIG
+
+
+def test_a_tf_1_4_input_pipeline_yields_what_tf_1_4s_parallel_map_and_buffer_did(
+        tmp_path: Path) -> None:
+    module = _ported_module(TF14_INPUT_MODULE, tmp_path, "tf14_input")
+    text = (tmp_path / "tf14_input.py").read_text(encoding="utf-8")
+    assert ".map(lambda x: x * x, num_parallel_calls=4).prefetch(8)" in text
+    import tensorflow as tf
+
+    with tf.Graph().as_default():
+        # TF 1.4's map: ParallelMapDataset(num_threads), in order, then prefetch.
+        assert module.squares(7) == [[0, 1, 4], [9, 16, 25], [36]]
