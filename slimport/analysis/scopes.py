@@ -218,25 +218,6 @@ class BindingReader:
             orelse = getattr(orelse, "orelse", None) if isinstance(orelse, cst.If) else None
 
 
-def bindings_of(node: Union[ScopeNode, cst.Module]) -> Dict[str, List[ScopeEntry]]:
-    """Every binding of each name in the scope ``node`` opens (a module: its top level),
-    ``:=`` included.
-
-    Args:
-      node: a function, lambda, class, comprehension, or a module.
-
-    Returns:
-      Name -> its bindings there, in order.
-    """
-    reader = BindingReader(lambda: True)
-    if isinstance(node, cst.Module):
-        for statement in node.body:
-            reader._statement(statement)
-    else:
-        reader.read(node)
-    return reader.entries
-
-
 def names_bound_by(statement: cst.BaseStatement) -> Set[str]:
     """The names a statement binds where it stands (``:=`` aside).
 

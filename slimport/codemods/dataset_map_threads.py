@@ -26,13 +26,14 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import ClassVar, Dict, List, Optional, Pattern, Set, Union
+from typing import ClassVar, Dict, Optional, Pattern, Set
 
 import libcst as cst
 
 from slimport.analysis.ast_index import nodes_of
+from slimport.analysis.binding_values import binding_scope, only_bound_to
+from slimport.analysis.builtin_names import module_bound_names
 from slimport.analysis.names import Bindings, dotted_parts
-from slimport.analysis.scopes import FUNCTION, ScopeNode, bindings_of
 from slimport.codemods.base import SlimportCodemod, StatementFilter, code_of
 
 # Where tf.data's dataset classes were, in TF 1.x and 2.
@@ -124,34 +125,6 @@ def _tf2_map(call: cst.Call) -> cst.BaseExpression:
     return ported
 
 
-class _Assignments(cst.CSTVisitor):
-    """The values assigned to one name by ``name = value`` in one scope (not in the
-    functions and classes inside it)."""
-
-    def __init__(self, root: cst.CSTNode, name: str) -> None:
-        super().__init__()
-        self.root = root
-        self.name = name
-        self.values: List[cst.BaseExpression] = []
-
-    def _nested(self, node: cst.CSTNode) -> bool:
-        return node is self.root
-
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-        return self._nested(node)
-
-    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
-        return self._nested(node)
-
-    def visit_Lambda(self, node: cst.Lambda) -> bool:
-        return False
-
-    def visit_Assign(self, node: cst.Assign) -> None:
-        self.values.extend(node.value for target in node.targets
-                           if isinstance(target.target, cst.Name)
-                           and target.target.value == self.name)
-
-
 class DatasetMapThreadsCommand(SlimportCodemod):
     """Ports TF 1.4's Dataset.map(num_threads=, output_buffer_size=) on a certain dataset."""
 
@@ -184,6 +157,7 @@ class DatasetMapThreadsCommand(SlimportCodemod):
 
     def start_file(self, tree: cst.Module) -> bool:
         self._module = tree
+        self._module_bound = module_bound_names(tree, self.file_ast(tree))
         self._uses_tensorflow = any(
             target == "tensorflow" or target.startswith("tensorflow.")
             for target in self.module_names.names.values())
@@ -261,25 +235,8 @@ class DatasetMapThreadsCommand(SlimportCodemod):
         return False
 
     def _name_is_dataset(self, name: str, assuming: Set[str]) -> bool:
-        """Every binding of ``name`` in the scope it is bound in assigns a dataset."""
-        scope = self._binding_scope(name)
-        if scope is None:
-            return False
-        entries = bindings_of(scope).get(name, [])
-        finder = _Assignments(scope, name)
-        scope.visit(finder)
-        if not finder.values or len(finder.values) != len(entries):
-            return False  # bound otherwise too: a parameter, a loop, a tuple, ...
-        return all(self._is_dataset(value, assuming | {name}) for value in finder.values)
-
-    def _binding_scope(self, name: str) -> Optional[Union[ScopeNode, cst.Module]]:
-        """The function (or the module) whose binding of ``name`` a use here reads."""
-        for scope in reversed(self.scopes.scopes):
-            if name in scope.declared_global:
-                break
-            if scope.kind == FUNCTION and name in scope.entries \
-                    and name not in scope.declared_nonlocal:
-                return scope.node
-            if scope.kind == FUNCTION and name in scope.declared_nonlocal:
-                return None
-        return self._module
+        """Every binding of ``name`` in the scope a use here reads assigns a dataset
+        (``dataset = dataset.map(...)`` among them)."""
+        owner = binding_scope(self.scopes, self._module, self._module_bound, name)
+        return owner is not None and only_bound_to(
+            owner, name, lambda value: self._is_dataset(value, assuming | {name}))
