@@ -12,6 +12,23 @@ EXPERIMENT = """
 """
 
 CASES = [
+    Edit(
+        "framework attribute with tf_slim already imported",
+        before="""
+            import tensorflow as tf
+            import tf_slim as slim
+
+            with tf.contrib.framework.arg_scope([slim.conv2d], padding='SAME'):
+                net = slim.conv2d(images, 32, [3, 3])
+        """,
+        after="""
+            import tensorflow as tf
+            import tf_slim as slim
+
+            with slim.arg_scope([slim.conv2d], padding='SAME'):
+                net = slim.conv2d(images, 32, [3, 3])
+        """,
+    ),
     # The import nothing uses any more goes; the comment and blank lines above it stay
     # (tensor2tensor's "# Dependency imports"; issue 42).
     Edit(
@@ -61,23 +78,6 @@ CASES = [
             except ImportError:
                 pass
             step = tf.compat.v1.train.get_or_create_global_step()
-        """,
-    ),
-    Edit(
-        "framework attribute with tf_slim already imported",
-        before="""
-            import tensorflow as tf
-            import tf_slim as slim
-
-            with tf.contrib.framework.arg_scope([slim.conv2d], padding='SAME'):
-                net = slim.conv2d(images, 32, [3, 3])
-        """,
-        after="""
-            import tensorflow as tf
-            import tf_slim as slim
-
-            with slim.arg_scope([slim.conv2d], padding='SAME'):
-                net = slim.conv2d(images, 32, [3, 3])
         """,
     ),
     Edit(
