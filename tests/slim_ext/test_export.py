@@ -28,16 +28,15 @@ RTOL = 1e-5
 
 @pytest.fixture(scope="module")
 def exported(ported_nets, tmp_path_factory):
-  """The ported cifarnet_bn with TF 1.15's checkpoint, exported by the command line."""
-  tree = Path(ported_nets.__file__).parents[1]
+  """The ported cifarnet_bn with TF 1.15's checkpoint, exported by the command line's main
+  (tests/regression/test_export_serve.py runs it as its own process)."""
   export_dir = tmp_path_factory.mktemp("export") / "cifarnet_bn"
-  run = subprocess.run(
-      [sys.executable, "-m", "slim_ext.export", "--tree", str(tree), "--model_name",
-       "cifarnet_bn", "--num_classes", str(tf1_slim_nets.NUM_CLASSES),
-       "--checkpoint_path", str(FIXTURE / "cifarnet_bn.ckpt"), "--export_dir", str(export_dir)],
-      capture_output=True, text=True, timeout=300, check=False)
-  assert run.returncode == 0, run.stderr[-3000:]
-  assert f"SavedModel written to {export_dir}" in run.stdout
+  code = export.main(["--tree", str(Path(ported_nets.__file__).parents[1]),
+                      "--model_name", "cifarnet_bn",
+                      "--num_classes", str(tf1_slim_nets.NUM_CLASSES),
+                      "--checkpoint_path", str(FIXTURE / "cifarnet_bn.ckpt"),
+                      "--export_dir", str(export_dir)])
+  assert code == 0
   return export_dir
 
 
