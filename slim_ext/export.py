@@ -44,9 +44,10 @@ def export_saved_model(network_fn: Callable, checkpoint_path: str, export_dir: s
 
   Args:
     network_fn: builds the network in inference mode: ``network_fn(images)``
-      returns the logits, or ``(logits, end_points)`` as a nets_factory's does.
+      returns the logits, or ``(logits, end_points)`` as a nets_factory's does;
+      logits [batch, 1, 1, classes] are served as [batch, classes].
     checkpoint_path: a checkpoint, or a directory (its latest checkpoint).
-    export_dir: where the SavedModel is written (it must not hold one).
+    export_dir: where the SavedModel is written.
     image_size: height and width of the network's input.
     channels: channels of the input images.
     preprocessing_fn: when given, ``preprocessing_fn(image, height, width)`` of
@@ -74,6 +75,8 @@ def export_saved_model(network_fn: Callable, checkpoint_path: str, export_dir: s
     logits = network_fn(images)
     if isinstance(logits, tuple):
       logits = logits[0]
+    if logits.shape.rank == 4:  # [batch, 1, 1, classes], as tf_slim's ResNets give them
+      logits = tf.squeeze(logits, axis=[1, 2])
     return {"logits": logits, "probabilities": tf.nn.softmax(logits),
             "classes": tf.argmax(logits, axis=-1)}
 

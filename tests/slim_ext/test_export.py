@@ -76,11 +76,13 @@ def test_tflite_converts_it(exported):
 
 
 def separable_network(images):
-  """A network_fn that no factory names: the fixture's MobileNet-style net."""
+  """A network_fn that no factory names: the fixture's MobileNet-style net, its logits
+  [batch, 1, 1, classes] with end points, as tf_slim's ResNets return theirs."""
   import tensorflow.compat.v1 as tf1  # pylint: disable=g-import-not-at-top
   import tf_slim  # pylint: disable=g-import-not-at-top
-  return tf1_slim_nets.separable_net(tf1, tf_slim, images, tf1_slim_nets.NUM_CLASSES,
-                                     is_training=False)
+  logits = tf1_slim_nets.separable_net(tf1, tf_slim, images, tf1_slim_nets.NUM_CLASSES,
+                                       is_training=False)
+  return logits[:, None, None, :], {"Logits": logits}
 
 
 def test_a_network_fn_exports_too(tmp_path):
