@@ -7,7 +7,9 @@ Run by ``tox -e demo`` (the README's first command). Steps, each printed as it r
   3. the ported ``make_synthetic_data.py`` writes a small TFRecord set (no downloads)
   4. the ported ``train_image_classifier.py`` trains LeNet for a few hundred steps
   5. the ported ``eval_image_classifier.py`` evaluates the final checkpoint
-and finally where the checkpoint, the event files and the report are.
+  6. ``python -m slim_ext.export`` saves it as a TF 2 SavedModel (its serving_default
+     signature takes the data set's uint8 images and returns logits, probabilities, classes)
+and finally where the checkpoint, the SavedModel, the event files and the report are.
 """
 from __future__ import annotations
 
@@ -22,6 +24,8 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 SOURCE_TREE = REPO / "examples" / "slim_tf1"
+# The synthetic data set's classes and image size (make_synthetic_data.py).
+NUM_CLASSES, IMAGE_SIZE = 10, 32
 
 
 def _run(title: str, argv: list, log: Path, show_all: bool = False) -> str:
@@ -54,7 +58,7 @@ def _run(title: str, argv: list, log: Path, show_all: bool = False) -> str:
 # following the run wants progress, results and errors.
 _PROGRESS = re.compile(
     r"^INFO:tensorflow:(global step|Saving|Finished|Evaluation \[|eval/|Wrote)"
-    r"|^eval/|^Traceback|Error|^\s+File ")
+    r"|^eval/|^SavedModel written|^Traceback|Error|^\s+File ")
 
 
 # TensorFlow's native start-up lines, printed whatever TF_CPP_MIN_LOG_LEVEL says.
@@ -84,16 +88,16 @@ def main() -> None:
     train_dir, eval_dir, report = work / "train", work / "eval", work / "report.json"
     py = sys.executable
 
-    _run("1/5 port the TF1 tree with slimport",
+    _run("1/6 port the TF1 tree with slimport",
          [py, "-m", "slimport", "rewrite", SOURCE_TREE, "--out", ported, "--report", report],
          work / "rewrite.log", show_all=True)
-    _run("2/5 verify the port: import every module, start every script, build every net",
+    _run("2/6 verify the port: import every module, start every script, build every net",
          [py, "-m", "slimport", "verify", ported, "--build", "nets.nets_factory",
           "--report", work / "verify.json"],
          work / "verify.log", show_all=True)
-    _run("3/5 generate the synthetic TFRecord data set",
+    _run("3/6 generate the synthetic TFRecord data set",
          [py, ported / "make_synthetic_data.py", "--dataset_dir", data], work / "data.log")
-    train_output = _run(f"4/5 train {args.model} for {args.steps} steps on TF 2 (CPU)",
+    train_output = _run(f"4/6 train {args.model} for {args.steps} steps on TF 2 (CPU)",
          [py, ported / "train_image_classifier.py", "--train_dir", train_dir,
           "--dataset_dir", data, "--dataset_name", "synthetic",
           "--dataset_split_name", "train", "--model_name", args.model,
@@ -102,11 +106,18 @@ def main() -> None:
           "--learning_rate_decay_type", "fixed", "--log_every_n_steps", 25,
           "--clone_on_cpu", "--save_interval_secs", 600],
          work / "train.log")
-    eval_output = _run("5/5 evaluate the final checkpoint on the validation split",
+    eval_output = _run("5/6 evaluate the final checkpoint on the validation split",
          [py, ported / "eval_image_classifier.py", "--checkpoint_path", train_dir,
           "--eval_dir", eval_dir, "--dataset_dir", data, "--dataset_name", "synthetic",
           "--dataset_split_name", "validation", "--model_name", args.model],
          work / "eval.log")
+    saved_model = work / "saved_model"
+    _run("6/6 export the trained model as a TF 2 SavedModel",
+         [py, "-m", "slim_ext.export", "--tree", ported, "--model_name", args.model,
+          "--num_classes", NUM_CLASSES, "--checkpoint_path", train_dir,
+          "--export_dir", saved_model, "--preprocessing_name", args.model,
+          "--input_size", IMAGE_SIZE],
+         work / "export.log")
 
     losses = re.findall(r"global step \d+: loss = ([0-9.]+)", train_output)
     accuracy = re.findall(r"eval/Accuracy\[([0-9.]+)\]", eval_output)
@@ -119,6 +130,9 @@ def main() -> None:
     print(f"  port report:  {report}")
     print(f"  verify report: {work / 'verify.json'}")
     print(f"  checkpoint:   {train_dir} (latest: model.ckpt-{args.steps}*)")
+    print(f"  SavedModel:   {saved_model} (serving_default: uint8 images "
+          f"[n, {IMAGE_SIZE}, {IMAGE_SIZE}, 3] -> logits, probabilities, classes; "
+          f"saved_model_cli show --dir {saved_model} --all)")
     print(f"  eval events:  {eval_dir}")
     print(f"  step logs:    {work}/*.log")
 

@@ -30,8 +30,12 @@ TF_EXTRA = RUNTIME + PROTOC
 # of pyproject.toml, named in the rewrite's report where a file starts to use them.
 PROBABILITY = ("tensorflow-probability[tf]>=0.23,<0.26",)
 GAN = (*PROBABILITY, "tensorflow-gan==2.1.0", "tensorflow-hub", "setuptools<81")
+# tf.contrib.tensorboard.plugins.projector's: the ``tensorboard`` extra (TensorFlow 2.15
+# installs TensorBoard itself; 2.21 no longer does).
+TENSORBOARD = ("tensorboard>=2.15",)
 # The package a ported file imports -> what installs it.
-SUCCESSORS = {"tensorflow_probability": PROBABILITY, "tensorflow_gan": GAN}
+SUCCESSORS = {"tensorflow_probability": PROBABILITY, "tensorflow_gan": GAN,
+              "tensorboard": TENSORBOARD}
 # Characters a POSIX shell would read in an unquoted requirement.
 _SHELL_SPECIAL = set("<>*[]() ;&|$")
 

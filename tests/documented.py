@@ -14,13 +14,18 @@ is left out.
 from __future__ import annotations
 
 import functools
+import os
 import re
 import shlex
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 from typing import Dict, Iterator, List, Tuple
 
 ROOT = Path(__file__).resolve().parents[1]
-COMMAND_WORDS = ("slimport", "python", "pip", "tox", "bash", "git", "TF_CONFIG=")
+COMMAND_WORDS = ("slimport", "python", "pip", "tox", "bash", "git", "TF_CONFIG=",
+                 "saved_model_cli")
 _FENCE = re.compile(r"^```(\w*)\s*$")
 _QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")
 # Outside quotes (``'.[tf]'`` is an extra, not an optional part).
@@ -114,3 +119,18 @@ def documented(line: str) -> List[str]:
     assert line in shell_lines(), (
         f"no page of README.md or docs/ shows the command {line!r} any more")
     return shlex.split(line)
+
+
+RUN_SECS = 600
+
+
+def run_documented(words: List[str], cwd: Path) -> subprocess.CompletedProcess:
+    """Runs a command's words in `cwd` with this Python's environment first on PATH
+    (``slimport``, ``python``, ``saved_model_cli`` are this environment's)."""
+    env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2",
+               PATH=os.pathsep.join([str(Path(sys.executable).parent),
+                                     os.environ.get("PATH", "")]))
+    executable = shutil.which(words[0], path=env["PATH"])
+    assert executable is not None, f"{words[0]} is not on PATH"
+    return subprocess.run([executable, *words[1:]], cwd=cwd, env=env, capture_output=True,
+                          text=True, timeout=RUN_SECS, check=False)

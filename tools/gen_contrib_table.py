@@ -21,11 +21,14 @@ tests use:
         --platform manylinux2010_x86_64 tensorflow-cpu==1.15.0 -d /tmp/tf115
     pip download --no-deps --only-binary :all: --python-version 37 \\
         --platform manylinux1_x86_64 tensorflow==1.14.0 -d /tmp/tf114
-    .tox/unit/bin/python tools/gen_contrib_table.py /tmp/tf115/tensorflow_cpu-1.15.0-*.whl \\
-        --older /tmp/tf114/tensorflow-1.14.0-*.whl
-    .tox/unit/bin/python tools/gen_contrib_table.py VENV/lib/python3.7/site-packages --older ...
+    VENV/bin/python tools/tf1_contrib_paths.py > /tmp/tf115_paths.tsv   # TF 1.15 runs here
+    .tox/tf221/bin/python tools/gen_contrib_table.py /tmp/tf115/tensorflow_cpu-1.15.0-*.whl \\
+        --older /tmp/tf114/tensorflow-1.14.0-*.whl --resolved /tmp/tf115_paths.tsv
 
-(1.15 no longer had ``contrib.gan``, which became TF-GAN; 1.14's is read from its wheel.)
+(1.15 no longer had ``contrib.gan``, which became TF-GAN; 1.14's is read from its wheel.
+``--resolved`` adds the paths only running TensorFlow 1.15 shows: a submodule bound on
+its package as an attribute, ``tf.contrib.layers.summaries``; VENV is a Python 3.7
+environment with ``tensorflow==1.15.5``, tools/tf1_contrib_paths.py says how to make it.)
 
 A contrib module that has a hand-made mirror (``contrib_table.MODULE_HOMES``:
 ``tfprof`` -> ``slim_ext.contrib.tfprof``, ``distributions`` -> TensorFlow Probability's)
@@ -679,12 +682,58 @@ def mirrored_rows(tree: Tf1Tree, generated: Dict[str, Tuple[str, str, str]]
     return table
 
 
-def rows(tree: Tf1Tree, slim: TfSlim) -> List[Tuple[str, str, str, str]]:
+def read_resolved(path: Path) -> List[Tuple[str, str, str]]:
+    """The lines of tools/tf1_contrib_paths.py's output: (path, kind, what)."""
+    return [tuple(line.split("\t"))  # type: ignore[misc]
+            for line in path.read_text(encoding="utf-8").splitlines() if line.count("\t") == 2]
+
+
+def resolved_rows(tree: Tf1Tree, slim: TfSlim, homes: Dict[str, str],
+                  table: Dict[str, Tuple[str, str, str]],
+                  resolved: Sequence[Tuple[str, str, str]]) -> Dict[str, Tuple[str, str, str]]:
+    """The paths TensorFlow 1.x resolved that reading its sources did not list.
+
+    A module reached under another path (``layers.summaries`` is
+    ``layers.python.layers.summaries``) is a line naming the module it stands for, with
+    that module's home; a class or function is a line with its home (the tf_slim or
+    tf.compat.v1 name of where it is defined) when it has one. Names inside a module
+    reached under another path are looked up through it, names of a mirrored module
+    are the mirror's (``mirrored_rows``), and the rest stay unlisted: the rewrite
+    reports them.
+    """
+    from slimport.tables.contrib_table import MODULE_HOMES
+
+    added: Dict[str, Tuple[str, str, str]] = {}
+    aliases = {path for path, kind, what in resolved
+               if kind == "module" and _module_key(what) != path}
+    for path, kind, what in resolved:
+        if path in table or path in MODULE_HOMES or path.split(".")[0] == "slim":
+            # (contrib.slim is ported by tf_slim's own layout: contrib_slim.)
+            continue
+        parent = path.rpartition(".")[0]
+        if kind == "module":
+            real = _module_key(what)
+            home = MODULE_HOMES.get(real) or table.get(real, ("", GONE, ""))[1]
+            added[path] = (_module_kind(tree, what) if tree.is_module(what) else "module",
+                           home, real if real != path else "")
+        elif parent not in aliases and parent not in MODULE_HOMES:
+            module, _, name = what.partition(":")
+            if _is_op_wrappers(module):
+                continue  # a raw op a module star-imported: no contrib API (``_bind``)
+            home, import_module = symbol_home(tree, slim, homes, Origin(module, name), name)
+            if home != GONE:
+                added[path] = ("symbol", home, import_module)
+    return added
+
+
+def rows(tree: Tf1Tree, slim: TfSlim, resolved: Sequence[Tuple[str, str, str]] = ()
+         ) -> List[Tuple[str, str, str, str]]:
     """Every line of the table, sorted by name.
 
     A module that is gone with every name in it and below it is one line: the
     codemod looks a name up by its longest listed prefix; a mirrored module lists
-    every name it had (``mirrored_rows``).
+    every name it had (``mirrored_rows``); ``resolved`` (tools/tf1_contrib_paths.py's
+    walk of TensorFlow 1.x) adds the paths only running it shows (``resolved_rows``).
     """
     homes = module_homes(tree, slim)
     table: Dict[str, Tuple[str, str, str]] = {}
@@ -716,6 +765,7 @@ def rows(tree: Tf1Tree, slim: TfSlim) -> List[Tuple[str, str, str, str]]:
                                        homes.get(origin.module, GONE), same))
     mirrored = mirrored_rows(tree, table)
     table.update(mirrored)
+    table.update(resolved_rows(tree, slim, homes, table, resolved))
     alive = {prefix for key, (_, home, _) in table.items() if home != GONE or key in mirrored
              for prefix in _prefixes(key)}
     return [(key, kind, home, import_module)
@@ -739,6 +789,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                         "directory of an environment that has it (read, never run)")
     parser.add_argument("--older", type=Path, help="a TensorFlow 1.14 wheel: the contrib "
                         "packages 1.15 dropped (gan) are read from it")
+    parser.add_argument("--resolved", type=Path, help="tools/tf1_contrib_paths.py's output "
+                        "(run with TensorFlow 1.15): the paths only running it shows")
     parser.add_argument("--output", type=Path, default=OUTPUT)
     args = parser.parse_args(argv)
     import tensorflow as tf
@@ -750,7 +802,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     lines = [f"# tf.contrib names of {_tf1_name(source)} and their homes on "
              f"TensorFlow {tf.__version__} with tf_slim {_tf_slim_version()}; "
              "generated by tools/gen_contrib_table.py"]
-    lines += ["\t".join(row).rstrip("\t") for row in rows(tree, slim)]
+    resolved = read_resolved(args.resolved) if args.resolved else []
+    lines += ["\t".join(row).rstrip("\t") for row in rows(tree, slim, resolved)]
     args.output.write_text("\n".join(lines) + "\n", encoding="utf-8")
     print(f"wrote {len(lines) - 1} names to {args.output}", file=sys.stderr)
     return 0

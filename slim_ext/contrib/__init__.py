@@ -15,7 +15,11 @@ maps each contrib module onto its mirror):
   tensorflow.contrib.training (HParams)        -> slim_ext.contrib.training
   tensorflow.contrib.tfprof                    -> slim_ext.contrib.tfprof
   tensorflow.contrib.framework (deprecated)    -> slim_ext.contrib.framework
-  tensorflow.contrib.lookup (HashTable)        -> slim_ext.contrib.lookup
+  tensorflow.contrib.lookup (HashTable, the *_from_tensor tables)
+                                               -> slim_ext.contrib.lookup
+  tensorflow.contrib.nn (deprecated_flipped_*) -> slim_ext.contrib.nn
+  tensorflow.contrib.gan.eval (the frozen-graph helpers TF-GAN dropped)
+                                               -> slim_ext.contrib.gan_eval
   tensorflow.contrib.rnn (the cells core TF lacks) -> slim_ext.contrib.rnn
   tensorflow.contrib.cudnn_rnn (compatible cells)  -> slim_ext.contrib.cudnn_rnn
   tensorflow.contrib.legacy_seq2seq                -> slim_ext.contrib.legacy_seq2seq
@@ -41,8 +45,8 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-_SUBMODULES = ("cudnn_rnn", "framework", "gan", "image", "learn", "legacy_seq2seq", "lookup",
-               "quantize", "rnn", "seq2seq", "tfprof", "training")
+_SUBMODULES = ("cudnn_rnn", "framework", "gan", "gan_eval", "image", "learn",
+               "legacy_seq2seq", "lookup", "nn", "quantize", "rnn", "seq2seq", "tfprof", "training")
 # Earlier ports wrote the quantize stand-ins as slim_ext.contrib.quantize_<name>.
 _EARLIER_QUANTIZE_NAMES = ("quantize_create_training_graph", "quantize_create_eval_graph")
 # Earlier ports wrote stand-ins for Experiment-based launching under these names;

@@ -5,16 +5,47 @@ name=None)`` was an initializable hash table: built in the graph, filled by
 ``tf.tables_initializer()`` (or its ``init`` op), looked up with ``lookup``. TensorFlow 2
 keeps that table as ``tf.compat.v1.lookup.StaticHashTable``, which takes ``name`` third
 and has no ``init``; this class keeps the contrib signature and the ``init`` name.
-The other contrib.lookup names the rewrite sends to ``tf.compat.v1.lookup``
-(``KeyValueTensorInitializer``, ``TextFileInitializer``, ...).
+The contrib.lookup names TensorFlow 2 exports go to ``tf.compat.v1.lookup``
+(``KeyValueTensorInitializer``, ``TextFileInitializer``, ...); the ones it keeps but no
+longer exports are here, as the same objects TF 1.15's contrib.lookup re-exported from
+core TensorFlow (``index_table_from_file``, ``IdTableWithHashBuckets``, the hasher
+specs, ``MutableHashTable``, ...); and contrib's own wrappers are here as TF 1.15 wrote
+them: ``index_table_from_tensor`` and ``index_to_string_table_from_tensor`` take the
+vocabulary as ``mapping`` (core's functions call it ``vocabulary_list``), and
+``string_to_index`` / ``index_to_string`` build such a table and look a tensor up in it.
 
 Example:
   table = HashTable(tf.lookup.KeyValueTensorInitializer(keys, values), -1)
   ids = table.lookup(names)          # after tf.tables_initializer() has run
+  ids = index_table_from_tensor(mapping=["emerson", "lake"]).lookup(names)
 """
 from typing import Any, Optional
 
 import tensorflow as tf
+from tensorflow.python.ops import lookup_ops
+# contrib.lookup's names from core TensorFlow (re-exported: ``__all__``).
+from tensorflow.python.ops.lookup_ops import FastHashSpec
+from tensorflow.python.ops.lookup_ops import HasherSpec
+from tensorflow.python.ops.lookup_ops import IdTableWithHashBuckets
+from tensorflow.python.ops.lookup_ops import index_table_from_file
+from tensorflow.python.ops.lookup_ops import index_to_string_table_from_file
+from tensorflow.python.ops.lookup_ops import InitializableLookupTableBase
+from tensorflow.python.ops.lookup_ops import LookupInterface
+from tensorflow.python.ops.lookup_ops import MutableHashTable
+from tensorflow.python.ops.lookup_ops import StrongHashSpec
+from tensorflow.python.ops.lookup_ops import TableInitializerBase
+from tensorflow.python.ops.lookup_ops import TextFileIdTableInitializer
+from tensorflow.python.ops.lookup_ops import TextFileStringTableInitializer
+
+__all__ = [
+    "FastHashSpec", "HashTable", "HasherSpec", "IdTableWithHashBuckets",
+    "InitializableLookupTableBase", "LookupInterface", "MutableHashTable", "StrongHashSpec",
+    "TableInitializerBase", "TextFileIdTableInitializer", "TextFileStringTableInitializer",
+    "index_table_from_file", "index_table_from_tensor", "index_to_string",
+    "index_to_string_table_from_file", "index_to_string_table_from_tensor",
+    "string_to_index", "string_to_index_table_from_file",
+    "string_to_index_table_from_tensor",
+]
 
 
 class HashTable(tf.compat.v1.lookup.StaticHashTable):
@@ -48,3 +79,113 @@ class HashTable(tf.compat.v1.lookup.StaticHashTable):
   def init(self) -> Any:
     """The operation that fills the table (``initializer`` in TensorFlow 2)."""
     return self.initializer
+
+
+def index_table_from_tensor(mapping: Any, num_oov_buckets: int = 0, default_value: int = -1,
+                            hasher_spec: Any = FastHashSpec, dtype: Any = tf.string,
+                            name: Optional[str] = None) -> Any:
+  """A table mapping each key of ``mapping`` to its position (an int64 id).
+
+  Args:
+    mapping: a 1-D tensor (or list) of unique keys; key ``mapping[i]`` gets id i.
+    num_oov_buckets: buckets for keys not in ``mapping``, hashed by ``hasher_spec``.
+    default_value: the id of a key not in ``mapping``, without buckets.
+    hasher_spec: how keys are hashed into the buckets.
+    dtype: the type of the keys (string or integer).
+    name: a name for the operations.
+
+  Returns:
+    The lookup table; ``tf.tables_initializer()`` fills it.
+
+  Raises:
+    ValueError: ``mapping`` is None, or the other arguments do not fit.
+  """
+  if mapping is None:
+    raise ValueError("mapping must be specified.")
+  return lookup_ops.index_table_from_tensor(
+      vocabulary_list=mapping, num_oov_buckets=num_oov_buckets,
+      default_value=default_value, hasher_spec=hasher_spec, dtype=dtype, name=name)
+
+
+def index_to_string_table_from_tensor(mapping: Any, default_value: str = "UNK",
+                                      name: Optional[str] = None) -> Any:
+  """A table mapping each int64 id to the key at that position of ``mapping``.
+
+  Args:
+    mapping: a 1-D string tensor (or list); id i looks up ``mapping[i]``.
+    default_value: the value of an id outside ``mapping``.
+    name: a name for the operations.
+
+  Returns:
+    The lookup table; ``tf.tables_initializer()`` fills it.
+
+  Raises:
+    ValueError: ``mapping`` is None.
+  """
+  if mapping is None:
+    raise ValueError("mapping must be specified.")
+  return lookup_ops.index_to_string_table_from_tensor(
+      vocabulary_list=mapping, default_value=default_value, name=name)
+
+
+def string_to_index_table_from_file(vocabulary_file: Optional[str] = None,
+                                    num_oov_buckets: int = 0,
+                                    vocab_size: Optional[int] = None,
+                                    default_value: int = -1,
+                                    hasher_spec: Any = FastHashSpec,
+                                    name: Optional[str] = None) -> Any:
+  """contrib.lookup's older name of ``index_table_from_file`` (string keys)."""
+  return index_table_from_file(
+      vocabulary_file, num_oov_buckets, vocab_size, default_value, hasher_spec,
+      key_dtype=tf.string, name=name)
+
+
+def string_to_index_table_from_tensor(mapping: Any, num_oov_buckets: int = 0,
+                                      default_value: int = -1, hasher_spec: Any = FastHashSpec,
+                                      name: Optional[str] = None) -> Any:
+  """contrib.lookup's older name of ``index_table_from_tensor`` (string keys).
+
+  Raises:
+    ValueError: ``mapping`` is not a string tensor.
+  """
+  with tf.compat.v1.name_scope(name, "string_to_index") as scope:
+    mapping = tf.convert_to_tensor(mapping)
+  if tf.string != mapping.dtype.base_dtype:
+    raise ValueError("string_to_index_table_from_tensor requires string.")
+  return index_table_from_tensor(mapping, num_oov_buckets, default_value, hasher_spec,
+                                 name=scope)
+
+
+def string_to_index(tensor: Any, mapping: Any, default_value: int = -1,
+                    name: Optional[str] = None) -> Any:
+  """The ids of the strings of ``tensor``: their positions in ``mapping``.
+
+  Args:
+    tensor: a string tensor.
+    mapping: a 1-D string tensor of unique keys.
+    default_value: the id of a string not in ``mapping``.
+    name: a name for the operations.
+
+  Returns:
+    An int64 tensor of ``tensor``'s shape, once ``tf.tables_initializer()`` ran.
+  """
+  table = index_table_from_tensor(mapping=mapping, default_value=default_value, name=name)
+  return table.lookup(tensor)
+
+
+def index_to_string(tensor: Any, mapping: Any, default_value: str = "UNK",
+                    name: Optional[str] = None) -> Any:
+  """The strings at the int64 positions ``tensor`` names in ``mapping``.
+
+  Args:
+    tensor: an int64 tensor of ids.
+    mapping: a 1-D string tensor.
+    default_value: the string of an id outside ``mapping``.
+    name: a name for the operations.
+
+  Returns:
+    A string tensor of ``tensor``'s shape, once ``tf.tables_initializer()`` ran.
+  """
+  table = index_to_string_table_from_tensor(mapping=mapping, default_value=default_value,
+                                            name=name)
+  return table.lookup(tensor)

@@ -9,6 +9,10 @@ asked for (there or not), the files read (by their content's hash). ``recorded``
 notes them for one port, and ``unchanged`` says whether each still gives the same
 answer, which is when the engine's cache (``slimport.engine.cache``) may hand back the
 port it stored instead of porting again.
+
+A run's own files are read as they were before the run wrote any (``keep_as_read``):
+porting in place, a neighbour already written would otherwise answer for its port,
+not for the user's code, and a file's port would depend on the order of the run.
 """
 from __future__ import annotations
 
@@ -16,7 +20,7 @@ import hashlib
 import os
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator, List, Optional, Sequence, Tuple
+from typing import Dict, Iterator, List, Mapping, Optional, Sequence, Tuple
 
 # (kind, path, answer): what one look at the file system found.
 Read = Tuple[str, str, str]
@@ -26,6 +30,43 @@ UNREADABLE = "-"
 
 # The looks of the port being recorded (None: nobody records).
 _looks: Optional[List[Read]] = None
+# Absolute path -> the bytes of a file of the run as it was before the run wrote any.
+_as_read: Dict[str, bytes] = {}
+
+
+def read_as(files: Mapping[str, bytes]) -> Dict[str, bytes]:
+    """From now on, read the files of ``files`` as those bytes, not off the disk.
+
+    Args:
+      files: absolute path -> the file's bytes as the run read them before writing any
+        (empty: read every file off the disk again).
+
+    Returns:
+      What was read so before, for putting back.
+    """
+    global _as_read
+    outer = _as_read
+    _as_read = {os.path.realpath(name): data for name, data in files.items()}
+    return outer
+
+
+@contextmanager
+def keep_as_read(files: Mapping[str, bytes]) -> Iterator[None]:
+    """``read_as(files)`` until the end.
+
+    Args:
+      files: absolute path -> the file's bytes as the run read them before writing any.
+    """
+    outer = read_as(files)
+    try:
+        yield
+    finally:
+        global _as_read
+        _as_read = outer
+
+
+def _kept(path: Path) -> Optional[bytes]:
+    return _as_read.get(os.path.realpath(path)) if _as_read else None
 
 
 @contextmanager
@@ -89,7 +130,8 @@ def digest(data: bytes) -> str:
 
 
 def read_bytes(path: Path) -> bytes:
-    """``path.read_bytes()``, noted by the content's hash.
+    """``path.read_bytes()`` (as the run read it, for a file of the run: ``keep_as_read``),
+    noted by the content's hash.
 
     Args:
       path: a file.
@@ -100,24 +142,15 @@ def read_bytes(path: Path) -> bytes:
     Raises:
       OSError: it cannot be read (noted as UNREADABLE).
     """
-    try:
-        data = path.read_bytes()
-    except OSError:
-        _note(CONTENT, path, UNREADABLE)
-        raise
+    data = _kept(path)
+    if data is None:
+        try:
+            data = path.read_bytes()
+        except OSError:
+            _note(CONTENT, path, UNREADABLE)
+            raise
     _note(CONTENT, path, digest(data))
     return data
-
-
-def note_content(path: Path, content_digest: str) -> None:
-    """Note a look at ``path`` whose answer was remembered from an earlier read of it
-    (``digest`` of its bytes, or UNREADABLE).
-
-    Args:
-      path: the file.
-      content_digest: what the earlier read found.
-    """
-    _note(CONTENT, path, content_digest)
 
 
 def _answer_now(kind: str, path: str) -> str:
@@ -125,6 +158,9 @@ def _answer_now(kind: str, path: str) -> str:
         return str(Path(path).resolve())
     if kind == IS_FILE:
         return "1" if os.path.isfile(path) else "0"
+    kept = _kept(Path(path))
+    if kept is not None:
+        return digest(kept)
     try:
         with open(path, "rb") as handle:
             return digest(handle.read())

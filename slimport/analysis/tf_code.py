@@ -41,11 +41,11 @@ _SCOPE_EXPRESSIONS = frozenset({ast.Lambda, ast.ListComp, ast.SetComp, ast.DictC
                                 ast.GeneratorExp})
 # Uses the codemods before compat_v1 rewrite: no statement to classify a skeleton by.
 _REWRITTEN_EARLIER = frozenset({"contrib", "app", "flags"})
-# Imports that make a file TF1-era code on their own.
-TF1_IMPORTS = ("tf_slim", "tensorflow.contrib", "moxing", "slim_ext")
-# The slim_ext modules the port also gives TF 2.0-era code (the revived Estimator,
-# Keras 2): importing one of them alone is no TF1 evidence.
-TF2_ERA_RUNTIME = ("slim_ext.estimator", "slim_ext.legacy_keras")
+# Imports that make a file TF1-era code on their own. ``slim_ext`` is not one: the port
+# writes its imports, into TF 2 code too (``import slim_ext`` for tf.compat.v1.layers, the
+# Estimator's revival, a record-array assertion), and what the port writes is never
+# evidence for another edit (a second run would port a TF 2 program into graph mode).
+TF1_IMPORTS = ("tf_slim", "tensorflow.contrib", "moxing")
 
 
 def api_use(qualified: Optional[str], head_target: Optional[str]) -> Optional[Tuple[str, str]]:
@@ -282,19 +282,6 @@ def _locally_bound(definition: Union[ast.FunctionDef, ast.AsyncFunctionDef, ast.
     return frozenset(names)
 
 
-def _tf2_era_runtime(target: str, tree: ast.Module) -> bool:
-    """Whether a binding to ``target`` comes only from TF2_ERA_RUNTIME imports.
-
-    ``import slim_ext.estimator`` binds ``slim_ext`` as ``import slim_ext`` does: for
-    that name the import statements tell.
-    """
-    if target != "slim_ext":
-        return any(is_under(target, module) for module in TF2_ERA_RUNTIME)
-    imported = [alias.name for node in nodes_of(tree, (ast.Import,))
-                for alias in node.names if is_under(alias.name, target)]
-    return all(any(is_under(name, module) for module in TF2_ERA_RUNTIME) for name in imported)
-
-
 def relies_on_tf1_semantics(tree: ast.Module) -> bool:
     """Whether a module relies on TF1's run-time behaviour through names TF2 has too.
 
@@ -376,9 +363,9 @@ def defines_test_case(tree: ast.Module) -> bool:
                for statement in tree.body)
 
 
-# path of a module of the user's tree -> whether it is TF1 code, and the digest of what
-# was read (once per process; a later look notes that read: ``file_reads``).
-_NEIGHBOURS: Dict[str, Tuple[bool, str]] = {}
+# The digest of a module's bytes -> whether it is TF1 code (worked out once per process;
+# a file is read again at each look, so an edited file is judged afresh).
+_NEIGHBOURS: Dict[str, bool] = {}
 
 
 def imports_tf1_neighbour(tree: ast.Module, filename: Optional[str]) -> bool:
@@ -449,23 +436,22 @@ def _module_file(root: Path, name: str) -> Optional[Path]:
 
 
 def _is_tf1_file(path: Path) -> bool:
-    key = str(path)
-    known = _NEIGHBOURS.get(key)
-    if known is not None:
-        file_reads.note_content(path, known[1])
-        return known[0]
+    """Whether the module at ``path`` is TF1 code, read as the run read it
+    (``file_reads``: a file of the run as it was before the run wrote any)."""
     try:
         data = file_reads.read_bytes(path)
     except OSError:
-        _NEIGHBOURS[key] = (False, file_reads.UNREADABLE)
         return False
-    try:
-        tree = ast.parse(data)
-    except (SyntaxError, ValueError):
-        verdict = False
-    else:
-        verdict = tf1_evidence(tree, collect_bindings(tree))[0]
-    _NEIGHBOURS[key] = (verdict, file_reads.digest(data))
+    key = file_reads.digest(data)
+    verdict = _NEIGHBOURS.get(key)
+    if verdict is None:
+        try:
+            tree = ast.parse(data)
+        except (SyntaxError, ValueError):
+            verdict = False
+        else:
+            verdict = tf1_evidence(tree, collect_bindings(tree))[0]
+        _NEIGHBOURS[key] = verdict
     return verdict
 
 
@@ -499,8 +485,8 @@ def signal_scan(tree: ast.Module, bindings: Bindings) -> SignalScan:
 def tf1_evidence(tree: ast.Module, bindings: Bindings) -> Tuple[bool, Set[int]]:
     """Whether ``tree`` is TF1 code, and the statements a skeleton must keep to say so.
 
-    TF1 code: any TF1 signal, an import of tf_slim, tf.contrib, MoXing or slim_ext other
-    than TF2_ERA_RUNTIME (imports are statements every skeleton keeps), or TF1 semantics
+    TF1 code: any TF1 signal, an import of tf_slim, tf.contrib or MoXing (imports are
+    statements every skeleton keeps; an import of slim_ext is none), or TF1 semantics
     (``relies_on_tf1_semantics``, read off the whole file: nothing to keep).
 
     Args:
@@ -510,8 +496,7 @@ def tf1_evidence(tree: ast.Module, bindings: Bindings) -> Tuple[bool, Set[int]]:
     Returns:
       (is TF1 code, ``id()`` of the statements that show it).
     """
-    if any(target.startswith(TF1_IMPORTS) and not _tf2_era_runtime(target, tree)
-           for target in bindings.names.values()):
+    if any(target.startswith(TF1_IMPORTS) for target in bindings.names.values()):
         return True, set()
     scan = signal_scan(tree, bindings)
     witness = scan.first_clean.get(TF1)
@@ -544,13 +529,33 @@ def tf1_before_porting(original: Optional[ast.Module]) -> bool:
     return known
 
 
+def tf1_api_code(tree: ast.Module, bindings: Bindings) -> Tuple[bool, Set[int]]:
+    """Whether ``tree`` is written against TF1's API: TF1 code (``tf1_evidence``), or
+    code that binds ``tensorflow.compat.v1``, whoever moved it there (the port's own
+    compat_v1, or the authors in TF 2's early days, as object detection 2.x's scripts).
+    Unlike TF1 evidence, compat.v1 decides no execution mode: such a module's mode is
+    its authors' (or its entry point's) business.
+
+    Args:
+      tree: the file's stdlib ``ast``.
+      bindings: its bindings.
+
+    Returns:
+      (written against TF1's API, ``id()`` of the statements that show it).
+    """
+    if any(is_under(target, COMPAT_V1) for target in bindings.names.values()):
+        return True, set()  # imports are statements every skeleton keeps
+    return tf1_evidence(tree, bindings)
+
+
 def tf1_era_file(tree: ast.Module, bindings: Bindings) -> Tuple[bool, Set[int]]:
     """Whether Python 2 and NumPy 1 leftovers in ``tree`` are for slimport to port, and
     the statements a skeleton must keep to say so.
 
-    They are in TF1 code and in plain Python (a TF1 tree's helpers); a file that uses
-    TensorFlow or Keras without any TF1 sign is TF2 code (TensorFlow's and Keras' own
-    modules among them), whose leftovers are its authors' business.
+    They are in code written against TF1's API (``tf1_api_code``: compat.v1 included)
+    and in plain Python (a TF1 tree's helpers); a file that uses TensorFlow or Keras
+    without any TF1 sign is TF2 code (TensorFlow's and Keras' own modules among them),
+    whose leftovers are its authors' business.
 
     Args:
       tree: the file's stdlib ``ast``.
@@ -562,7 +567,7 @@ def tf1_era_file(tree: ast.Module, bindings: Bindings) -> Tuple[bool, Set[int]]:
     if not any(target == TF or target.startswith((TF + ".", "keras", "tf_keras"))
                for target in bindings.names.values()):
         return True, set()
-    return tf1_evidence(tree, bindings)
+    return tf1_api_code(tree, bindings)
 
 
 def is_tf1_code(tree: ast.Module, original: Optional[ast.Module],

@@ -93,7 +93,7 @@ def rewrite_command(args: argparse.Namespace,
         outcome = engine.run_plan(plan, settings, jobs=args.jobs or os.cpu_count() or 1,
                                   on_done=lambda result: progress.advance(result.path),
                                   observer=observer, cache=prepared.cache,
-                                  known=prepared.known)
+                                  known=prepared.known, originals=prepared.originals)
     except engine.Interrupted as interrupted:
         progress.close()
         return _interrupted(args, plan, interrupted)

@@ -5,25 +5,55 @@ The bytes go through as they are (encoding, BOM, line endings). Standard output 
 the ported file, or with ``--diff`` its diff, with ``--check`` nothing; a file that
 cannot be ported comes out unchanged (exit 2), so what is written is always a whole
 file. The summary goes to standard error; ``--stdin-filename`` names the file there
-and is where ``[tool.slimport]`` is looked for from. One file is no tree: the
-codemods get no tree facts (each decides from the file alone, and says so).
+and is where ``[tool.slimport]`` is looked for from, and where the tree facts are
+read: from the file's import root on disk (its own text taken from standard input),
+as ``slimport rewrite`` of that root would read them, so that an editor gets the
+port a run over the tree writes. Without a name there is no tree: the codemods get
+no tree facts (each decides from the file alone, and says so).
 """
 from __future__ import annotations
 
 import argparse
+import os
 import sys
-from typing import Any, List, Mapping, Sequence
+from pathlib import Path
+from typing import Any, List, Mapping, Optional, Sequence
 
 from slimport import engine
 from slimport.analysis.source_tree import SourceTree
 from slimport.cli import exit_codes
+from slimport.engine import protos
 from slimport.engine.jobs import port_to_result
 from slimport.output import report_file
 from slimport.output.diffs import colored_diff, use_color
-from slimport.output.results import CHANGED
+from slimport.output.results import CHANGED, FileResult
 from slimport.output.summary import summary_text
 
 STDIN = "-"
+
+
+def _survey(args: argparse.Namespace, codemods: Sequence[type], options: Mapping[str, Any],
+            data: bytes) -> Any:
+    """The facts standard input is ported with: its root's, when it is named."""
+    text = data.decode("utf-8", "replace")
+    if args.stdin_filename is None:
+        return engine.survey(codemods, options, SourceTree(), {"<stdin>": text},
+                             gather_facts=False)
+    filename = os.path.abspath(args.stdin_filename)
+    around = engine.read_texts(engine.rest_of_roots([filename]))
+    # Which paths a run would port is not known: facts about them keep their alone value.
+    return engine.survey(codemods, options, None, {filename: text}, around=around)
+
+
+def _regenerated(path: Path, data: bytes, result: FileResult,
+                 settings: engine.PortSettings) -> Optional[bytes]:
+    """The module's protoc code when it is a stale generated one (``result`` says so),
+    with the stale modules of its import root on disk for the descriptors it imports."""
+    regenerated = protos.regenerate_one(path, data, engine.rest_of_roots([str(path)]))
+    if regenerated is None:
+        return None
+    protos.record(result, data, regenerated, protos.protoc_version(), settings)
+    return None if regenerated.error else regenerated.code.encode("utf-8")
 
 
 def rewrite_stdin(args: argparse.Namespace, codemods: Sequence[type],
@@ -51,19 +81,24 @@ def rewrite_stdin(args: argparse.Namespace, codemods: Sequence[type],
             args.usage_error(str(error))
     data = sys.stdin.buffer.read()
     dry_run = args.diff or args.check
-    found = engine.survey(codemods, options, SourceTree(),
-                          [data.decode("utf-8", "replace")], gather_facts=False)
+    found = _survey(args, codemods, options, data)
     warnings += found.warnings
     settings = engine.PortSettings(
         tuple(codemods), options, write=not dry_run, diff=args.diff,
-        max_file_bytes=args.max_size,
+        max_file_bytes=args.max_size, tree_facts=found.facts,
         review=args.report is not None and report_file.is_page(args.report))
     result, ported = port_to_result(data, display, display, settings, written=settings.write)
+    output = ported.data if result.status == CHANGED else data
+    if args.stdin_filename is not None and not args.only:
+        # A stale generated protobuf module, as a run regenerates it (--only runs just
+        # the codemods named, there too).
+        output = _regenerated(Path(os.path.abspath(args.stdin_filename)), data, result,
+                              settings) or output
     if args.diff:
         sys.stdout.write(colored_diff(result.diff) if use_color(sys.stdout, args.color)
                          else result.diff)
     elif not args.check:
-        sys.stdout.buffer.write(ported.data if result.status == CHANGED else data)
+        sys.stdout.buffer.write(output)
     sys.stdout.flush()
     mode = "check" if args.check else "diff" if args.diff else "stdin"
     exit_code = exit_codes.exit_code([result], dry_run)

@@ -21,6 +21,7 @@ from slimport.codemods.contrib_symbols import ContribSymbolsCommand
 from slimport.codemods.device_spec import DeviceSpecCommand
 from slimport.codemods.binary_file_modes import BinaryFileModesCommand
 from slimport.codemods.cluster_bootstrap import ClusterBootstrapCommand
+from slimport.codemods.dataset_map_threads import DatasetMapThreadsCommand
 from slimport.codemods.estimator_ps_strategy import EstimatorPsStrategyCommand
 from slimport.codemods.flags_to_absl import FlagsToAbslCommand
 from slimport.codemods.fractions_gcd import FractionsGcdCommand
@@ -67,6 +68,7 @@ CODEMODS: List[Type[SlimportCodemod]] = [
     ContribSlimCommand,
     Tf0NamesCommand,
     ContribSymbolsCommand,
+    DatasetMapThreadsCommand,
     MoxingCommand,
     MovedModulesCommand,
     SdkImportsCommand,

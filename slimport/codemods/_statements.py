@@ -1,11 +1,12 @@
-"""Statements the codemods build and recognise: imports and docstrings.
+"""Statements the codemods build, recognise and remove: imports and docstrings.
 
 Built with libcst's own parser from their text (``small_statement``), so what is
-inserted is spelled as a user would write it.
+inserted is spelled as a user would write it. A statement removed leaves its comments
+and blank lines to the code around it (``keep_lines_of_removed``).
 """
 from __future__ import annotations
 
-from typing import List, Sequence
+from typing import AbstractSet, List, Sequence, Tuple
 
 import libcst as cst
 
@@ -69,3 +70,46 @@ def is_docstring(statement: cst.BaseStatement) -> bool:
     return (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1
             and isinstance(statement.body[0], cst.Expr)
             and isinstance(statement.body[0].value, (cst.SimpleString, cst.ConcatenatedString)))
+
+
+def _blank_run(lines: Sequence[cst.EmptyLine], from_end: bool) -> int:
+    """How many comment-less empty lines ``lines`` starts (or ends) with."""
+    count = 0
+    for line in (reversed(lines) if from_end else lines):
+        if line.comment is not None:
+            break
+        count += 1
+    return count
+
+
+def keep_lines_of_removed(body: Sequence[cst.BaseStatement], removed: AbstractSet[int]
+                          ) -> Tuple[List[cst.BaseStatement], List[cst.EmptyLine]]:
+    """A body without the statements ``removed`` names, each one's comments and blank
+    lines handed to the statement after it.
+
+    Libcst keeps a statement's comment lines and blank lines above it with the
+    statement, so removing it (an import nothing uses after the port) would take
+    ``# Dependency imports`` with it. The gap the removed line sat in is kept once:
+    blank lines below it do not double those above it.
+
+    Args:
+      body: a body's statements.
+      removed: ``id()`` of those to remove.
+
+    Returns:
+      The new body, and the lines left over when the last statements were removed (for
+      the body's footer, before its own).
+    """
+    kept: List[cst.BaseStatement] = []
+    carried: List[cst.EmptyLine] = []
+    for statement in body:
+        if id(statement) in removed:
+            carried += statement.leading_lines
+            continue
+        if carried:
+            own = list(statement.leading_lines)
+            overlap = min(_blank_run(carried, from_end=True), _blank_run(own, from_end=False))
+            statement = statement.with_changes(leading_lines=[*carried, *own[overlap:]])
+            carried = []
+        kept.append(statement)
+    return kept, carried

@@ -135,6 +135,8 @@ class CompatV1Command(SlimportCodemod):
         self.checked: Set[int] = set()
         # ids of the module-level statements the edit pass must walk.
         self.touched: Set[int] = set()
+        # id() of an edited module-level statement -> the statement it replaced.
+        self._edited: Dict[int, cst.BaseStatement] = {}
         self._main = main_block(tree)
         self._in_main = False
         return any(is_under(target, TF) or target.startswith("tf_slim")
@@ -299,7 +301,8 @@ class CompatV1Command(SlimportCodemod):
         return tree
 
     def _edit(self, tree: cst.Module, edit: "_Edit") -> cst.Module:
-        """``tree`` with ``edit`` run over the module-level statements that need it."""
+        """``tree`` with ``edit`` run over the module-level statements that need it; each
+        edited statement is noted with the original it replaces (``_given``)."""
         body: List[cst.BaseStatement] = []
         for statement in tree.body:
             if id(statement) not in self.touched:
@@ -309,8 +312,14 @@ class CompatV1Command(SlimportCodemod):
             if isinstance(result, cst.FlattenSentinel):
                 body.extend(result)
             elif not isinstance(result, cst.RemovalSentinel):
+                self._edited[id(result)] = statement
                 body.append(result)
         return tree.with_changes(body=body)
+
+    def _given(self, statement: cst.BaseStatement) -> cst.BaseStatement:
+        """The statement of the tree this pass was given that ``statement`` replaced (a
+        finding's line is found on those), or ``statement`` itself when it was not edited."""
+        return self._edited.get(id(statement), statement)
 
     def _is_tf2_api(self, target: str) -> bool:
         """``tensorflow`` or one of its public names (not compat, not its own packages)."""
@@ -378,7 +387,7 @@ class CompatV1Command(SlimportCodemod):
                 lines.insert(0, imported)
             body[position:position] = lines
             kind = "script" if usage.script_call is not None else "test module"
-            self.record_edit(usage.script_call or tree.body[max(position - 1, 0)],
+            self.record_edit(usage.script_call or self._given(tree.body[max(position - 1, 0)]),
                              f"{kind}: {call_text}.disable_v2_behavior() after TensorFlow "
                              "is imported")
             return tree.with_changes(body=body)

@@ -35,6 +35,7 @@ from libcst.helpers import get_full_name_for_node
 
 from slim_facts.requirements import SUCCESSORS, pip_install_line
 from slimport.analysis.ast_index import nodes_of
+from slimport.codemods._statements import keep_lines_of_removed
 from slimport.codemods.base import SlimportCodemod, StatementFilter, chain_filter
 from slimport.analysis.names import (
     Bindings,
@@ -136,6 +137,8 @@ class _DropModuleAliases(cst.CSTTransformer):
         self.bindings = bindings
         self.unused = unused
         self.kept = kept
+        # id() of the statement lines emptied: their body removes them.
+        self._emptied: Set[int] = set()
 
     def _drop(self, qualified: str, local: str) -> bool:
         return local in self.unused and _is_contrib_module(qualified)
@@ -180,17 +183,28 @@ class _DropModuleAliases(cst.CSTTransformer):
 
     def leave_SimpleStatementLine(self, original_node: cst.SimpleStatementLine,
                                   updated_node: cst.SimpleStatementLine
-                                  ) -> Union[cst.SimpleStatementLine, cst.RemovalSentinel]:
-        if not updated_node.body:
-            return cst.RemoveFromParent()
-        return updated_node
+                                  ) -> cst.SimpleStatementLine:
+        # An emptied line is removed by its body (``keep_lines_of_removed``), whose
+        # next statement keeps the comments and blank lines above it; till then it
+        # holds a ``pass`` (libcst drops a line with an empty body as it leaves it).
+        if updated_node.body:
+            return updated_node
+        stand_in = updated_node.with_changes(body=[cst.Pass()])
+        self._emptied.add(id(stand_in))
+        return stand_in
 
     def leave_IndentedBlock(self, original_node: cst.IndentedBlock,
                             updated_node: cst.IndentedBlock) -> cst.IndentedBlock:
-        if not updated_node.body:
+        body, left = keep_lines_of_removed(updated_node.body, self._emptied)
+        if not body:
             # The block held only the dropped import (``try:`` around it).
-            return updated_node.with_changes(body=[cst.SimpleStatementLine([cst.Pass()])])
-        return updated_node
+            body = [cst.SimpleStatementLine([cst.Pass()], leading_lines=left)]
+            left = []
+        return updated_node.with_changes(body=body, footer=[*left, *updated_node.footer])
+
+    def leave_Module(self, original_node: cst.Module, updated_node: cst.Module) -> cst.Module:
+        body, left = keep_lines_of_removed(updated_node.body, self._emptied)
+        return updated_node.with_changes(body=body, footer=[*left, *updated_node.footer])
 
 
 def _with_aliases(node: Union[cst.Import, cst.ImportFrom], aliases: List[cst.ImportAlias]

@@ -35,6 +35,7 @@ not TensorFlow.
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from typing import (Any, AbstractSet, ClassVar, FrozenSet, Iterable, Iterator, List, Optional,
                     Set, Tuple)
@@ -53,7 +54,7 @@ from slimport.analysis.names import (
     uses_walrus,
 )
 from slimport.codemods._statements import small_statement
-from slimport.codemods.tree_facts import TreeFact
+from slimport.codemods.tree_facts import PROCESS, TreeFact
 from slimport.analysis.tf_code import _locally_bound, tf1_evidence
 from slimport.tables.keras_api import V1, V2, keras_2_only
 from slimport.tables.tf_api import COMPAT_V1, TF, TF1, tf_api
@@ -255,19 +256,20 @@ def tree_needs_keras_2(texts: Iterable[str]) -> bool:
     Returns:
       True when one of them needs Keras 2.
     """
-    for text in texts:
-        if not LegacyKerasCommand.applies_to(text):
-            continue
-        try:
-            tree = parse_source(text)
-        except (SyntaxError, ValueError, RecursionError):
-            continue  # the rewrite reports such a file and leaves it
-        signs, bindings = _signs_of(tree)
-        if signs.keras is None and signs.keras_2 is None:
-            continue
-        if signs.reason(tf1_evidence(tree, bindings)[0]) is not None:
-            return True
-    return False
+    return any(LegacyKerasCommand.applies_to(text) and _needs_keras_2(text) for text in texts)
+
+
+@functools.lru_cache(maxsize=4096)
+def _needs_keras_2(text: str) -> bool:
+    """Whether one file needs Keras 2 (asked once per text: a file is in several scopes)."""
+    try:
+        tree = parse_source(text)
+    except (SyntaxError, ValueError, RecursionError):
+        return False  # the rewrite reports such a file and leaves it
+    signs, bindings = _signs_of(tree)
+    if signs.keras is None and signs.keras_2 is None:
+        return False
+    return signs.reason(tf1_evidence(tree, bindings)[0]) is not None
 
 
 def _imports_tensorflow(statement: cst.CSTNode) -> bool:
@@ -316,9 +318,10 @@ class LegacyKerasCommand(SlimportCodemod):
         "optimizer in compile, names Keras 3 lacks) import slim_ext.legacy_keras first"
     )
     TRIGGERS: ClassVar[Tuple[str, ...]] = ("keras", "Optimizer")
-    # One process runs the tree: one Keras for all of it.
+    # One process runs the modules that import each other: one Keras for all of them.
     TREE_FACTS: ClassVar[Tuple[TreeFact, ...]] = (
-        TreeFact("tree_keras_2", lambda tree: tree_needs_keras_2(tree.texts), alone=False),)
+        TreeFact("tree_keras_2", lambda tree: tree_needs_keras_2(tree.texts), alone=False,
+                 reach=PROCESS),)
 
     def __init__(self, context: Any, tree_keras_2: bool = False, **kwargs: Any) -> None:
         """

@@ -60,6 +60,9 @@ MOVED_NAMES = {
         f"{COMPAT_V1}.train.NewCheckpointReader",
     "tensorflow.python.framework.graph_util.convert_variables_to_constants":
         f"{COMPAT_V1}.graph_util.convert_variables_to_constants",
+    # TF 1.15 exported its nest.is_sequence as tf.nest.is_nested; TF 2.14 dropped the
+    # internal name (tflearn 0.3.2 imports it).
+    "tensorflow.python.util.nest.is_sequence": f"{COMPAT_V1}.nest.is_nested",
 }
 
 
@@ -75,12 +78,12 @@ class MovedModulesCommand(ModuleMoveCodemod):
     DESCRIPTION: ClassVar[str] = (
         "TF1 modules TF2 dropped -> slim_ext: the MNIST tutorial's input_data "
         "(same reader, same API), graph_transforms (a stand-in); "
-        "pywrap_tensorflow.NewCheckpointReader, graph_util.convert_variables_to_constants "
-        "-> tf.compat.v1's"
+        "pywrap_tensorflow.NewCheckpointReader, graph_util.convert_variables_to_constants, "
+        "nest.is_sequence -> tf.compat.v1's"
     )
     TRIGGERS: ClassVar[Tuple[str, ...]] = ("tutorials", "graph_transforms",
                                            "NewCheckpointReader",
-                                           "convert_variables_to_constants")
+                                           "convert_variables_to_constants", "is_sequence")
 
     @classmethod
     def statement_filter(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:

@@ -14,7 +14,8 @@ stays TensorFlow's. So ``tf.train.Server(`` / ``tf.distribute.Server(`` /
 ``tf.compat.v1.train.Server(`` calls become ``cluster.Server(`` (``from slim_ext import
 cluster``, under another name when ``cluster`` is taken), ``.join()`` stays.
 
-Left alone: TF2 code (``tf.distribute.Server`` is TF2 API too), scripts that call
+Left alone: TF2 code (``tf.distribute.Server`` is TF2 API too; a script on
+``tensorflow.compat.v1`` is TF1's API, and ported), scripts that call
 ``cluster.bootstrap`` (slim_ext starts their servers), ``create_local_server``,
 ``ClusterSpec``, ``ServerDef`` and a ``Server`` that is not called
 (``isinstance(s, tf.train.Server)``). An ``os.exit(...)`` (``os`` has no ``exit``) is
@@ -29,7 +30,7 @@ import libcst as cst
 
 from slimport.codemods.base import SlimportCodemod, StatementFilter, chain_filter, code_of
 from slimport.analysis.names import Bindings, collect_bindings, dotted_parts, variable_names
-from slimport.analysis.tf_code import tf1_before_porting, tf1_evidence
+from slimport.analysis.tf_code import tf1_api_code, tf1_before_porting
 
 # Calls that start a TensorFlow server.
 SERVER_STARTS = frozenset({
@@ -64,7 +65,7 @@ class OwnServerCommand(SlimportCodemod):
     def statement_filter(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:
         # The servers, what decides (a bootstrap call, TF1 evidence), os.exit calls and
         # the statements before them (a join?).
-        witnesses = tf1_evidence(tree, bindings)[1]
+        witnesses = tf1_api_code(tree, bindings)[1]
         wanted = SERVER_STARTS | {_BOOTSTRAP, _OS_EXIT}
         needed = chain_filter(lambda parts: bindings.resolve_parts(parts) in wanted)
         return lambda statement: id(statement) in witnesses or needed(statement)
@@ -76,7 +77,7 @@ class OwnServerCommand(SlimportCodemod):
         self._calls: Dict[cst.Call, cst.Call] = {}
         self._local: Optional[str] = None
         self._bare_names: Set[str] = set()
-        if not (tf1_evidence(parsed, self.bindings)[0]
+        if not (tf1_api_code(parsed, self.bindings)[0]
                 or tf1_before_porting(self.original_ast)):
             return False  # TF2 code: tf.distribute.Server is its own API
         return not any(self.bindings.resolve_parts(parts) == _BOOTSTRAP

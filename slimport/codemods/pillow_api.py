@@ -17,6 +17,9 @@
   ``np.zeros`` / ``ones`` / ``empty`` of a written-out shape -- the call becomes what
   Pillow did with it: ``Image.frombuffer(mode, (a.shape[1], a.shape[0]), a, 'raw',
   mode, 0, 1)``. An array whose type fits the mode is left: fromarray still takes it.
+- ``Image.ANTIALIAS`` / ``Image.LINEAR`` / ``Image.CUBIC`` (removed in Pillow 10) ->
+  ``Image.LANCZOS`` / ``Image.BILINEAR`` / ``Image.BICUBIC``, the filters they were
+  aliases of (the same numbers; tflearn 0.3.2's ``resize_mode=Image.ANTIALIAS``).
 
 Only TF1-era code and plain Python are ported (``tf1_era_file``).
 """
@@ -49,7 +52,9 @@ FLOAT64_BY_SHAPE = frozenset({"numpy.random.random", "numpy.random.random_sample
 # fromarray's mode -> the ranks of the arrays Pillow read as it (two axes at least: a
 # vector's size was (1, n)).
 MODE_RANKS = {"RGB": (2, 3), "RGBA": (2, 3), "L": (2,)}
-_TRIGGER_TEXT = re.compile(r"\.getsize\(|fromarray\(")
+# Image's resampling filters Pillow 10 removed -> the filters they were aliases of.
+RENAMED_FILTERS = {"ANTIALIAS": "LANCZOS", "LINEAR": "BILINEAR", "CUBIC": "BICUBIC"}
+_TRIGGER_TEXT = re.compile(r"\.getsize\(|fromarray\(|\.(?:ANTIALIAS|LINEAR|CUBIC)\b")
 
 
 class PillowApiCommand(LeftoverCodemod):
@@ -58,7 +63,8 @@ class PillowApiCommand(LeftoverCodemod):
     NAME: ClassVar[str] = "pillow_api"
     DESCRIPTION: ClassVar[str] = (
         "Pillow calls removed or changed by Pillow 10-13: font.getsize(s) -> "
-        "font.getbbox(s)[2:]; Image.fromarray(float array, mode) -> the raw read it was"
+        "font.getbbox(s)[2:]; Image.fromarray(float array, mode) -> the raw read it was; "
+        "Image.ANTIALIAS -> Image.LANCZOS (LINEAR, CUBIC)"
     )
     TRIGGER: ClassVar[Pattern[str]] = _TRIGGER_TEXT
 
@@ -73,7 +79,8 @@ class PillowApiCommand(LeftoverCodemod):
                  for node in [*([call.func.value] if isinstance(call.func, ast.Attribute)
                                 else []), *call.args[:1]] if isinstance(node, ast.Name)}
         return lambda statement: any(
-            (isinstance(node, ast.Attribute) and node.attr in (GETSIZE, "fromarray"))
+            (isinstance(node, ast.Attribute)
+             and node.attr in (GETSIZE, "fromarray", *RENAMED_FILTERS))
             or (isinstance(node, ast.Name) and node.id in names
                 and isinstance(node.ctx, ast.Store))
             for node in ast.walk(statement))
@@ -86,7 +93,21 @@ class PillowApiCommand(LeftoverCodemod):
         # getsize calls -> getbbox; fromarray calls -> their mode's literal.
         self._getsize: Dict[cst.Call, None] = {}
         self._fromarray: Dict[cst.Call, cst.SimpleString] = {}
+        # Image.ANTIALIAS and the other removed filter names -> the name each becomes.
+        self._filters: Dict[cst.Attribute, str] = {}
         return True
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        old = node.attr.value
+        if old in RENAMED_FILTERS and self.resolve_name(node) == f"PIL.Image.{old}":
+            self._filters[node] = RENAMED_FILTERS[old]
+            self.record_edit(node, f"{code_of(node)} -> ...{RENAMED_FILTERS[old]} (Pillow 10 "
+                                   "removed the alias; the same filter)")
+
+    def leave_Attribute(self, original_node: cst.Attribute, updated_node: cst.Attribute
+                        ) -> cst.Attribute:
+        new = self._filters.pop(original_node, None)
+        return updated_node if new is None else updated_node.with_changes(attr=cst.Name(new))
 
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call
                    ) -> cst.BaseExpression:

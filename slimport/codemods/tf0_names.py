@@ -1,5 +1,9 @@
 """TensorFlow 0.x names still in TF1-era trees -> the TF1 names they became.
 
+(Also the few short names of Google's internal TensorFlow that code published from it
+kept, ``tf.ReplicaDeviceSetter`` -> ``tf.train.replica_device_setter``: public TensorFlow
+never had them, and each stood for one public name.)
+
 TensorFlow 1.0 renamed a set of functions (``tf.mul`` -> ``tf.multiply``,
 ``tf.pack`` -> ``tf.stack``, ``tf.scalar_summary`` -> ``tf.summary.scalar``,
 ``tf.train.SummaryWriter`` -> ``tf.summary.FileWriter``, ...) and changed the
@@ -81,6 +85,8 @@ def _by_keyword(name: str, params: Tuple[str, ...], **renamed: str) -> Rename:
 
 
 _SUMMARY = ("collections", "name")
+_INTERNAL_NOTE = ("a short name of Google's internal TensorFlow: public TensorFlow 1.x never "
+                  "had it")
 
 RENAMES: Dict[str, Rename] = {
     "mul": _same("multiply"),
@@ -134,6 +140,13 @@ RENAMES: Dict[str, Rename] = {
         "nn.weighted_cross_entropy_with_logits", ("logits", "targets", "pos_weight", "name"),
         targets="labels"),
     "sparse_split": _by_keyword("sparse_split", ("split_dim", "num_split", "sp_input", "name")),
+    # Short names of Google's internal TensorFlow, which code published from there still
+    # uses: public TensorFlow never exported them (such a line never ran on it); each is
+    # the public name it stood for.
+    **{internal: Rename(public, note=_INTERNAL_NOTE) for internal, public in (
+        ("ReplicaDeviceSetter", "train.replica_device_setter"),
+        ("SequenceExample", "train.SequenceExample"),
+        ("gfile.OpenFast", "gfile.GFile"))},
 }
 # The 0.x summaries tf.contrib.deprecated kept.
 for _old in ("scalar_summary", "histogram_summary", "image_summary", "audio_summary",

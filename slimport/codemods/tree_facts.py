@@ -6,17 +6,19 @@ which methods the tree itself defines (is ``d.itervalues()`` Python 2's, or the 
 own method?), which flags it defines (a ``--map`` target nobody defines does nothing),
 whether it holds the platform SDK's folder. A codemod declares each such fact in its
 ``TREE_FACTS``; the engine reads every Python file of the run once, before porting any
-(``slimport.engine.facts``), gathers the facts the selected codemods declared, and
-hands their values to every codemod in ``context.scratch`` (``FACTS_KEY``). A codemod
-ported on its own (``python -m libcst.tool codemod``, ``port_source`` of one file) gets
-each fact's ``alone`` value and says in its findings what it could not know.
+(``slimport.engine.facts``), gathers the facts the selected codemods declared over
+each file's scope (its import root and the roots it imports: a project's defs do not
+change the port of a project that cannot import it), and passes their values to the
+codemods as keyword arguments. A codemod ported on its own (``python -m libcst.tool
+codemod``, ``port_source`` of one file) gets each fact's ``alone`` value and says in its
+findings what it could not know.
 """
 from __future__ import annotations
 
 import ast
 import re
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, FrozenSet, Sequence
+from typing import Any, Callable, Dict, FrozenSet, Optional, Sequence
 
 from slimport.analysis.source_tree import SourceTree
 
@@ -28,9 +30,17 @@ FACTS_KEY = "slimport.tree_facts"
 class TreeContents:
     """What a fact is gathered from: the tree's paths and its Python files' texts."""
 
-    source: SourceTree
-    # The text of every Python file the run ports (UTF-8, undecodable bytes replaced).
+    # The paths the run ports; None when they are not known (standard input).
+    source: Optional[SourceTree]
+    # The text of every Python file of the scope the fact is gathered over (UTF-8,
+    # undecodable bytes replaced): ``slimport.engine.facts``.
     texts: Sequence[str]
+
+
+# How far a fact reaches: the code a module can meet through what it imports (its
+# scope), or every module that can run in one process with it (its component: importers
+# too, for what is one per process, such as which Keras ``tf.keras`` is).
+IMPORTS, PROCESS = "imports", "process"
 
 
 @dataclass(frozen=True)
@@ -39,13 +49,15 @@ class TreeFact:
 
     Attributes:
       name: the fact's key in ``FACTS_KEY``; unique among the registered codemods'.
-      gather: the fact's value for a tree (called once per run, in the engine).
+      gather: the fact's value for a tree (called once per run and scope, in the engine).
       alone: its value when no tree is known (a file ported on its own).
+      reach: IMPORTS or PROCESS: which files of the tree it is gathered over.
     """
 
     name: str
     gather: Callable[[TreeContents], Any]
     alone: Any = None
+    reach: str = IMPORTS
 
 
 # A ``def`` (or ``async def``) at the start of a line, and the name it defines.

@@ -16,7 +16,9 @@ from typing import Any
 # name -> the module of this package that defines it; loaded on first use, so that a
 # run whose every file is a cache hit loads neither the codemods nor libcst.
 _HOMES = {
-    "Survey": "facts", "needs_texts": "facts", "plan_texts": "facts", "survey": "facts",
+    "Survey": "facts", "survey": "facts",
+    "read_texts": "facts", "rest_of_roots": "facts",
+    "Scope": "scoped_facts", "TreeFacts": "scoped_facts",
     "DEFAULT_MAX_FILE_BYTES": "jobs", "PortSettings": "jobs", "atomic_write": "jobs",
     "port_file": "jobs",
     "options_for": "passes",

@@ -134,21 +134,23 @@ def digest_of(*parts: Any) -> str:
 
 
 def port_context(codemods: Sequence[str], options: Mapping[str, Any], max_file_bytes: int,
-                 tree_facts: Mapping[str, Any]) -> str:
+                 tree_facts: Any) -> str:
     """The digest of what every file's port of a run shares: the tool, the codemods
-    selected (in order), their options, ``--max-size`` and the tree facts.
+    selected (in order), their options, ``--max-size`` and the tree facts of every
+    scope (``slimport.engine.facts.TreeFacts``).
 
     Raises:
       Unkeyable: an option or fact the cache cannot write down (the message says which).
     """
-    for name, value in tree_facts.items():
-        try:
-            canonical(value)
-        except Unkeyable as error:
-            raise Unkeyable(f"tree fact {name} is {error}, which the cache cannot key") \
-                from None
+    for scope in tree_facts.scopes:
+        for name, value in scope.facts.items():
+            try:
+                canonical(value)
+            except Unkeyable as error:
+                raise Unkeyable(f"tree fact {name} is {error}, which the cache cannot key") \
+                    from None
     return digest_of("port", tool_fingerprint(), list(codemods), dict(options),
-                     max_file_bytes, dict(tree_facts))
+                     max_file_bytes, tree_facts)
 
 
 def _encoding(data: bytes) -> Optional[str]:

@@ -21,6 +21,7 @@ from slimport.analysis import file_reads
 from slimport.engine import stopping
 from slimport.engine.cache import FileCache
 from slimport.engine.ported import Ported
+from slimport.engine.scoped_facts import TreeFacts
 from slimport.engine.plan import COPY, MKDIR, REMOVE, TEMP_SUFFIX, Job, file_kind
 from slimport.output.diffs import review_hunks, unified_diff
 from slimport.output.results import CHANGED, FAILED, SKIPPED, UNCHANGED, FileResult
@@ -41,9 +42,9 @@ class PortSettings:
     diff: bool = False
     # Python files larger than this that a codemod would parse are skipped; 0: no limit.
     max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
-    # Fact name -> value about the tree being ported (``slimport.engine.facts``), for
+    # The facts of each scope of the tree being ported (``slimport.engine.facts``), for
     # the codemods that declared them; empty: each file on its own.
-    tree_facts: Mapping[str, Any] = field(default_factory=dict)
+    tree_facts: TreeFacts = field(default_factory=TreeFacts)
     # Regenerate the tree's stale *_pb2.py after porting (``slimport.engine.protos``).
     regenerate_protos: bool = False
     # Keep each file's review hunks (``FileResult.review``) for the HTML report.
@@ -154,7 +155,8 @@ def ported_bytes(data: bytes, filename: str, settings: PortSettings,
     from slimport.engine import port
     with file_reads.recorded() as reads:
         ported = port.port_source(data, filename, settings.codemods, settings.codemod_options,
-                                  settings.max_file_bytes, tree_facts=settings.tree_facts)
+                                  settings.max_file_bytes,
+                                  tree_facts=settings.tree_facts.for_file(filename))
     if cache is not None:
         cache.put(filename, data, ported, reads)
     return ported
@@ -194,6 +196,7 @@ def port_to_result(data: bytes, filename: str, display: str, settings: PortSetti
         codemods=list(ported.codemods),
         findings=findings,
         source_lines=[finding.line for finding in ported.findings],
+        facts_from=list(settings.tree_facts.sources_of(filename)),
     )
     if settings.diff and changed:
         result.diff = unified_diff(ported.before, ported.after, display)

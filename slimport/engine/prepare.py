@@ -12,6 +12,7 @@ facts gathered, and the cache gives what it has for the files that did not chang
 from __future__ import annotations
 
 import hashlib
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
@@ -19,7 +20,9 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 from slimport.engine import cache as port_cache
 from slimport.engine.cache import FileCache, RunRecord, Unkeyable
 from slimport.engine.jobs import Known, read_regular
+from slimport.engine.facts import read_texts, rest_of_roots, scopes_of, survey
 from slimport.engine.plan import Plan
+from slimport.engine.scoped_facts import TreeFacts
 
 
 @dataclass(frozen=True)
@@ -39,11 +42,14 @@ class Prepared:
 
     # The codemod classes; () when every file's port is known.
     codemods: Tuple[type, ...]
-    facts: Mapping[str, Any]
+    facts: TreeFacts
     warnings: List[str]
     cache: Optional[FileCache] = None
     # Python file -> its bytes, permission bits and cached port.
     known: Dict[Path, Known] = field(default_factory=dict)
+    # Absolute path -> the bytes of each Python file of the run as it was read before
+    # the run wrote any (``slimport.analysis.file_reads.keep_as_read``).
+    originals: Dict[str, bytes] = field(default_factory=dict)
 
 
 # The codemods a request selects and the warnings about its options, loaded on demand.
@@ -60,20 +66,27 @@ def _read_files(plan: Plan) -> Dict[Path, Tuple[bytes, int]]:
     return files
 
 
-def _gather(plan: Plan, codemods: Sequence[type], options: Mapping[str, Any],
-            texts: Optional[List[str]]) -> Tuple[Mapping[str, Any], List[str]]:
-    """The tree facts ``codemods`` declared and the warnings their options earn."""
-    from slimport.engine import facts  # loads the codemods' package
+def _texts(files: Mapping[Path, Tuple[bytes, int]]) -> Dict[str, str]:
+    return {os.path.abspath(source): data.decode("utf-8", "replace")
+            for source, (data, _) in files.items()}
 
-    if texts is None:
-        texts = facts.plan_texts(plan) if facts.needs_texts(codemods, options) else []
-    found = facts.survey(codemods, options, plan.source_tree, texts)
+
+def _gather(plan: Plan, codemods: Sequence[type], options: Mapping[str, Any],
+            texts: Mapping[str, str], around: Mapping[str, str]) -> Tuple[TreeFacts, List[str]]:
+    """The tree facts ``codemods`` declared and the warnings their options earn."""
+    found = survey(codemods, options, plan.source_tree, texts, around=around)
     return found.facts, list(found.warnings)
 
 
 def prepare_run(plan: Plan, request: Request, load: Loader,
                 cache: Optional[FileCache] = None) -> Prepared:
     """The codemods, facts and warnings of a run, and the ports the cache has.
+
+    Every Python file of the plan is read here, once, before anything is written: the
+    facts and every neighbour a port looks at are read off these bytes, so a file's
+    port does not depend on which files the run wrote before it. The other files of
+    the import roots the run is in are read too (``facts.rest_of_roots``): their
+    defs and imports count in the facts.
 
     Args:
       plan: the run's plan.
@@ -87,25 +100,28 @@ def prepare_run(plan: Plan, request: Request, load: Loader,
     Raises:
       ValueError: ``load`` refuses the request (an unknown codemod name).
     """
+    files = _read_files(plan)
+    originals = {os.path.abspath(source): data for source, (data, _) in files.items()}
+    texts = _texts(files)
+    around = read_texts(rest_of_roots(texts))
     if cache is None:
         codemods, warnings = load()
-        facts, more = _gather(plan, codemods, request.options, None)
-        return Prepared(tuple(codemods), facts, warnings + more)
-    files = _read_files(plan)
+        facts, more = _gather(plan, codemods, request.options, texts, around)
+        return Prepared(tuple(codemods), facts, warnings + more, originals=originals)
     run_key = port_cache.digest_of(
         "run", port_cache.tool_fingerprint(), list(request.only), list(request.skip),
         dict(request.options), request.max_file_bytes, plan.source_tree,
-        [[str(source), hashlib.sha256(data).hexdigest()] for source, (data, _) in files.items()])
+        [[str(source), hashlib.sha256(data).hexdigest()] for source, (data, _) in files.items()],
+        [[name, hashlib.sha256(text.encode()).hexdigest()] for name, text in around.items()])
     record = cache.get_run(run_key)
     known: Dict[Path, Known] = {}
     if record is not None:
         known = _known(cache.with_context(record.context), files)
         if len(known) == len(plan.python_jobs):
-            return Prepared((), {}, list(record.warnings), cache.with_context(record.context),
-                            known)
+            return Prepared((), scopes_of(texts, around), list(record.warnings),
+                            cache.with_context(record.context), known, originals)
     codemods, warnings = load()
-    texts = [data.decode("utf-8", "replace") for data, _ in files.values()]
-    facts, more = _gather(plan, codemods, request.options, texts)
+    facts, more = _gather(plan, codemods, request.options, texts, around)
     warnings += more
     names = [codemod.NAME for codemod in codemods]
     try:
@@ -113,13 +129,13 @@ def prepare_run(plan: Plan, request: Request, load: Loader,
                                           facts)
     except Unkeyable as error:
         warnings.append(f"no cache for this run: {error}")
-        return Prepared(tuple(codemods), facts, warnings)
+        return Prepared(tuple(codemods), facts, warnings, originals=originals)
     run_cache = cache.with_context(context)
     if record is None or record.context != context:
         known = _known(run_cache, files)
     if record != RunRecord(tuple(names), context, tuple(warnings)):
         cache.put_run(run_key, RunRecord(tuple(names), context, tuple(warnings)))
-    return Prepared(tuple(codemods), facts, warnings, run_cache, known)
+    return Prepared(tuple(codemods), facts, warnings, run_cache, known, originals)
 
 
 def _known(cache: FileCache, files: Mapping[Path, Tuple[bytes, int]]) -> Dict[Path, Known]:

@@ -311,12 +311,7 @@ def regenerate_in_run(plan: Plan, results: List[FileResult], settings: PortSetti
     for regenerated in regenerate(sources, protoc):
         job, mode = jobs[regenerated.path]
         result = by_path[job.display]
-        if regenerated.error:
-            _add(result, Finding(STEP, 0, f"{STALE}; {regenerated.error}",
-                                 "regenerate it with protoc >= 3.20 by hand", ATTENTION))
-            continue
-        origin = "its .proto" if regenerated.origin == "proto" else "the descriptor it embeds"
-        if job.dest is not None:
+        if not regenerated.error and job.dest is not None:
             try:
                 atomic_write(job.dest, regenerated.code.encode("utf-8"), mode)
             except OSError as error:
@@ -324,16 +319,65 @@ def regenerate_in_run(plan: Plan, results: List[FileResult], settings: PortSetti
                     f"cannot write {job.dest}: {error.strerror or error}")
                 continue
             result.output = str(job.dest)
-        before = sources[regenerated.path].decode("utf-8", "replace")
-        if settings.diff:
-            result.diff = unified_diff(before, regenerated.code, job.display)
-        if settings.review:
-            result.review = review_hunks(before, regenerated.code, ())
-        result.status, result.error = CHANGED, None
-        result.codemods.append(STEP)
-        _add(result, Finding(STEP, 0, f"{STALE}; regenerated from {origin} with {version}'s "
-                                      "protoc"))
+        record(result, sources[regenerated.path], regenerated, version, settings)
     return []
+
+
+def record(result: FileResult, before: bytes, regenerated: Regenerated, version: str,
+           settings: PortSettings) -> None:
+    """Tell ``result`` (a stale module's) what regenerating it did.
+
+    Args:
+      result: the module's result, updated in place.
+      before: its bytes as read.
+      regenerated: what ``regenerate`` made of it.
+      version: ``protoc_version()``.
+      settings: whether to keep its diff and review hunks.
+    """
+    if regenerated.error:
+        _add(result, Finding(STEP, 1, f"{STALE}; {regenerated.error}",
+                             "regenerate it with protoc >= 3.20 by hand", ATTENTION))
+        return
+    origin = "its .proto" if regenerated.origin == "proto" else "the descriptor it embeds"
+    text = before.decode("utf-8", "replace")
+    if settings.diff:
+        result.diff = unified_diff(text, regenerated.code, result.path)
+    if settings.review:
+        result.review = review_hunks(text, regenerated.code, ())
+    result.status, result.error = CHANGED, None
+    result.codemods.append(STEP)
+    _add(result, Finding(STEP, 1, f"{STALE}; regenerated from {origin} with {version}'s "
+                                  "protoc"))
+
+
+def regenerate_one(path: Path, data: bytes, around: Sequence[Path]) -> Optional[Regenerated]:
+    """The regeneration of one module read from elsewhere than its file (standard input):
+    the stale modules of ``around`` give the descriptors it imports, as in a run.
+
+    Args:
+      path: the module's path (where its ``.proto`` is looked for).
+      data: its bytes.
+      around: the other Python files of its import root, read here.
+
+    Returns:
+      None when the module is no stale generated one; else its Regenerated (``error``
+      says why it was not, protoc missing included).
+    """
+    if not path.name.endswith(GENERATED_SUFFIX) or not is_stale(data):
+        return None
+    protoc = protoc_command()
+    if protoc is None:
+        return Regenerated(path, "", error=f"not regenerated: grpcio-tools (protoc) is not "
+                                           f"installed: {INSTALL}")
+    sources: Dict[Path, bytes] = {}
+    for other in around:
+        if other.name.endswith(GENERATED_SUFFIX):
+            try:
+                sources[other] = read_regular(other)[0]
+            except OSError:
+                continue
+    sources[path] = data
+    return next(result for result in regenerate(sources, protoc) if result.path == path)
 
 
 def _without_protoc(paths: List[str]) -> TreeFinding:
@@ -349,6 +393,7 @@ def _without_protoc(paths: List[str]) -> TreeFinding:
 
 
 def _add(result: FileResult, finding: Finding) -> None:
-    """One more finding for ``result``, with no line (it is about the whole file)."""
+    """One more finding for ``result``, about the whole file: on its first line, where
+    protoc's header says what generated it."""
     result.findings.append(finding)
-    result.source_lines.append(0)
+    result.source_lines.append(finding.line)

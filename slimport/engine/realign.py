@@ -14,7 +14,10 @@ edited stretch, tokenizes only the logical line it is part of, never the file.
 A line moves only when it is unchanged by the codemods, continues a bracket opened
 on an edited line (or on a line that moved), is indented with spaces, and starts
 exactly at the old column of the first item after that bracket (the "visual
-indent" of PEP 8). Hanging indents, lines inside strings and everything else stay
+indent" of PEP 8). Inside an edited stretch of as many lines as it replaced, a line
+the edit rewrote but left at its column moves too, when it is so aligned to a bracket
+of the stretch's first line (``tf.concat(3, [x,`` / ``y])`` -> ``tf.concat([x,`` /
+``y], 3)``). Hanging indents, lines inside strings and everything else stay
 byte-identical; a stretch the tokenizer cannot read is left as it is, and so is
 the whole file if moving lines would change what it parses to.
 """
@@ -161,6 +164,49 @@ def _moves_after(old: List[str], new: List[str], chunk: Tuple[int, int, int, int
     return moves
 
 
+def _line_starts(lines: List[str], start: int, end: int
+                 ) -> Dict[int, Tuple[List[_Bracket], int]]:
+    """For each row of ``lines[start + 1:end]`` that a token starts: the brackets open
+    there (with the column of each one's first item) and that token's column."""
+    scan = _Scan(lines, start)
+    starts: Dict[int, Tuple[List[_Bracket], int]] = {}
+    for token, first_on_line in scan.tokens():
+        row = token.start[0]
+        if row >= end:
+            break
+        if first_on_line and row > start:
+            starts[row] = (list(scan.stack), token.start[1])
+        scan.track(token, 0)
+    return starts
+
+
+def _moves_within(old: List[str], new: List[str], chunk: Tuple[int, int, int, int]
+                  ) -> Dict[int, int]:
+    """Lines of ``new`` to move inside one edited stretch of as many lines as it replaced:
+    a line the edit left where it was, aligned to the first item after a bracket of the
+    stretch's first line, follows that item (``tf.concat(3, [x,`` -> ``tf.concat([x,``
+    moves the ``y])`` under ``x`` along, though the edit rewrote that line too)."""
+    i1, i2, j1, j2 = chunk
+    if i2 - i1 != j2 - j1 or i2 - i1 < 2:
+        return {}
+    old_starts, new_starts = _line_starts(old, i1, i2), _line_starts(new, j1, j2)
+    moves: Dict[int, int] = {}
+    for offset in range(1, i2 - i1):
+        before, after = old_starts.get(i1 + offset), new_starts.get(j1 + offset)
+        if before is None or after is None or not before[0] \
+                or [b.char for b in before[0]] != [b.char for b in after[0]]:
+            continue
+        (old_open, column), (new_open, new_column) = before, after
+        was, now = old_open[-1], new_open[-1]
+        if was.row != i1 or now.row != j1 or was.column != column or new_column != column \
+                or now.column is None:
+            continue
+        shift = now.column - column
+        if shift and not old[i1 + offset][:column].strip(" ") and column + shift >= 0:
+            moves[j1 + offset] = shift
+    return moves
+
+
 def _shift_for(line: str, column: int, innermost: _Bracket) -> int:
     if not innermost.shift or innermost.column != column:
         return 0
@@ -181,8 +227,14 @@ def realign(before: str, after: str, opcodes: Optional[Sequence[Opcode]] = None)
         opcodes = line_opcodes(old, new)
     moves: Dict[int, int] = {}
     for index, (tag, i1, i2, j1, j2) in enumerate(opcodes):
+        if tag != "replace":
+            continue
+        try:
+            moves.update(_moves_within(old, new, (i1, i2, j1, j2)))
+        except _Unreadable:
+            pass
         following = opcodes[index + 1] if index + 1 < len(opcodes) else None
-        if tag != "replace" or following is None or following[0] != "equal":
+        if following is None or following[0] != "equal":
             continue
         try:
             moves.update(_moves_after(old, new, (i1, i2, j1, j2), following[2]))

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Dict, List, Mapping, Optional
 
+from slimport.analysis import file_reads
 from slimport.engine import protos, stopping
 from slimport.engine.plan import COPY, PORT, Job, Plan
 from slimport.output.results import CHANGED, FAILED, FileResult, TreeFinding
@@ -83,8 +84,16 @@ def _exit_when_orphaned(parent: int) -> None:
     os._exit(ORPHANED_EXIT)  # no cleanup: the parent is gone, and writes are atomic
 
 
-def _start_worker() -> None:
-    """Pool worker set-up: Ctrl-C interrupts a port, never a write; exit with the parent."""
+# A pool worker's settings, given once when it starts (not pickled with every file).
+_worker_settings: Optional[PortSettings] = None
+
+
+def _start_worker(settings: PortSettings, originals: Mapping[str, bytes]) -> None:
+    """Pool worker set-up: the run's settings and the files as the run read them;
+    Ctrl-C interrupts a port, never a write; exit with the parent."""
+    global _worker_settings
+    _worker_settings = settings
+    file_reads.read_as(originals)
     stopping.install(in_worker=True)
     threading.Thread(target=_exit_when_orphaned, args=(os.getppid(),), daemon=True,
                      name="slimport-parent-watch").start()
@@ -94,9 +103,11 @@ def _wrote(result: FileResult) -> bool:
     return result.status == CHANGED and result.output is not None
 
 
-def _port_in_worker(job: Job, settings: PortSettings, observer: RunObserver,
+def _port_in_worker(job: Job, observer: RunObserver,
                     cache: Optional[FileCache]) -> Optional[FileResult]:
     """``port_file`` in a pool worker; None when Ctrl-C came first or stopped the port."""
+    settings = _worker_settings
+    assert settings is not None, "a pool worker starts with _start_worker"
     if stopping.requested():
         return None  # queued before the Ctrl-C: not started
     try:
@@ -149,16 +160,18 @@ def _stop_pool(pool: concurrent.futures.ProcessPoolExecutor,
 
 
 def _port_in_pool(jobs: List[Job], settings: PortSettings, workers: int,
-                  on_done: Callable[[FileResult], None],
-                  observer: RunObserver, cache: Optional[FileCache]) -> List[FileResult]:
+                  on_done: Callable[[FileResult], None], observer: RunObserver,
+                  cache: Optional[FileCache], originals: Mapping[str, bytes]
+                  ) -> List[FileResult]:
     results: List[FileResult] = []
     futures: Dict[concurrent.futures.Future, Job] = {}
     pool = concurrent.futures.ProcessPoolExecutor(max_workers=workers,
-                                                  initializer=_start_worker)
+                                                  initializer=_start_worker,
+                                                  initargs=(settings, originals))
     try:
         # Largest first, so that no big file is left running alone at the end.
         for job in sorted(jobs, key=_size_or_zero, reverse=True):
-            futures[pool.submit(_port_in_worker, job, settings, observer, cache)] = job
+            futures[pool.submit(_port_in_worker, job, observer, cache)] = job
         for future in concurrent.futures.as_completed(futures):
             try:
                 result = future.result()
@@ -204,7 +217,8 @@ def _port_in_this_process(jobs: List[Job], settings: PortSettings,
 def run_plan(plan: Plan, settings: PortSettings, jobs: int = 1,
              on_done: Callable[[FileResult], None] = lambda result: None,
              observer: RunObserver = NO_OBSERVER, cache: Optional[FileCache] = None,
-             known: Optional[Mapping[Path, Known]] = None) -> RunResult:
+             known: Optional[Mapping[Path, Known]] = None,
+             originals: Optional[Mapping[str, bytes]] = None) -> RunResult:
     """Carry out ``plan``.
 
     Args:
@@ -217,6 +231,10 @@ def run_plan(plan: Plan, settings: PortSettings, jobs: int = 1,
       cache: where ports are looked up and kept (None: no cache).
       known: Python files read already whose port the cache had (``prepare_run``):
         written and reported in this process, never ported.
+      originals: absolute path -> the bytes of the run's Python files as read before
+        anything was written (``prepare_run``): a port that looks at a neighbour of
+        the run reads it so, whether or not the run has written it yet (in place).
+        None: neighbours are read off the disk.
 
     Returns:
       RunResult with results sorted by path.
@@ -229,6 +247,7 @@ def run_plan(plan: Plan, settings: PortSettings, jobs: int = 1,
     copied = 0
     ported: List[FileResult] = []
     previous = stopping.install()
+    outer = file_reads.read_as(originals or {})
     try:
         for job in plan.jobs:
             if job.kind == PORT:
@@ -248,7 +267,7 @@ def run_plan(plan: Plan, settings: PortSettings, jobs: int = 1,
             _port_in_this_process(to_port, settings, on_done, observer, ported, cache)
         else:
             ported += _port_in_pool(to_port, settings, min(jobs, len(to_port)), on_done,
-                                    observer, cache)
+                                    observer, cache, originals or {})
     except (KeyboardInterrupt, _PoolInterrupted) as interruption:
         if isinstance(interruption, _PoolInterrupted):
             ported += interruption.done
@@ -256,6 +275,7 @@ def run_plan(plan: Plan, settings: PortSettings, jobs: int = 1,
         raise Interrupted(RunResult(done, copied), len(ported), len(python_jobs)) from None
     finally:
         stopping.restore(previous)
+        file_reads.read_as(outer)
     results += ported
     tree_findings = []
     if settings.regenerate_protos:

@@ -1,9 +1,9 @@
 """The ``--report FILE.json`` document of a rewrite.
 
-JSON schema (``version`` 2)::
+JSON schema (``version`` 4)::
 
     {
-      "version": 3,                       # schema version of this document
+      "version": 4,                       # schema version of this document
       "slimport_version": "0.1.0",
       "mode": "in-place" | "out" | "diff" | "check" | "stdin",
       "summary": {
@@ -30,7 +30,10 @@ JSON schema (``version`` 2)::
              "fix": str, "kind": "edit" | "attention" | "warning"}
           ],
           "error": str | null,            # why it failed or was skipped
-          "error_line": int | null        # line of a parse failure, when known
+          "error_line": int | null,       # line of a parse failure, when known
+          "facts_from": [str]             # import roots besides the file's own whose
+                                          # code its tree facts were read from (the
+                                          # roots it imports; empty: its own root only)
         }
       ]
     }
@@ -39,7 +42,8 @@ JSON schema (``version`` 2)::
 ``path``; ``source_line`` its line in ``path``. 0 means the codemod could not pin
 the finding to a line. Version 1 had no ``warnings`` and no ``source_line``, and
 its ``line`` was always a line of ``path``. Version 2 had no ``tree_findings``: a
-missing grpcio-tools was a finding in each stale ``*_pb2.py``'s entry.
+missing grpcio-tools was a finding in each stale ``*_pb2.py``'s entry. Version 3 had no
+``facts_from``: every file's facts were read off the whole tree ported.
 """
 from __future__ import annotations
 
@@ -50,7 +54,7 @@ from typing import Sequence
 from slimport import __version__
 from slimport.output.results import FileResult, TreeFinding, summarize
 
-REPORT_SCHEMA_VERSION = 3
+REPORT_SCHEMA_VERSION = 4
 
 
 def to_json(results: Sequence[FileResult], mode: str, copied: int = 0,

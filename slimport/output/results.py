@@ -38,6 +38,9 @@ class FileResult:
     source_lines: List[int] = field(default_factory=list)
     error: Optional[str] = None
     error_line: Optional[int] = None
+    # The import roots besides its own whose code the tree facts of its port were read
+    # from (``slimport.engine.scoped_facts``): what it imports of the rest of the tree.
+    facts_from: List[str] = field(default_factory=list)
     # Filled only when a diff was asked for.
     diff: str = ""
     # Filled only for the HTML report (``PortSettings.review``): the changes and the
@@ -79,6 +82,7 @@ class FileResult:
             "findings": findings,
             "error": self.error,
             "error_line": self.error_line,
+            "facts_from": list(self.facts_from),
         }
 
     @property

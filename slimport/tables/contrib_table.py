@@ -36,6 +36,8 @@ TF_SLIM = "tf_slim"
 STAND_INS = "slim_ext.contrib"
 TFP = "tensorflow_probability"
 TF_GAN = "tensorflow_gan"
+TF_KERAS = "tf_keras"
+TENSORBOARD = "tensorboard"
 SYMBOL = "symbol"
 MODULE = "module"
 PACKAGE = "package"
@@ -112,6 +114,16 @@ def _renamed(package: str, pairs: Dict[str, str]) -> Dict[str, Home]:
     return {contrib: Home(package, attribute) for contrib, attribute in pairs.items()}
 
 
+# tf.contrib.keras' modules (TF 1.15's contrib/keras/api/keras/), each tf_keras' own
+# (TF 1.15's wrappers.scikit_learn has none: tf_keras dropped it).
+_KERAS_MODULES = (
+    "activations", "applications", "applications.inception_v3", "applications.mobilenet",
+    "applications.resnet50", "applications.vgg16", "applications.vgg19",
+    "applications.xception", "backend", "callbacks", "constraints", "datasets",
+    "datasets.boston_housing", "datasets.cifar10", "datasets.cifar100", "datasets.imdb",
+    "datasets.mnist", "datasets.reuters", "initializers", "layers", "losses", "metrics",
+    "models", "optimizers", "preprocessing", "preprocessing.image",
+    "preprocessing.sequence", "preprocessing.text", "regularizers", "utils")
 _QAT = ("quantization-aware training in tensorflow-model-optimization "
         "(tfmot.quantization.keras.quantize_model)")
 _CONTRIB_LEARN = ("tf.estimator (tensorflow-estimator 2.15, revived on TF 2.16+ by "
@@ -167,7 +179,8 @@ HOMES: Dict[str, Home] = {
     # TPUEstimator moved from contrib to tensorflow-estimator (tf.compat.v1.estimator.tpu).
     **{f"tpu.{name}": Home(COMPAT_V1, f"estimator.tpu.{name}", import_module=module)
        for name, module in (("TPUEstimator", _TPU_ESTIMATOR), ("TPUEstimatorSpec", _TPU_ESTIMATOR),
-                            ("RunConfig", _TPU_CONFIG), ("TPUConfig", _TPU_CONFIG))},
+                            ("RunConfig", _TPU_CONFIG), ("TPUConfig", _TPU_CONFIG),
+                            ("InputPipelineConfig", _TPU_CONFIG))},
     # tf.contrib.learn's RunConfig, on tf.estimator's (slim_ext.contrib.learn.run_config).
     **_same_name(f"{STAND_INS}.learn", "learn", ["RunConfig"]),
     # Experiment-based launching on tf.estimator (learn_runner: MODULE_HOMES).
@@ -220,6 +233,12 @@ HOMES: Dict[str, Home] = {
     # contrib's own HashTable (shared_name third, an ``init`` op) over StaticHashTable.
     "lookup.HashTable": Home(f"{STAND_INS}.lookup", "HashTable"),
     "lookup.lookup_ops.HashTable": Home(f"{STAND_INS}.lookup", "HashTable"),
+    # TF 0.x's argument order of the cross-entropy losses: the core function with
+    # ``logits`` and ``labels`` swapped, as TF 1.15 defined them.
+    **_same_name(f"{STAND_INS}.nn", "nn", [
+        "deprecated_flipped_softmax_cross_entropy_with_logits",
+        "deprecated_flipped_sparse_softmax_cross_entropy_with_logits",
+        "deprecated_flipped_sigmoid_cross_entropy_with_logits"]),
     # tf.contrib.seq2seq's beam search and attention: no TensorFlow 2.16+ home.
     **_same_name(f"{STAND_INS}.seq2seq", "seq2seq", [
         "BeamSearchDecoder", "gather_tree"], alternative=_BEAM_SEARCH),
@@ -227,6 +246,11 @@ HOMES: Dict[str, Home] = {
         "AttentionWrapper", "BahdanauAttention", "LuongAttention",
         "BahdanauMonotonicAttention", "LuongMonotonicAttention", "monotonic_attention"],
         alternative=_ATTENTION),
+    # contrib.gan.eval's frozen-graph helpers: TF-GAN runs its classifiers from TF-Hub
+    # and dropped them; TF 1.14's definitions on tf.compat.v1.
+    **_same_name(f"{STAND_INS}.gan_eval", "gan.eval", [
+        "preprocess_image", "get_graph_def_from_disk", "get_graph_def_from_resource",
+        "get_graph_def_from_url_tarball", "run_image_classifier"]),
     # tf.contrib.distributions helpers TFP keeps elsewhere than tfp.distributions.
     **{f"distributions.{name}": Home(TFP, f"{where}.{name}",
                                      import_module=f"{TFP}.python.{where}")
@@ -265,6 +289,19 @@ MODULE_HOMES: Dict[str, str] = {
     # TPUEstimator's contrib modules, where the Object Detection API imports them from.
     "tpu.python.tpu.tpu_estimator": _TPU_ESTIMATOR,
     "tpu.python.tpu.tpu_config": _TPU_CONFIG,
+    # contrib.lookup: core TensorFlow's tables (the ones TF 2 no longer exports, and
+    # contrib's ``mapping=`` wrappers of them) in slim_ext's mirror; the exported ones
+    # go to tf.compat.v1.lookup (CORE_FIRST).
+    "lookup": f"{STAND_INS}.lookup",
+    "lookup.lookup_ops": f"{STAND_INS}.lookup",
+    # tf.contrib.keras was the Keras 2 API of TensorFlow 1.x: tf_keras keeps it.
+    **{f"{prefix}{module}": f"{TF_KERAS}.{module}"
+       for prefix in ("keras.", "keras.api.keras.") for module in _KERAS_MODULES},
+    "keras": TF_KERAS,
+    "keras.api.keras": TF_KERAS,
+    # The embedding projector's config went back to TensorBoard, which it came from.
+    **{f"tensorboard.plugins.projector{inner}": f"{TENSORBOARD}.plugins.projector{inner}"
+       for inner in ("", ".projector_config_pb2")},
     "tfprof": f"{STAND_INS}.tfprof",
     "tfprof.model_analyzer": f"{STAND_INS}.tfprof.model_analyzer",
     "tfprof.tfprof_logger": f"{STAND_INS}.tfprof.tfprof_logger",
@@ -300,7 +337,7 @@ MODULE_HOMES: Dict[str, str] = {
 # Mirrors whose names that have a core TensorFlow 2 twin go to the twin
 # (``rnn.BasicLSTMCell`` -> ``tf.compat.v1.nn.rnn_cell.BasicLSTMCell``), the rest to the
 # mirror's stand-ins.
-CORE_FIRST = ("rnn",)
+CORE_FIRST = ("rnn", "lookup")
 # A successor's module as its users spell it (``tensorflow_probability.distributions``,
 # not the ``tensorflow_probability.python.distributions`` an import statement needs):
 # the home its names are written under, and what the module used as a value becomes.
@@ -360,8 +397,10 @@ GONE_FIXES: Dict[str, str] = {
     "estimator": _CONTRIB_LEARN,
     "tpu": "tf.compat.v1.tpu / tf.compat.v1.estimator.tpu (TPUEstimator, on CPU with "
            "use_tpu=False)",
-    "keras": "tf_keras",
+    "keras": "tf_keras (its wrappers.scikit_learn is gone: scikeras)",
     "lookup": "tf.compat.v1.lookup (StaticHashTable, KeyValueTensorInitializer)",
+    "nn": "tf.compat.v1.nn (alpha_dropout, scaled_softplus and the rank-sampled losses "
+          "have no TensorFlow 2 home: write them with tf.nn ops)",
     "data": "tf.data / tf.compat.v1.data.experimental (batch_and_drop_remainder: "
             "Dataset.batch(n, drop_remainder=True))",
     "opt": "tf.compat.v1.train optimizers, or tensorflow-addons (tfa.optimizers)",

@@ -8,32 +8,15 @@ tests/slimport/verify/test_bundled_tree.py; `tox` and `tox -e demo` are what CI 
 """
 from __future__ import annotations
 
-import os
 import re
 import shutil
-import subprocess
-import sys
 from pathlib import Path
-from typing import List
 
 import pytest
 
-from tests.documented import ROOT, documented
+from tests.documented import ROOT, documented, run_documented as run
 
 pytestmark = [pytest.mark.regression, pytest.mark.tf]
-
-RUN_SECS = 600
-
-
-def _run(words: List[str], cwd: Path) -> subprocess.CompletedProcess:
-    env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2",
-               PATH=os.pathsep.join([str(Path(sys.executable).parent),
-                                     os.environ.get("PATH", "")]))
-    executable = shutil.which(words[0], path=env["PATH"])
-    assert executable is not None, f"{words[0]} is not on PATH"
-    return subprocess.run([executable, *words[1:]], cwd=cwd, env=env, capture_output=True,
-                          text=True, timeout=RUN_SECS, check=False)
-
 
 @pytest.fixture
 def clone(tmp_path: Path) -> Path:
@@ -44,12 +27,12 @@ def clone(tmp_path: Path) -> Path:
 
 
 def test_the_readme_before_and_port(clone: Path) -> None:
-    before = _run(documented("python examples/slim_tf1/train_image_classifier.py --help"),
-                  clone)
+    before = run(documented("python examples/slim_tf1/train_image_classifier.py --help"),
+                 clone)
     assert before.returncode != 0
     assert "AttributeError: module 'tensorflow' has no attribute 'contrib'" in before.stderr
-    port = _run(documented("slimport rewrite examples/slim_tf1 --out ported --report port.json"),
-                clone)
+    port = run(documented("slimport rewrite examples/slim_tf1 --out ported --report port.json"),
+               clone)
     assert port.returncode == 0, port.stderr
     # The summary the README shows is the one the command prints.
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -57,16 +40,16 @@ def test_the_readme_before_and_port(clone: Path) -> None:
     assert shown is not None and shown.group(0) in port.stderr, port.stderr[-2000:]
     assert (clone / "port.json").is_file() and (clone / "ported" / "nets").is_dir()
     shutil.rmtree(clone / "ported")  # the page is asked instead of the JSON, not after it
-    page = _run(documented("slimport rewrite examples/slim_tf1 --out ported --report port.html"),
-                clone)
+    page = run(documented("slimport rewrite examples/slim_tf1 --out ported --report port.html"),
+               clone)
     # tests/slimport/test_html_report.py opens such a page in a real browser.
     assert page.returncode == 0 and "<!DOCTYPE html>" in (clone / "port.html").read_text()
 
 
 def test_the_codemod_list_and_doctor(clone: Path) -> None:
-    listed = _run(documented("slimport list"), clone)
+    listed = run(documented("slimport list"), clone)
     assert listed.returncode == 0 and listed.stdout.startswith("contrib_slim ")
-    doctor = _run(documented("slimport doctor"), clone)
+    doctor = run(documented("slimport doctor"), clone)
     assert doctor.returncode == 0, doctor.stderr
 
 
@@ -74,12 +57,12 @@ def test_the_estimator_page(clone: Path) -> None:
     for words in (documented("slimport rewrite examples/estimator_tf1 --out ported_tf1"),
                   documented("slimport rewrite examples/estimator_tf2 --out ported_tf2"),
                   documented("slimport rewrite examples/keras_estimator_tf2 --out ported_keras")):
-        done = _run(words, clone)
+        done = run(words, clone)
         assert done.returncode == 0, done.stderr
         assert "0 failed" in done.stderr and "Needs attention" not in done.stderr, done.stderr
-    made = _run(documented("python examples/estimator_tf1/make_data.py --data_dir data"), clone)
+    made = run(documented("python examples/estimator_tf1/make_data.py --data_dir data"), clone)
     assert made.returncode == 0, made.stderr
-    trained = _run(documented(
+    trained = run(documented(
         "python ported_tf1/cifar10_main.py --data_dir data --output_dir out --num_gpus 2"), clone)
     assert trained.returncode == 0, trained.stderr[-4000:]
     assert (clone / "out" / "checkpoint").is_file()
@@ -88,17 +71,17 @@ def test_the_estimator_page(clone: Path) -> None:
 
 def test_the_estimator_pages_experiment_trainer(clone: Path) -> None:
     # tests/regression/test_estimator_examples.py runs its clusters.
-    ported = _run(documented("slimport rewrite examples/cifar10_estimator_tf1 --out ported_c10"),
-                  clone)
+    ported = run(documented("slimport rewrite examples/cifar10_estimator_tf1 --out ported_c10"),
+                 clone)
     assert ported.returncode == 0, ported.stderr
     assert "0 failed" in ported.stderr and "Needs attention" not in ported.stderr, ported.stderr
-    made = _run(documented("python ported_c10/generate_data.py --data_dir data_c10"), clone)
+    made = run(documented("python ported_c10/generate_data.py --data_dir data_c10"), clone)
     assert made.returncode == 0, made.stderr[-4000:]
     # Two towers on "GPUs" (TensorFlow soft-places them on the CPU), their variables spread
     # by GreedyLoadBalancingStrategy through local_device_setter's DeviceSpecs; learn_runner
     # runs the local schedule, train_and_evaluate.
-    trained = _run(documented("python ported_c10/cifar10_main.py --data_dir data_c10 "
-                              "--output_dir out_c10 --num_gpus 2 --train_steps 80"), clone)
+    trained = run(documented("python ported_c10/cifar10_main.py --data_dir data_c10 "
+                             "--output_dir out_c10 --num_gpus 2 --train_steps 80"), clone)
     assert trained.returncode == 0, trained.stderr[-4000:]
     assert 'model_checkpoint_path: "model.ckpt-80"' in (
         clone / "out_c10" / "checkpoint").read_text()
@@ -114,6 +97,6 @@ def test_the_moxing_page(clone: Path) -> None:
             documented("slimport rewrite examples/moxing_tf1 --out ported_mox"),
             documented("python ported_mox/train_mnist.py --data_url=mnist --train_url=mnist_train"),
             documented("python ported_mox/eval_mnist.py --data_url=mnist --train_url=mnist_train")):
-        done = _run(words, clone)
+        done = run(words, clone)
         assert done.returncode == 0, f"{words}:\n{done.stderr[-4000:]}"
     assert (clone / "mnist_train" / "checkpoint").is_file()

@@ -29,6 +29,7 @@ from slimport.tables import contrib_table
 from slimport.codemods import py2_leftovers, removed_stdlib, tf0_names
 from slimport.codemods import fractions_gcd, leaky_relu_alpha, protobuf_int64_bools, scipy_misc
 from slimport.codemods import numpy1_scalars, protobuf_bytes_strs, py2_division, py2_ordering
+from slimport.codemods import pillow_api
 from slimport.codemods import test_case_asserts
 from slimport.codemods import tf_internals
 from slimport.tables.contrib_table import HOMES, MODULE_HOMES, SYMBOL, Home, lookup
@@ -134,6 +135,8 @@ def test_device_spec_target_is_tf1s_mutable_class() -> None:
 
 def test_moved_modules_and_moxing_homes_resolve() -> None:
     assert modules_missing(list(moved_modules.MOVED.values())) == []
+    assert [name for name in moved_modules.MOVED_NAMES.values()
+            if not resolves(name.rpartition(".")[2], name.rpartition(".")[0])] == []
     assert unresolved(MOX_MODULE, [*MOX_NAMES, *(f"file.{name}" for name in MOX_FILE_NAMES)]) \
         == []
 
@@ -160,7 +163,7 @@ def test_library_successors_resolve() -> None:
     assert unresolved("tf_keras", [f"layers.Conv2D.{tf_internals.PUBLIC}"]) == []
     assert unresolved("keras", [f"layers.Conv2D.{tf_internals.PUBLIC}"]) == []
     assert unresolved("PIL.ImageFont", ["FreeTypeFont.getbbox", "ImageFont.getbbox"]) == []
-    assert unresolved("PIL.Image", ["frombuffer"]) == []
+    assert unresolved("PIL.Image", ["frombuffer", *pillow_api.RENAMED_FILTERS.values()]) == []
     assert resolves(protobuf_int64_bools.CONVERSION.rpartition(".")[2],
                     protobuf_int64_bools.RUNTIME)
     assert resolves(protobuf_bytes_strs.CONVERSION.rpartition(".")[2],

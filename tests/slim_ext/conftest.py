@@ -1,5 +1,9 @@
 """Shared fixtures for slim_ext tests: TensorFlow is imported once per session."""
+import importlib
 import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -24,3 +28,21 @@ def slim(tf):  # pylint: disable=redefined-outer-name,unused-argument
   """The tf_slim package, imported after slim_ext's shims."""
   import tf_slim  # pylint: disable=g-import-not-at-top
   return tf_slim
+
+
+@pytest.fixture(scope="module")
+def ported_nets(tmp_path_factory):
+  """examples/slim_tf1 ported by slimport (a subprocess: the CLI is the product):
+  its ``nets.nets_factory`` module, importable while the test module runs."""
+  out = tmp_path_factory.mktemp("ported") / "slim_tf1"
+  subprocess.run([sys.executable, "-m", "slimport", "rewrite",
+                  str(Path(__file__).resolve().parents[2] / "examples" / "slim_tf1"),
+                  "--out", str(out)],
+                 check=True, capture_output=True, timeout=300)
+  sys.path.insert(0, str(out))
+  try:
+    yield importlib.import_module("nets.nets_factory")
+  finally:
+    sys.path.remove(str(out))
+    for name in [n for n in sys.modules if n == "nets" or n.startswith("nets.")]:
+      del sys.modules[name]

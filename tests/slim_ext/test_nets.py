@@ -18,7 +18,6 @@ import pytest
 
 pytestmark = pytest.mark.tf
 
-REPO = Path(__file__).resolve().parents[2]
 
 # (module in tf_slim.nets, net function, arg scope function, image size, keyword
 # arguments). Sizes: alexnet, overfeat, vgg and inception_v1 end in fixed-size
@@ -100,22 +99,6 @@ def test_tf_slim_net_builds_and_trains(tf, slim, module_name, net_name, scope_na
   assert np.isfinite(loss_before) and np.isfinite(loss_after)
   assert both_changed, "the first or the last layer was not trained"
   assert updated_means == num_means, "a batch norm layer did not update its moving mean"
-
-
-@pytest.fixture(scope="module")
-def ported_nets(tmp_path_factory):
-  """examples/slim_tf1 ported by slimport (a subprocess: the CLI is the product)."""
-  out = tmp_path_factory.mktemp("ported") / "slim_tf1"
-  subprocess.run([sys.executable, "-m", "slimport", "rewrite",
-                  str(REPO / "examples" / "slim_tf1"), "--out", str(out)],
-                 check=True, capture_output=True, timeout=300)
-  sys.path.insert(0, str(out))
-  try:
-    yield importlib.import_module("nets.nets_factory")
-  finally:
-    sys.path.remove(str(out))
-    for name in [n for n in sys.modules if n == "nets" or n.startswith("nets.")]:
-      del sys.modules[name]
 
 
 def test_every_ported_example_net_builds_and_trains(tf, slim, ported_nets):

@@ -392,7 +392,7 @@ def test_json_report_schema(slimport_cli, tmp_path: Path, make_tree) -> None:
     result = slimport_cli("rewrite", "src", "--out", "ported", "--report", "report.json")
     assert result.returncode == 2
     document = json.loads((tmp_path / "report.json").read_text())
-    assert document["version"] == 3 and document["mode"] == "out"
+    assert document["version"] == 4 and document["mode"] == "out"
     assert document["tree_findings"] == []
     summary = document["summary"]
     assert {k: summary[k] for k in ["files", "changed", "unchanged", "failed", "skipped",
@@ -401,7 +401,7 @@ def test_json_report_schema(slimport_cli, tmp_path: Path, make_tree) -> None:
     by_path = {Path(f["path"]).name: f for f in document["files"]}
     train = by_path["train.py"]
     assert set(train) == {"path", "output", "status", "codemods", "edits", "findings", "error",
-                          "error_line"}
+                          "error_line", "facts_from"}
     assert train["output"] == os.path.join("ported", "train.py")
     assert "contrib_slim" in train["codemods"]
     assert train["edits"] == sum(1 for f in train["findings"] if f["kind"] == "edit") >= 1

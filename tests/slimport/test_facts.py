@@ -2,15 +2,18 @@
 reaches the codemods that declared it, and options are checked against the tree."""
 from __future__ import annotations
 
+import os
 from pathlib import Path
-from typing import Any, ClassVar, List, Mapping, Optional, Tuple
+from typing import Any, ClassVar, Dict, Iterable, List, Mapping, Optional, Tuple
 
 import libcst as cst
 
 from slimport import engine
 from slimport.analysis.source_tree import SourceTree
 from slimport.codemods.base import SlimportCodemod
-from slimport.codemods.tree_facts import TreeContents, TreeFact, structured_dtype_names
+from slimport.codemods.tree_facts import (PROCESS, TreeContents, TreeFact,
+                                          structured_dtype_names)
+from tests.slimport.conftest import write_tree
 
 GATHERED: List[int] = []
 
@@ -68,8 +71,10 @@ def test_a_fact_is_gathered_once_and_reaches_every_codemod_that_declared_it(
     plan = engine.make_plan([src])
     GATHERED.clear()
     codemods = (NotesFileCount, AlsoCounts)
-    found = engine.survey(codemods, {}, plan.source_tree, engine.plan_texts(plan))
-    assert GATHERED == [2] and found.facts == {"file_count": 2}
+    texts = engine.read_texts(job.source for job in plan.python_jobs)
+    found = engine.survey(codemods, {}, plan.source_tree, texts)
+    assert GATHERED == [2]
+    assert found.facts.for_file(str(src / "a.py")) == {"file_count": 2}
     outcome = engine.run_plan(plan, engine.PortSettings(codemods, tree_facts=found.facts))
     assert [(r.status, r.codemods) for r in outcome.results] == [
         ("changed", ["notes_file_count", "also_counts"])] * 2
@@ -77,24 +82,106 @@ def test_a_fact_is_gathered_once_and_reaches_every_codemod_that_declared_it(
 
 
 def test_a_file_on_its_own_gets_each_facts_alone_value() -> None:
-    found = engine.survey((NotesFileCount,), {}, SourceTree(), ["x = 1\n"],
+    found = engine.survey((NotesFileCount,), {}, SourceTree(), {"<stdin>": "x = 1\n"},
                           gather_facts=False)
-    assert found.facts == {}
+    assert found.facts.for_file("<stdin>") == {} and found.facts.sources_of("a.py") == ()
     ported = engine.port_source(b"x = 1\n", "a.py", (NotesFileCount,), {})
     assert ported.data == b"x = 1\n# -1 files\n"
 
 
 def test_options_are_checked_against_the_tree() -> None:
-    found = engine.survey((ChecksPrefix,), {"prefix": "zzz"}, SourceTree(), ["x = 1\n"])
+    found = engine.survey((ChecksPrefix,), {"prefix": "zzz"}, SourceTree(), {"a": "x = 1\n"})
     assert found.warnings == ["--prefix zzz: no file has it"]
     assert engine.survey((ChecksPrefix,), {"prefix": "x ="}, SourceTree(),
-                         ["x = 1\n"]).warnings == []
+                         {"a": "x = 1\n"}).warnings == []
 
 
-def test_texts_are_read_only_when_a_fact_or_an_option_needs_them() -> None:
-    assert not engine.needs_texts((ChecksPrefix,), {})
-    assert engine.needs_texts((ChecksPrefix,), {"prefix": "a"})
-    assert engine.needs_texts((NotesFileCount,), {})
+def _count_in(tmp_path: Path, files: Dict[str, str], given: Iterable[str]) -> Dict[str, str]:
+    """Port ``given`` (paths of ``files`` written under tmp_path) with NotesFileCount, as
+    ``slimport rewrite --diff`` would: each file's count, from its scope's facts."""
+    write_tree(tmp_path, files)
+    plan = engine.make_plan([tmp_path / name for name in given], write=False)
+    prepared = engine.prepare_run(plan, engine.Request(), lambda: ((NotesFileCount,), []))
+    counts = {}
+    for job in plan.python_jobs:
+        facts = prepared.facts.for_file(str(job.source))
+        counts[job.source.relative_to(tmp_path).as_posix()] = facts["file_count"]
+    return counts
+
+
+TWO_PROJECTS = {
+    "a/pkg_a/__init__.py": "", "a/pkg_a/lua_table.py": "def iteritems(self): pass\n",
+    "a/pkg_a/util.py": "x = 1\n",
+    "b/pkg_b/__init__.py": "", "b/pkg_b/model.py": "import numpy\n",
+    "b/train.py": "from pkg_b import model\n",
+    "c/pkg_c/__init__.py": "", "c/pkg_c/reader.py": "from pkg_a import lua_table\n",
+}
+
+
+def test_a_projects_facts_are_read_only_from_what_it_can_import(tmp_path: Path) -> None:
+    """Issue 42: one project's defs changed the port of 21 others ported beside it."""
+    counts = _count_in(tmp_path, TWO_PROJECTS, ["."])
+    assert counts == {
+        # pkg_a alone (3 files); pkg_b (2); the scripts beside pkg_b import it (1 + 2);
+        # pkg_c imports pkg_a, which another project of the tree provides (2 + 3): every
+        # module of pkg_c can meet what pkg_a defines.
+        "a/pkg_a/__init__.py": 3, "a/pkg_a/lua_table.py": 3, "a/pkg_a/util.py": 3,
+        "b/pkg_b/__init__.py": 2, "b/pkg_b/model.py": 2, "b/train.py": 3,
+        "c/pkg_c/__init__.py": 5, "c/pkg_c/reader.py": 5}
+
+
+def test_a_folder_ported_alone_gets_the_facts_it_gets_in_the_whole_tree(tmp_path: Path) -> None:
+    whole = _count_in(tmp_path / "whole", TWO_PROJECTS, ["."])
+    for folder in ("a", "b", "a/pkg_a", "b/pkg_b"):
+        alone = _count_in(tmp_path / folder.replace("/", "_"), TWO_PROJECTS, [folder])
+        assert alone == {name: count for name, count in whole.items()
+                         if name.startswith(folder + "/")}, folder
+    # A file alone: the rest of its package is read from disk for its facts.
+    assert _count_in(tmp_path / "one", TWO_PROJECTS, ["a/pkg_a/util.py"]) == {
+        "a/pkg_a/util.py": 3}
+    # What it imports of the bigger tree is the difference, and the report says so.
+    assert _count_in(tmp_path / "c", TWO_PROJECTS, ["c"]) == {
+        "c/pkg_c/__init__.py": 2, "c/pkg_c/reader.py": 2}
+
+
+class NotesProcessCount(NotesFileCount):
+    """``NotesFileCount`` of a fact that holds for a whole process (importers too)."""
+
+    NAME: ClassVar[str] = "notes_process_count"
+    TREE_FACTS: ClassVar[Tuple[TreeFact, ...]] = (
+        TreeFact("file_count", lambda tree: len(tree.texts), alone=-1, reach=PROCESS),)
+
+
+def test_a_fact_of_one_per_process_is_read_from_importers_too(tmp_path: Path) -> None:
+    """Which Keras tf.keras is holds for every module of a process: pkg_c imports pkg_a,
+    so pkg_a's modules count pkg_c's; pkg_b shares no process with either."""
+    write_tree(tmp_path, TWO_PROJECTS)
+    plan = engine.make_plan([tmp_path], write=False)
+    prepared = engine.prepare_run(plan, engine.Request(), lambda: ((NotesProcessCount,), []))
+    counts = {job.source.relative_to(tmp_path).as_posix():
+              prepared.facts.for_file(str(job.source))["file_count"]
+              for job in plan.python_jobs}
+    assert counts == {
+        "a/pkg_a/__init__.py": 5, "a/pkg_a/lua_table.py": 5, "a/pkg_a/util.py": 5,
+        "b/pkg_b/__init__.py": 3, "b/pkg_b/model.py": 3, "b/train.py": 3,
+        "c/pkg_c/__init__.py": 5, "c/pkg_c/reader.py": 5}
+
+
+def test_the_report_names_the_roots_a_files_facts_came_from(tmp_path: Path) -> None:
+    write_tree(tmp_path, TWO_PROJECTS)
+    plan = engine.make_plan([tmp_path], write=False)
+    prepared = engine.prepare_run(plan, engine.Request(), lambda: ((NotesFileCount,), []))
+    reader = str(tmp_path / "c" / "pkg_c" / "reader.py")
+    assert prepared.facts.sources_of(reader) == (f"{tmp_path / 'a' / 'pkg_a'}{os.sep}",)
+    # Facts of one per process (which Keras) are read from the roots that import it too.
+    assert prepared.facts.sources_of(str(tmp_path / "a" / "pkg_a" / "util.py")) == (
+        f"{tmp_path / 'c' / 'pkg_c'}{os.sep}",)
+    assert prepared.facts.sources_of(str(tmp_path / "b" / "pkg_b" / "model.py")) == (
+        os.path.join(tmp_path, "b", "*.py"),)
+    outcome = engine.run_plan(plan, engine.PortSettings(
+        (NotesFileCount,), tree_facts=prepared.facts, write=False))
+    by_path = {Path(result.path): result for result in outcome.results}
+    assert by_path[Path(reader)].as_dict()["facts_from"] == [f"{tmp_path / 'a' / 'pkg_a'}{os.sep}"]
 
 
 def test_structured_dtype_names_are_those_bound_to_records_only() -> None:

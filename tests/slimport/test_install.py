@@ -27,7 +27,7 @@ from typing import Dict, List, Sequence
 import pytest
 from packaging.requirements import Requirement
 
-from slim_facts.requirements import GAN, PROBABILITY, TF_EXTRA, pip_install_line
+from slim_facts.requirements import GAN, PROBABILITY, TENSORBOARD, TF_EXTRA, pip_install_line
 from slimport.cli import arguments
 from tests.documented import documented
 from tests.slimport.conftest import REPO_ROOT
@@ -182,7 +182,8 @@ def test_the_tf_extra_is_the_runtime_the_messages_name() -> None:
     assert tuple(project["project"]["optional-dependencies"]["tf"]) == TF_EXTRA
     # The contrib successors' extras are what the rewrite's report names (issue 30).
     extras = project["project"]["optional-dependencies"]
-    assert (tuple(extras["probability"]), tuple(extras["gan"])) == (PROBABILITY, GAN)
+    assert (tuple(extras["probability"]), tuple(extras["gan"]), tuple(extras["tensorboard"])) \
+        == (PROBABILITY, GAN, TENSORBOARD)
     assert "setuptools>=77" in project["build-system"]["requires"]
 
 

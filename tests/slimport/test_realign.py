@@ -84,6 +84,16 @@ MOVES = {
         "z = 1\n"
         "flags.DEFINE_string('b', '',\n                    'y')\n",
     ),
+    # tf0_names moves TF 0.x's leading axis to the end: the bracket moves left on the
+    # first line, and the continuation, rewritten too, stays at its old column (issue 42).
+    "arguments_reordered_across_lines": (
+        "def f(x, y):\n  return tf.concat(3, [x,\n"
+        "                       y])\n",
+        "def f(x, y):\n  return tf.concat([x,\n"
+        "                       y], 3)\n",
+        "def f(x, y):\n  return tf.concat([x,\n"
+        "                    y], 3)\n",
+    ),
     "edited_line_inside_an_outer_bracket": (
         "x = g(1,\n      tf.contrib.f(a,\n                   b))\n",
         "x = g(1,\n      f(a,\n                   b))\n",
@@ -124,6 +134,10 @@ NOOPS = {
     "next_statement_at_the_old_column": (
         "if x:\n    tf.contrib.f(a)\n    y = 1\n",
         "if x:\n    f(a)\n    y = 1\n",
+    ),
+    "reordered_continuation_in_a_hanging_indent": (
+        "return tf.concat(\n    3, [x,\n        y])\n",
+        "return tf.concat(\n    [x,\n        y], 3)\n",
     ),
     "bracket_opened_before_the_edit": (  # its lines depend on it, not on the edit
         "x = g(1,\n      tf.contrib.f(a),\n      b)\n",

@@ -91,7 +91,7 @@ def test_json_document_matches_documented_schema(tmp_path: Path) -> None:
     target = tmp_path / "report.json"
     json_report.write_json(target, RESULTS, "out", copied=2, warnings=["a run-level note"])
     document = json.loads(target.read_text(encoding="utf-8"))
-    assert document["version"] == json_report.REPORT_SCHEMA_VERSION == 3
+    assert document["version"] == json_report.REPORT_SCHEMA_VERSION == 4
     assert document["warnings"] == ["a run-level note"]
     assert document["slimport_version"] == __version__
     assert document["mode"] == "out"
@@ -107,7 +107,7 @@ def test_json_document_matches_documented_schema(tmp_path: Path) -> None:
     # Every field the module docstring documents is present on every file entry.
     for entry in document["files"]:
         assert set(entry) == {"path", "output", "status", "codemods", "edits", "findings",
-                              "error", "error_line"}
+                              "error", "error_line", "facts_from"}
         assert entry["status"] in results.STATUSES
 
 

@@ -266,6 +266,38 @@ def test_leftover_codemods_port_the_same_on_skeletons(source: str) -> None:
     assert ported.data != source.encode("utf-8")
 
 
+# A TF 1.4 map's receiver is traced through every binding of its name: a skeleton that
+# elided ``dataset = reader.open(files)`` would make it look like a certain dataset.
+TRACED_DATASETS = '''\
+import tensorflow as tf
+
+
+def prepare(files, reader, parse):
+    size = 4
+    dataset = tf.data.TFRecordDataset(files)
+    size = size * 2
+    if reader:
+        dataset = reader.open(files)
+    size = size + 1
+    return dataset.map(parse, num_threads=size)
+
+
+def certain(files, parse):
+    size = 4
+    dataset = tf.data.TFRecordDataset(files).repeat()
+    size = size * 2
+    dataset = dataset.shuffle(size)
+    return dataset.map(parse, num_threads=size, output_buffer_size=size)
+'''
+
+
+def test_dataset_receivers_are_traced_the_same_on_skeletons() -> None:
+    ported = _port_both_ways(TRACED_DATASETS.encode("utf-8"), "inputs.py")
+    text = ported.data.decode("utf-8")
+    assert "dataset.map(parse, num_threads=size)\n" in text
+    assert "dataset.map(parse, num_parallel_calls=size).prefetch(size)\n" in text
+
+
 # The codemods a skeleton does not serve, and why. Any other codemod without a statement
 # filter makes each file it applies to a whole-file pass for every codemod of its run
 # (structured_array_asserts did, on 52 object detection test files: a fifth more CPU).

@@ -79,3 +79,33 @@ def test_a_pass_lost_is_a_difference_and_a_failure_fixed_is_counted():
 def test_table_aligns_columns():
     assert _harness.table(["name", "n"], [["tf_slim", 86], ["keras", 904]]) == (
         "name       n\n-------  ---\ntf_slim   86\nkeras    904")
+
+
+def test_same_output_compares_files_comments_and_folders(tmp_path):
+    import same_output  # noqa: E402  pylint: disable=import-outside-toplevel
+    reference, other = tmp_path / "a", tmp_path / "b"
+    for root, text in ((reference, "# kept\nx = 1\n"), (other, "x = 1\n")):
+        (root / "pkg" / "deep").mkdir(parents=True)
+        (root / "pkg" / "m.py").write_text(text)
+        (root / "pkg" / "same.py").write_text("y = 2\n")
+        (root / "pkg" / "deep" / "d.py").write_text("")
+    assert same_output._differing(reference, other, ["pkg/m.py", "pkg/same.py",
+                                                     "pkg/gone.py"]) == ["pkg/m.py",
+                                                                         "pkg/gone.py"]
+    lost = same_output._comment_lines(reference / "pkg" / "m.py") - \
+        same_output._comment_lines(other / "pkg" / "m.py")
+    assert list(lost) == ["# kept"]
+    assert same_output._sub_folders(reference, 12) == [reference / "pkg",
+                                                        reference / "pkg" / "deep"]
+    assert same_output._sub_folders(reference, 1) == [reference / "pkg"]
+
+
+def test_same_output_finds_one_answer_on_a_bundled_example(tmp_path, monkeypatch):
+    """The harness end to end on the smallest example: every check ran, nothing differs."""
+    import same_output  # noqa: E402  pylint: disable=import-outside-toplevel
+    monkeypatch.setenv("PYTHONPATH", str(REPO_ROOT))  # this checkout's slimport
+    outcome = same_output.check_tree("estimator_tf2", REPO_ROOT / "examples" / "estimator_tf2",
+                                     tmp_path / "work", 2, _harness.Deadline(300))
+    assert set(outcome.compared) == set(same_output.CHECKS)
+    assert outcome.compared["twice"] == outcome.compared["in place"] > 0
+    assert all(not names for names in outcome.differences.values()), outcome.differences

@@ -322,3 +322,26 @@ def test_generator_reads_exports_as_tf_1_15_did(tf1_tree) -> None:  # type: igno
     assert alias.bindings()[0] == ("tensorflow.contrib.pkg.python.mod", "helper_alias")
     assert tf1_tree.v1_exports("tensorflow.python.ops.core_ops") == {
         "LSTMCell": ("nn.rnn_cell.LSTMCell",), "constant_value": ("get_static_value",)}
+
+
+def test_generator_adds_the_paths_only_running_tf_1_15_shows(tf1_tree) -> None:  # type: ignore[no-untyped-def]
+    # What tools/tf1_contrib_paths.py prints for paths the sources alone do not list.
+    resolved = [
+        # A submodule bound on its package by an import (tf.contrib.layers.summaries).
+        ("pkg.mod", "module", "tensorflow.contrib.pkg.python.mod"),
+        ("pkg.mod.layer", "symbol", "tensorflow.contrib.pkg.python.mod:layer"),
+        # A core function a plain contrib file imported (compiler.jit's jit scope).
+        ("pkg.scope", "symbol", "tensorflow.python.ops.core_ops:constant_value"),
+        # A raw op a module star-imported, and a name with no home: not listed.
+        ("pkg.Raw", "symbol", "tensorflow.python.ops.gen_core_ops:Raw"),
+        ("pkg.own", "symbol", "tensorflow.contrib.pkg.python.mod:undocumented"),
+        # contrib.slim is contrib_slim's, by tf_slim's layout.
+        ("slim.mod", "module", "tensorflow.contrib.pkg.python.mod"),
+    ]
+    table = {"pkg.python.mod": ("module", "tf_slim.layers.mod", "")}
+    # (No tf_slim file homes in this tree: the generator's TfSlim is not consulted.)
+    added = gen_contrib_table.resolved_rows(tf1_tree, None, {}, table, resolved)
+    assert added == {
+        "pkg.mod": ("module", "tf_slim.layers.mod", "pkg.python.mod"),
+        "pkg.scope": ("symbol", f"{COMPAT_V1}:get_static_value", ""),
+    }

@@ -1,5 +1,5 @@
 """compat_v1: TF1 files run on tensorflow.compat.v1; TF2 files are left exactly as they are."""
-from tests.slimport.codemods.cases import Edit, Noop, attention
+from tests.slimport.codemods.cases import Edit, Noop, attention, edit
 
 CASES = [
     Edit(
@@ -283,6 +283,9 @@ CASES = [
             if __name__ == '__main__':
                 tf.test.main()
         """,
+        # The switch is reported on the import it follows (issue 42: it had no line).
+        findings=[edit(1, "-> import tensorflow.compat.v1 as"),
+                  edit(1, "test module: tf.disable_v2_behavior() after TensorFlow")],
     ),
     Edit(
         "a test base module on a tf1 name gets graph mode",

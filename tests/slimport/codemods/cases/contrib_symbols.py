@@ -29,6 +29,57 @@ CASES = [
                 net = slim.conv2d(images, 32, [3, 3])
         """,
     ),
+    # The import nothing uses any more goes; the comment and blank lines above it stay
+    # (tensor2tensor's "# Dependency imports"; issue 42).
+    Edit(
+        "a dropped alias import leaves the lines above it",
+        before="""
+            import tensorflow as tf
+
+            # Dependency imports
+
+            from tensorflow.contrib import framework as contrib_framework
+
+            import numpy as np
+
+
+            def step():
+                return contrib_framework.get_or_create_global_step()
+        """,
+        after="""
+            import tensorflow as tf
+
+            # Dependency imports
+
+            import numpy as np
+
+
+            def step():
+                return tf.compat.v1.train.get_or_create_global_step()
+        """,
+    ),
+    Edit(
+        "a dropped alias import last in its block",
+        before="""
+            import tensorflow as tf
+            try:
+                import numpy as np
+                # The contrib module, for its global step.
+                from tensorflow.contrib import framework as contrib_framework
+            except ImportError:
+                pass
+            step = contrib_framework.get_or_create_global_step()
+        """,
+        after="""
+            import tensorflow as tf
+            try:
+                import numpy as np
+                # The contrib module, for its global step.
+            except ImportError:
+                pass
+            step = tf.compat.v1.train.get_or_create_global_step()
+        """,
+    ),
     Edit(
         "global step goes to compat.v1 through the file's tf",
         before="""
@@ -966,6 +1017,192 @@ CASES = [
         findings=[edit(5, "-> slim_ext.contrib.rnn.LSTMBlockCell"),
                   edit(4, "alias `contrib_rnn` removed: every use of it was ported")],
     ),
+    # Issue 41: the names TF 1.x resolved that had a home all along.
+    Edit(
+        "deprecated_flipped losses keep TF 0.x's argument order in slim_ext",
+        before="""
+            import tensorflow as tf
+
+            loss = tf.contrib.nn.deprecated_flipped_sigmoid_cross_entropy_with_logits(
+                logits, labels)
+        """,
+        after="""
+            import tensorflow as tf
+            import slim_ext.contrib.nn
+
+            loss = slim_ext.contrib.nn.deprecated_flipped_sigmoid_cross_entropy_with_logits(
+                logits, labels)
+        """,
+    ),
+    Edit(
+        "contrib.lookup's tables from a tensor or a file",
+        before="""
+            from tensorflow.contrib import lookup
+
+            ids = lookup.index_table_from_tensor(mapping=vocab, num_oov_buckets=1)
+            words = lookup.index_to_string_table_from_file(path)
+        """,
+        after="""
+            from slim_ext.contrib import lookup
+
+            ids = lookup.index_table_from_tensor(mapping=vocab, num_oov_buckets=1)
+            words = lookup.index_to_string_table_from_file(path)
+        """,
+    ),
+    Edit(
+        "contrib.lookup's exported initializers stay core TensorFlow's",
+        before="""
+            import tensorflow as tf
+
+            init = tf.contrib.lookup.KeyValueTensorInitializer(keys, values)
+        """,
+        after="""
+            import tensorflow as tf
+
+            init = tf.compat.v1.lookup.KeyValueTensorInitializer(keys, values)
+        """,
+    ),
+    Edit(
+        "a submodule TF 1.15 bound as an attribute (layers.summaries)",
+        before="""
+            import tensorflow as tf
+
+            tf.contrib.layers.summaries.summarize_activation(net)
+        """,
+        after="""
+            import tensorflow as tf
+            import tf_slim
+
+            tf_slim.summarize_activation(net)
+        """,
+    ),
+    Edit(
+        "importing the attribute-bound submodule moves the import",
+        before="""
+            from tensorflow.contrib.layers import summaries
+
+            summaries.summarize_tensor(loss)
+        """,
+        after="""
+            from tf_slim.layers import summaries
+
+            summaries.summarize_tensor(loss)
+        """,
+    ),
+    Edit(
+        "tf.contrib.keras is tf_keras",
+        before="""
+            import tensorflow as tf
+
+            ids = tf.contrib.keras.preprocessing.sequence.pad_sequences(seqs, maxlen=8)
+            dense = tf.contrib.keras.layers.Dense(3)
+        """,
+        after="""
+            import tensorflow as tf
+            import tf_keras.layers
+            import tf_keras.preprocessing.sequence
+
+            ids = tf_keras.preprocessing.sequence.pad_sequences(seqs, maxlen=8)
+            dense = tf_keras.layers.Dense(3)
+        """,
+    ),
+    Edit(
+        "a tf.contrib.keras module import",
+        before="""
+            from tensorflow.contrib.keras import layers, models
+
+            model = models.Sequential([layers.Dense(1)])
+        """,
+        after="""
+            from tf_keras import layers
+            from tf_keras import models
+
+            model = models.Sequential([layers.Dense(1)])
+        """,
+    ),
+    Edit(
+        "the XLA jit scope a plain contrib file re-exported",
+        before="""
+            import tensorflow as tf
+
+            with tf.contrib.compiler.jit.experimental_jit_scope():
+                y = f(x)
+        """,
+        after="""
+            import tensorflow as tf
+
+            with tf.compat.v1.xla.experimental.jit_scope():
+                y = f(x)
+        """,
+    ),
+    Edit(
+        "TPUEstimator's input pipeline modes, star-exported from tensorflow_estimator",
+        before="""
+            import tensorflow as tf
+
+            mode = tf.contrib.tpu.InputPipelineConfig.PER_HOST_V2
+        """,
+        after="""
+            import tensorflow as tf
+
+            mode = tf.compat.v1.estimator.tpu.InputPipelineConfig.PER_HOST_V2
+        """,
+    ),
+    Edit(
+        "gan.eval's frozen-graph helpers TF-GAN dropped, beside TF-GAN's own",
+        before="""
+            import tensorflow as tf
+
+            graph_def = tf.contrib.gan.eval.get_graph_def_from_disk(path)
+            logits = tf.contrib.gan.eval.run_image_classifier(images, graph_def, 'x:0', 'y:0')
+            grid = tf.contrib.gan.eval.image_grid(images, [2, 2])
+        """,
+        after="""
+            import tensorflow as tf
+            import slim_ext.contrib.gan_eval
+            import tensorflow_gan
+
+            graph_def = slim_ext.contrib.gan_eval.get_graph_def_from_disk(path)
+            logits = slim_ext.contrib.gan_eval.run_image_classifier(images, graph_def, 'x:0', 'y:0')
+            grid = tensorflow_gan.eval.image_grid(images, [2, 2])
+        """,
+    ),
+    Edit(
+        "the embedding projector is TensorBoard's again",
+        before="""
+            import tensorflow as tf
+            from tensorflow.contrib.tensorboard.plugins import projector
+
+            config = projector.ProjectorConfig()
+            tf.contrib.tensorboard.plugins.projector.visualize_embeddings(writer, config)
+        """,
+        after="""
+            import tensorflow as tf
+            from tensorboard.plugins import projector
+            import tensorboard.plugins.projector
+
+            config = projector.ProjectorConfig()
+            tensorboard.plugins.projector.visualize_embeddings(writer, config)
+        """,
+        findings=[edit(2, "tf.contrib.tensorboard.plugins.projector -> "
+                       "tensorboard.plugins.projector (install it: pip install "
+                       "'tensorboard>=2.15')"),
+                  edit(5, "-> tensorboard.plugins.projector.visualize_embeddings")],
+    ),
+    Reported(
+        "a contrib.nn name with no home is reported as gone, with what to use",
+        "import tensorflow as tf\ny = tf.contrib.nn.scaled_softplus(x, 2.0)\n",
+        [attention(2, "tf.contrib.nn.scaled_softplus was removed", fix="tf.nn ops")],
+    ),
+    Reported(
+        "tf_keras dropped the scikit-learn wrappers",
+        "import tensorflow as tf\nm = tf.contrib.keras.wrappers.scikit_learn.KerasClassifier(f)\n",
+        [attention(2, "tf.contrib.keras.wrappers.scikit_learn.KerasClassifier was removed",
+                    fix="scikeras")],
+    ),
+    Noop("tf_keras already", "import tf_keras\nlayer = tf_keras.layers.Dense(3)\n"),
+    Noop("core lookup already",
+         "import tensorflow as tf\ntable = tf.lookup.StaticHashTable(init, -1)\n"),
     Noop("tfp already", "import tensorflow_probability as tfp\ntfd = tfp.distributions\n"),
     Noop("tf-gan already", "import tensorflow_gan as tfgan\nloss = tfgan.gan_loss(model)\n"),
     Noop("core rnn cells already",

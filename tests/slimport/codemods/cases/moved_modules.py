@@ -120,6 +120,26 @@ CASES = [
         after="from tensorflow.compat.v1.train import NewCheckpointReader\n"
               "reader = NewCheckpointReader(path)\n",
     ),
+    Edit(
+        "nest.is_sequence, which TF 1.15 exported as nest.is_nested (tflearn 0.3.2)",
+        before="""
+            import tensorflow as tf
+            from tensorflow.python.util.nest import is_sequence
+            from tensorflow.python.util import nest
+
+            def flat(args):
+                return is_sequence(args) or nest.is_sequence(args)
+        """,
+        after="""
+            import tensorflow as tf
+            from tensorflow.compat.v1.nest import is_nested as is_sequence
+
+            def flat(args):
+                return is_sequence(args) or tf.compat.v1.nest.is_nested(args)
+        """,
+    ),
+    Noop("nest.is_nested already",
+         "import tensorflow as tf\nflat = tf.nest.is_nested(x)\n"),
     Noop("slim_ext's reader already",
          "from slim_ext import mnist_input_data as input_data\n"),
     Noop("keras' mnist",

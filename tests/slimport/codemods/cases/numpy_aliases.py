@@ -85,6 +85,16 @@ CASES = [
     # A compatibility shim writes the alias back (keras' tf2onnx_lib.py).
     Noop("a shim that writes the alias back",
          "import numpy as np\nif not hasattr(np, 'object'):\n    np.object = object\n"),
+    # TF1's API through compat.v1 is TF1-era code (object detection 2.x's metrics).
+    Edit("a module on compat.v1",
+         before="import numpy as np\nimport tensorflow.compat.v1 as tf\n"
+                "mask = np.zeros([2], dtype=np.bool)\n",
+         after="import numpy as np\nimport tensorflow.compat.v1 as tf\n"
+               "mask = np.zeros([2], dtype=bool)\n"),
+    # TF 2 code keeps its aliases: its leftovers are its authors' business.
+    Noop("tf2 code",
+         "import numpy as np\nimport tensorflow as tf\n"
+         "mask = np.zeros([2], dtype=np.bool)\nx = tf.image.resize(t, [2, 2], antialias=True)\n"),
     # TensorFlow's own modules keep their aliases (numpy_ops/np_dtypes.py).
     Noop("tensorflow's own module",
          "import numpy as np\nfrom tensorflow.python.framework import dtypes\n"

@@ -134,6 +134,19 @@ CASES = [
         findings=[attention(6, "os.exit does not exist: reached, it raises AttributeError",
                             fix="delete it")],
     ),
+    # TF1's API through compat.v1, as object detection 2.x's legacy/train.py has it.
+    Edit(
+        "a script on compat.v1",
+        before="import tensorflow.compat.v1 as tf\n\n"
+               "server = tf.train.Server(spec, job_name='ps')\nserver.join()\n",
+        after="import tensorflow.compat.v1 as tf\nfrom slim_ext import cluster\n\n"
+              "server = cluster.Server(spec, job_name='ps')\nserver.join()\n",
+    ),
+    # TF 2's own server in TF 2 code.
+    Noop("tf2 code with a strategy",
+         "import tensorflow as tf\n"
+         "server = tf.distribute.Server(spec, job_name='ps')\n"
+         "strategy = tf.distribute.experimental.ParameterServerStrategy(resolver)\n"),
     Noop("local server",
          "import tensorflow as tf\nserver = tf.train.Server.create_local_server()\n"
          "sess = tf.Session(server.target)\n"),

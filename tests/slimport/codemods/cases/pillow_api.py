@@ -73,4 +73,25 @@ CASES = [
     Noop("a float array of a rank the mode does not take",
          "import numpy as np\nfrom PIL import Image\ncube = np.random.rand(4, 4, 3)\n"
          "image = Image.fromarray(cube, 'L')\n"),
+    Edit(
+        "resampling filters Pillow 10 removed, in a default argument too",
+        before="""
+            import numpy as np
+            from PIL import Image
+
+            def resize(img, size, resize_mode=Image.ANTIALIAS):
+                return img.resize(size, resize_mode), img.resize(size, Image.CUBIC)
+        """,
+        after="""
+            import numpy as np
+            from PIL import Image
+
+            def resize(img, size, resize_mode=Image.LANCZOS):
+                return img.resize(size, resize_mode), img.resize(size, Image.BICUBIC)
+        """,
+    ),
+    Noop("the filters' names since Pillow 2.7",
+         "from PIL import Image\nimg = img.resize(size, Image.LANCZOS)\n"),
+    Noop("another library's LINEAR",
+         "import cv2\nfrom PIL import Image\nmode = cv2.LINEAR\n"),
 ]

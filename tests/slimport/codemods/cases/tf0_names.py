@@ -152,6 +152,34 @@ CASES = [
         after="import tensorflow as tf\ny = tf.multiply(a, b)\nz = tf.concat(dim, tensors)\n",
         findings=[attention(3, "could be either", fix="write it in the 1.x order")],
     ),
+    # Google's internal short names (issue 41): each the public name it stood for.
+    Edit(
+        "internal short names become the public names",
+        before="""
+            import tensorflow as tf
+
+            with tf.device(tf.ReplicaDeviceSetter(FLAGS.ps_tasks)):
+                example = tf.SequenceExample()
+            with tf.gfile.OpenFast(path, 'rb') as f:
+                data = f.read()
+        """,
+        after="""
+            import tensorflow as tf
+
+            with tf.device(tf.compat.v1.train.replica_device_setter(FLAGS.ps_tasks)):
+                example = tf.train.SequenceExample()
+            with tf.compat.v1.gfile.GFile(path, 'rb') as f:
+                data = f.read()
+        """,
+        findings=[edit(3, "tf.ReplicaDeviceSetter -> tf.compat.v1.train.replica_device_setter"
+                       " (a short name of Google's internal TensorFlow"),
+                  edit(4, "tf.SequenceExample -> tf.train.SequenceExample"),
+                  edit(5, "tf.gfile.OpenFast -> ")],
+    ),
+    Noop("the public names",
+         "import tensorflow as tf\n"
+         "setter = tf.compat.v1.train.replica_device_setter(2)\n"
+         "example = tf.train.SequenceExample()\n"),
     # TF1 and TF2 code.
     Noop("tf1 names",
          "import tensorflow as tf\ny = tf.multiply(a, b)\nz = tf.concat([a, b], 1)\n"),

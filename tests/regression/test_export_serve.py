@@ -1,0 +1,87 @@
+"""Port examples/slim_tf1, train it, export it as the README says, and serve it.
+
+The ported LeNet is trained briefly and evaluated by the ported eval script (graph
+mode, queue runners, the validation split once); then the README's
+``python -m slim_ext.export`` line turns the training directory into a SavedModel
+that takes the split's uint8 images (the tree's own eval preprocessing inside), and
+``tf.saved_model.load`` (eager), ``saved_model_cli run`` and the TFLite interpreter
+must each score the eval script's top-1 accuracy, image for image the same count.
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tests.documented import documented, run_documented
+from tests.regression.test_port_and_train import COMMON_TRAIN, run_script
+
+pytestmark = [pytest.mark.regression, pytest.mark.tf]
+
+STEPS = 100
+# The README's lines (its continuation kept as the page shows it).
+EXPORT = documented(
+    "python -m slim_ext.export --tree ported --model_name lenet --num_classes 10\n"
+    "    --checkpoint_path train --export_dir saved_model --preprocessing_name lenet"
+    " --input_size 32")
+SHOW = documented(
+    "saved_model_cli show --dir saved_model --tag_set serve --signature_def serving_default")
+
+
+def _validation_split(data: Path):
+    """The synthetic set's validation images (uint8 [400, 32, 32, 3]) and labels."""
+    import tensorflow as tf
+
+    features = {"image/encoded": tf.io.FixedLenFeature([], tf.string),
+                "image/class/label": tf.io.FixedLenFeature([], tf.int64)}
+    images, labels = [], []
+    for record in tf.data.TFRecordDataset(str(data / "synthetic_validation.tfrecord")):
+        example = tf.io.parse_single_example(record, features)
+        images.append(tf.io.decode_png(example["image/encoded"], channels=3).numpy())
+        labels.append(int(example["image/class/label"]))
+    return np.stack(images), np.array(labels)
+
+
+def test_trained_port_exports_a_saved_model_that_serves_the_eval_top1(ported_tree, tmp_path):
+    import tensorflow as tf
+
+    # The README's paths: the ported tree and the training directory side by side.
+    (tmp_path / "ported").symlink_to(ported_tree.ported, target_is_directory=True)
+    run_script(ported_tree, tmp_path, "train_image_classifier.py", [
+        "--train_dir", str(tmp_path / "train"), "--dataset_dir", str(ported_tree.data),
+        "--max_number_of_steps", str(STEPS), "--clone_on_cpu", *COMMON_TRAIN])
+    evaluated = run_script(ported_tree, tmp_path, "eval_image_classifier.py", [
+        "--checkpoint_path", str(tmp_path / "train"), "--eval_dir", str(tmp_path / "eval"),
+        "--dataset_dir", str(ported_tree.data), "--dataset_name", "synthetic",
+        "--dataset_split_name", "validation", "--model_name", "lenet"])
+    eval_accuracy = float(re.findall(r"eval/Accuracy = ([0-9.]+)", evaluated)[-1])
+    assert eval_accuracy > 0.3, evaluated[-3000:]  # it learned: chance is 0.1
+
+    export = run_documented(EXPORT, tmp_path)
+    assert export.returncode == 0, export.stderr[-4000:]
+    shown = run_documented(SHOW, tmp_path)
+    assert shown.returncode == 0, shown.stderr[-4000:]
+    assert "inputs['images']" in shown.stdout and "outputs['classes']" in shown.stdout, shown.stdout
+
+    images, labels = _validation_split(ported_tree.data)
+    assert len(labels) == 400
+    served = tf.saved_model.load(str(tmp_path / "saved_model")).signatures["serving_default"]
+    eager_classes = served(images=tf.constant(images))["classes"].numpy()
+
+    np.save(tmp_path / "images.npy", images)
+    cli = run_documented(
+        ["saved_model_cli", "run", "--dir", "saved_model", "--tag_set", "serve",
+         "--signature_def", "serving_default", "--inputs", "images=images.npy",
+         "--outdir", "served"], tmp_path)
+    assert cli.returncode == 0, cli.stderr[-4000:]
+    cli_classes = np.load(tmp_path / "served" / "classes.npy")
+
+    lite = tf.lite.TFLiteConverter.from_saved_model(str(tmp_path / "saved_model")).convert()
+    lite_runner = tf.lite.Interpreter(model_content=lite).get_signature_runner("serving_default")
+    lite_classes = lite_runner(images=images)["classes"]
+
+    accuracies = {way: float(np.mean(classes == labels)) for way, classes in (
+        ("eager", eager_classes), ("saved_model_cli", cli_classes), ("tflite", lite_classes))}
+    assert accuracies == {way: eval_accuracy for way in accuracies}, (eval_accuracy, accuracies)

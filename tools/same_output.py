@@ -1,0 +1,296 @@
+"""Issue 42's yardstick: a port gives the same output however it is run.
+
+    python tools/same_output.py [CORPUS ...] [--keep DIR] [-j N] [--deadline S]
+    tox -e same-output              (every corpus below)
+
+CORPUS: ``examples`` (every tree of examples/), the PyPI peers ``facenet``,
+``object_detection`` (0.1.1), ``research_slim`` (object detection 2.8.0 with slim's
+nets), ``tensorlayer``, ``magenta`` (downloaded and cached as tools/corpus.py does), or
+an installed package (``tf_slim``, ``tf_keras``, ``keras``, ``tensorflow``). For each,
+``slimport rewrite SRC --out ONCE -j 1`` is the reference (``-j N`` for a tree of more
+than 500 Python files: an installed Keras or TensorFlow), and
+
+- twice: ``--check`` over ONCE finds nothing to change (port(port(x)) == port(x));
+- in place: a copy of SRC ported in place with ``-j N`` is ONCE, byte for byte;
+- diff: ``--diff -j N`` (from the cache the first run filled) applied with ``patch``
+  to a copy of SRC is ONCE;
+- alone: each sub-folder (two levels down, each holding Python files; at most 12, or
+  4 of a large tree, spread over it) ported on its own with ``--out``: every file
+  whose facts come from the same roots as in the whole tree (the reports'
+  ``facts_from``: it shares nothing with the tree outside what the sub-folder sees)
+  is ONCE's;
+- stdin: a sample of files ported through ``slimport rewrite - --stdin-filename`` is
+  ONCE's;
+- lines: every finding of ONCE's report has its line (none reported at line 0);
+- comments: every comment line of a file ONCE changed is still in it (those of a
+  generated ``*_pb2.py`` the run regenerated whole excepted).
+
+Prints a table (a column per corpus: files compared, and those that differ) and every
+difference. Exit status 0 when every check holds, 1 when one does not, 2 when a step
+could not run.
+"""
+from __future__ import annotations
+
+import argparse
+import filecmp
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Dict, List, Optional, Sequence
+
+import _harness
+import corpus
+import magenta_suite
+import tensorlayer_suite
+
+REPO = Path(__file__).resolve().parents[1]
+PEERS = {peer.name: peer for peer in (*corpus.CORPORA, corpus.RESEARCH_SLIM,
+                                       tensorlayer_suite.TENSORLAYER, magenta_suite.MAGENTA)}
+INSTALLED = ("tf_slim", "tf_keras", "keras", "tensorflow")
+DEFAULT = ("examples", *PEERS, *INSTALLED)
+CHECKS = ("twice", "in place", "diff", "alone", "stdin", "lines", "comments")
+# Files ported through standard input, per tree (each is a process of its own).
+STDIN_SAMPLE = 4
+# Sub-folders ported alone, per tree, at most (spread over the tree's sub-folders).
+ALONE_LIMIT = 12
+# A tree of more Python files than this (an installed Keras or TensorFlow, TF 2 code the
+# port leaves as it is) is ported with -j N throughout, its reference too, and fewer of
+# its sub-folders alone: -j 1 against -j N is checked on the others.
+LARGE_TREE = 500
+LARGE_ALONE_LIMIT = 4
+_SHOWN = 8
+
+
+@dataclass
+class Outcome:
+    """One tree's comparisons: check -> files compared, and the differences found."""
+
+    name: str
+    compared: Dict[str, int] = field(default_factory=dict)
+    differences: Dict[str, List[str]] = field(default_factory=dict)
+
+    def count(self, check: str, files: int, differing: Sequence[str]) -> None:
+        self.compared[check] = self.compared.get(check, 0) + files
+        self.differences.setdefault(check, []).extend(differing)
+
+
+def _slimport(arguments: Sequence[str], deadline: _harness.Deadline, cwd: Path,
+              log: Path, stdin: Optional[Path] = None) -> subprocess.CompletedProcess:
+    """``python -m slimport ARGUMENTS`` in ``cwd``, bounded; its stderr to ``log``."""
+    with open(log, "a") as errors:
+        errors.write(f"$ slimport {' '.join(arguments)}\n")
+        errors.flush()
+        source = open(stdin, "rb") if stdin is not None else subprocess.DEVNULL
+        try:
+            return subprocess.run([sys.executable, "-m", "slimport", *arguments], cwd=cwd,
+                                  stdin=source, stdout=subprocess.PIPE, stderr=errors,
+                                  timeout=max(1.0, deadline.left()), check=False,
+                                  env={**os.environ, "NO_COLOR": "1"})
+        finally:
+            if stdin is not None:
+                source.close()
+
+
+def _rewrite(arguments: Sequence[str], deadline: _harness.Deadline, cwd: Path, log: Path,
+             allowed: Sequence[int] = (0,)) -> subprocess.CompletedProcess:
+    """``slimport rewrite ARGUMENTS``; a RuntimeError when it exits otherwise than allowed
+    (a file slimport cannot port exits 2: allowed where the tree has such files)."""
+    ran = _slimport(["rewrite", *arguments], deadline, cwd, log)
+    if ran.returncode not in allowed:
+        raise RuntimeError(f"slimport rewrite {' '.join(arguments)} exited "
+                           f"{ran.returncode}; see {log}")
+    return ran
+
+
+def _copy_python(source: Path, target: Path) -> None:
+    """Copy the folders and Python files of ``source`` to ``target`` (what a port reads:
+    an installed TensorFlow's shared libraries are a gigabyte it never opens)."""
+    shutil.copytree(source, target, symlinks=True, ignore=lambda folder, names: [
+        name for name in names if not name.endswith(".py")
+        and not os.path.isdir(os.path.join(folder, name))])
+
+
+def _differing(reference: Path, other: Path, names: Sequence[str]) -> List[str]:
+    """The names of ``names`` whose file under ``other`` is not ``reference``'s."""
+    return [name for name in names if not (other / name).is_file()
+            or not filecmp.cmp(reference / name, other / name, shallow=False)]
+
+
+def _sub_folders(source: Path, limit: int) -> List[Path]:
+    """Folders one and two levels down that hold Python files, at most ``limit``, spread
+    over the tree (every n-th, in path order)."""
+    found = sorted({path.parent for path in source.rglob("*.py")
+                    if 1 <= len(path.parent.relative_to(source).parts) <= 2
+                    and "__pycache__" not in path.parts})
+    step = max(1, -(-len(found) // limit))
+    return found[::step]
+
+
+def _facts_from(report: Path) -> Dict[str, List[str]]:
+    if not report.is_file():
+        raise RuntimeError(f"slimport rewrite wrote no {report}")
+    return {entry["path"]: entry["facts_from"]
+            for entry in _harness.read_json(report)["files"]}
+
+
+def check_tree(name: str, source: Path, work: Path, jobs: int,
+               deadline: _harness.Deadline) -> Outcome:
+    """Ports ``source`` every way and compares each with the reference port."""
+    outcome = Outcome(name)
+    for check in CHECKS:
+        outcome.count(check, 0, [])
+    work.mkdir(parents=True)
+    log = work / "slimport.log"
+    # Every run starts from the folder above the tree, so paths in reports and diffs
+    # read alike: the tree's own name, then its files.
+    cwd, top = source.parent, source.name
+    once = work / "once"
+    cache = ["--cache-dir", str(work / "cache")]
+    allowed = (0, 2)  # a file that does not parse is reported (exit 2), in every run alike
+    large = sum(1 for _ in source.rglob("*.py")) > LARGE_TREE
+    _rewrite([top, "--out", str(once / top), "-j", str(jobs if large else 1), *cache,
+              "--report", str(work / "once.json"), "-q"], deadline, cwd, log, allowed)
+    reference = once / top
+    report = _harness.read_json(work / "once.json")
+    entries = {Path(entry["path"]).relative_to(top).as_posix(): entry
+               for entry in report["files"] if entry["path"].endswith(".py")}
+    ported = sorted(entries)
+
+    _rewrite([str(reference), "--check", "-j", str(jobs), "--no-cache", "--report",
+             str(work / "twice.json")], deadline, cwd, log, (0, 1, 2))
+    changed = [entry["path"] for entry in _harness.read_json(work / "twice.json")["files"]
+               if entry["status"] == "changed"]
+    outcome.count("twice", len(ported), changed)
+
+    in_place = work / "in_place" / top
+    _copy_python(source, in_place)
+    _rewrite([str(in_place), "-j", str(jobs), "--no-cache", "-q"], deadline, cwd, log,
+             allowed)
+    outcome.count("in place", len(ported), _differing(reference, in_place, ported))
+
+    diff = _rewrite([top, "--diff", "-j", str(jobs), *cache], deadline, cwd, log,
+                    (0, 1, 2))
+    patched = work / "patched" / top
+    _copy_python(source, patched)
+    applied = subprocess.run(["patch", "-p1", "-s", "-d", str(patched.parent)],
+                             input=diff.stdout, capture_output=True, check=False,
+                             timeout=max(1.0, deadline.left()))
+    if applied.returncode != 0:
+        raise RuntimeError(f"patch could not apply slimport's --diff of {top}: "
+                           f"{applied.stdout.decode(errors='replace')[:500]}")
+    outcome.count("diff", len(ported), _differing(reference, patched, ported))
+
+    whole = _facts_from(work / "once.json")
+    (work / "alone").mkdir()
+    for number, folder in enumerate(_sub_folders(source, LARGE_ALONE_LIMIT if large
+                                                  else ALONE_LIMIT)):
+        relative = folder.relative_to(cwd).as_posix()
+        alone = work / "alone" / str(number)
+        report_path = work / "alone" / f"{number}.json"
+        _rewrite([relative, "--out", str(alone), "-j", str(jobs), "--no-cache", "--report",
+                  str(report_path), "-q"], deadline, cwd, log, allowed)
+        seen_alike = [Path(path).relative_to(relative).as_posix()
+                      for path, roots in _facts_from(report_path).items()
+                      if path.endswith(".py") and whole.get(path) == roots]
+        outcome.count("alone", len(seen_alike), [
+            f"{relative}/{name}" for name in _differing(
+                reference / folder.relative_to(source), alone, seen_alike)])
+
+    sample = ported[::max(1, len(ported) // STDIN_SAMPLE)][:STDIN_SAMPLE]
+    differing = []
+    for name in sample:
+        ran = _slimport(["rewrite", "-", "--stdin-filename", f"{top}/{name}"], deadline, cwd,
+                        log, stdin=source / name)
+        if ran.stdout != (reference / name).read_bytes():
+            differing.append(name)
+    outcome.count("stdin", len(sample), differing)
+
+    unplaced = [f"{entry['path']}: [{finding['codemod']}] {finding['message']}"
+                for entry in report["files"] for finding in entry["findings"]
+                if finding["line"] == 0 or finding["source_line"] == 0]
+    outcome.count("lines", sum(len(entry["findings"]) for entry in report["files"]), unplaced)
+
+    changed = [name for name in ported if entries[name]["status"] == "changed"
+               and "protos" not in entries[name]["codemods"]]
+    outcome.count("comments", len(changed), [
+        name for name in changed
+        if _comment_lines(source / name) - _comment_lines(reference / name)])
+    return outcome
+
+
+def _comment_lines(path: Path) -> Counter:
+    """The comment lines of a file (stripped), counted."""
+    return Counter(line.strip() for line in path.read_text(errors="replace").splitlines()
+                   if line.lstrip().startswith("#"))
+
+
+def sources(name: str, unpacked: Path, cache: Path,
+            deadline: _harness.Deadline) -> Dict[str, Path]:
+    """The trees a corpus name stands for: label -> source directory (an installed
+    package's Python files are copied first: ``--out`` would copy its libraries too)."""
+    if name == "examples":
+        return {f"examples/{tree.name}": tree for tree in sorted((REPO / "examples").iterdir())
+                if tree.is_dir()}
+    if name in PEERS:
+        peer = PEERS[name]
+        top = corpus.unpack(corpus.fetch(peer, cache, deadline), unpacked / name)
+        if name == "magenta":  # the wheel's package, not the folder it was unpacked in
+            top = top / "magenta"
+        return {name: top}
+    copy = unpacked / name / name
+    if not copy.exists():
+        _copy_python(_harness.installed_package(name), copy)
+    return {name: copy}
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("corpora", nargs="*", default=list(DEFAULT), metavar="CORPUS",
+                        help=f"what to port (default: all of {', '.join(DEFAULT)})")
+    parser.add_argument("--cache", type=Path, default=corpus.default_cache(),
+                        help="where the PyPI peers' archives are kept (default: "
+                             "$SLIMPORT_CORPUS_CACHE or ~/.cache/slimport/corpus)")
+    _harness.add_run_options(parser, deadline=3600.0, jobs_help="processes per rewrite")
+    args = parser.parse_args(argv)
+    unknown = [name for name in args.corpora
+               if name not in DEFAULT and name not in INSTALLED]
+    if unknown:
+        parser.error(f"unknown corpus {', '.join(unknown)}; choose from {', '.join(DEFAULT)}")
+    deadline = _harness.Deadline(args.deadline)
+    with tempfile.TemporaryDirectory(prefix="slimport-same-output-") as scratch:
+        base = args.keep or Path(scratch)
+        outcomes: List[Outcome] = []
+        try:
+            for name in args.corpora:
+                for label, source in sources(name, base / "unpacked", args.cache,
+                                             deadline).items():
+                    print(f"=== {label}: {source}", flush=True)
+                    outcomes.append(check_tree(label, source, base / label.replace("/", "_"),
+                                               args.jobs, deadline))
+        except (RuntimeError, TimeoutError, subprocess.SubprocessError) as error:
+            print(f"same_output: {error}", file=sys.stderr)
+            return 2
+    rows = [[check, *(f"{len(o.differences.get(check, []))} of {o.compared.get(check, 0)}"
+                      for o in outcomes)] for check in CHECKS]
+    print(_harness.table(["differ", *(o.name for o in outcomes)], rows))
+    failed = False
+    for o in outcomes:
+        for check, names in o.differences.items():
+            if names:
+                failed = True
+                print(f"\n{o.name}: {check}: {len(names)} differ", file=sys.stderr)
+                for shown in names[:_SHOWN]:
+                    print(f"  {shown}", file=sys.stderr)
+                if len(names) > _SHOWN:
+                    print(f"  ... and {len(names) - _SHOWN} more", file=sys.stderr)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
