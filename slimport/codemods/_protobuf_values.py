@@ -22,7 +22,14 @@ FEATURE_MODULES = ("tensorflow.train", "tensorflow.compat.v1.train",
 
 
 def feature_lists(name: str) -> FrozenSet[str]:
-    """``tf.train.<name>`` by every path TF1 code reached it through."""
+    """``tf.train.<name>`` by every path TF1 code reached it through.
+
+    Args:
+      name: a feature list's class name (``BytesList``).
+
+    Returns:
+      Its qualified names.
+    """
     return frozenset(f"{module}.{name}" for module in FEATURE_MODULES)
 
 

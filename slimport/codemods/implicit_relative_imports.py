@@ -15,30 +15,29 @@ one of Python's own modules; and the file is not run as a script (no ``if __name
 on ``sys.path`` finds the sibling anyway. Otherwise it is reported with the fix.
 ``import sibling.sub`` and a line naming a sibling beside other modules are reported.
 
-The folder's contents are the tree's (tree fact ``source_tree``): a file ported on its own
-is left as it is.
+The folders are read off the file system (``file_reads``, so a cached port is checked
+against them): the answer is the same whether the tree, a sub-folder of it or the file
+alone is ported.
 """
 from __future__ import annotations
 
 import ast
-import os
 import re
 import sys
-from typing import Any, ClassVar, Optional, Pattern, Tuple
+from pathlib import Path
+from typing import ClassVar, Optional, Pattern
 
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
+from slimport.analysis import file_reads
 from slimport.analysis.names import Bindings
 from slimport.analysis.py2_code import future_features
-from slimport.analysis.source_tree import SourceTree
 from slimport.codemods._entry_script import main_block
 from slimport.codemods._leftovers import LeftoverCodemod
 from slimport.codemods.base import StatementFilter
-from slimport.codemods.sdk_imports import SOURCE_TREE
-from slimport.codemods.tree_facts import TreeFact
 
-PACKAGE_MARKER = "__init__"
+PACKAGE_MARKER = "__init__.py"
 # The first module a line imports absolutely (``import fsns``, ``from fsns import X``).
 _TRIGGER_TEXT = re.compile(r"^[ \t]*(?:from[ \t]+(\w+)[\w.]*[ \t]+import|import[ \t]+(\w+))",
                            re.MULTILINE)
@@ -53,18 +52,6 @@ class ImplicitRelativeImportsCommand(LeftoverCodemod):
         "beside fsns.py) -> from . import fsns"
     )
     TRIGGER: ClassVar[Pattern[str]] = _TRIGGER_TEXT
-    TREE_FACTS: ClassVar[Tuple[TreeFact, ...]] = (SOURCE_TREE,)
-
-    def __init__(self, context: Any, source_tree: Optional[SourceTree] = None,
-                 **kwargs: Any) -> None:
-        """
-        Args:
-          context: libcst's codemod context.
-          source_tree: the tree being ported (None when the file is ported on its own).
-          **kwargs: for the base class.
-        """
-        self.source_tree = source_tree  # start_file reads it, from the base's __init__ on
-        super().__init__(context, **kwargs)
 
     @classmethod
     def applies_to(cls, source: str) -> bool:
@@ -77,12 +64,12 @@ class ImplicitRelativeImportsCommand(LeftoverCodemod):
         return lambda statement: isinstance(statement, (ast.Import, ast.ImportFrom))
 
     def start_file(self, tree: cst.Module) -> bool:
-        # (Cheap first: most files are not in a package folder with an imported sibling.)
+        # (Cheap first: most files are not in a package folder.)
         filename = self.context.filename
-        if self.source_tree is None or not filename:
+        if not filename:
             return False
-        self._folder = os.path.dirname(os.path.abspath(filename))
-        if not self._in_tree(self._folder, PACKAGE_MARKER):
+        self._folder = file_reads.resolve(Path(filename)).parent
+        if not file_reads.is_file(self._folder / PACKAGE_MARKER):
             return False
         return super().start_file(tree)
 
@@ -92,21 +79,18 @@ class ImplicitRelativeImportsCommand(LeftoverCodemod):
             return False
         self._script = main_block(tree) is not None
         top = self._folder
-        while self._in_tree(os.path.dirname(top), PACKAGE_MARKER):
-            top = os.path.dirname(top)
-        self._project_path = os.path.dirname(top)
+        while file_reads.is_file(top.parent / PACKAGE_MARKER):
+            top = top.parent
+        self._project_path = top.parent
         return True
 
-    def _in_tree(self, folder: str, name: str) -> bool:
-        return os.path.join(folder, name) in self.source_tree.paths  # type: ignore[union-attr]
-
     def _sibling(self, name: str) -> bool:
-        return self._in_tree(self._folder, name.split(".")[0])
+        return _holds_module(self._folder, name.split(".")[0])
 
     def _why_not(self, name: str) -> Optional[str]:
         """Why an import of sibling ``name`` is not certainly the package's (None: it is)."""
         top = name.split(".")[0]
-        if self._in_tree(self._project_path, top):
+        if _holds_module(self._project_path, top):
             return f"the project's path has a top-level `{top}` too"
         if top in sys.stdlib_module_names:
             return f"`{top}` is also one of Python's own modules"
@@ -120,7 +104,7 @@ class ImplicitRelativeImportsCommand(LeftoverCodemod):
 
     @property
     def _folder_name(self) -> str:
-        return os.path.basename(self._folder) + "/"
+        return self._folder.name + "/"
 
     def leave_Import(self, original_node: cst.Import, updated_node: cst.Import
                      ) -> cst.BaseSmallStatement:
@@ -158,3 +142,9 @@ class ImplicitRelativeImportsCommand(LeftoverCodemod):
         self.record_edit(original_node, f"{line} -> from .{module} import ... "
                          f"(Python 2 found {self._folder_name}{module.split('.')[0]} first)")
         return updated_node.with_changes(relative=[cst.Dot()])
+
+
+def _holds_module(folder: Path, name: str) -> bool:
+    """Whether ``folder`` holds module ``name`` (``name.py``, or a package ``name/``)."""
+    return file_reads.is_file(folder / f"{name}.py") \
+        or file_reads.is_file(folder / name / PACKAGE_MARKER)

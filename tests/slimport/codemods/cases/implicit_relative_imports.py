@@ -1,14 +1,12 @@
 """implicit_relative_imports: Python 2's `import sibling` inside a package -> `from . import`."""
-from slimport.analysis.source_tree import SourceTree
+from pathlib import Path
+
 from tests.slimport.codemods.cases import Edit, Noop, Reported, attention, edit
 
-# attention_ocr's shape: a datasets/ package beside the project's scripts.
-TREE = SourceTree(frozenset({
-    "/src/ocr", "/src/ocr/train", "/src/ocr/datasets", "/src/ocr/datasets/__init__",
-    "/src/ocr/datasets/fsns", "/src/ocr/datasets/unittest_utils", "/src/ocr/datasets/queue",
-    "/src/ocr/datasets/shared", "/src/ocr/shared", "/src/ocr/datasets/models",
-    "/src/ocr/datasets/models/__init__", "/src/ocr/datasets/models/head"}))
-IN_PACKAGE = {"tree": TREE, "path": "/src/ocr/datasets/fsns_test.py"}
+# attention_ocr's shape, on disk: a datasets/ package (fsns, unittest_utils, queue, shared,
+# models/head) beside the project's top-level shared.py.
+OCR = Path(__file__).resolve().parents[2] / "data" / "ocr_tree"
+IN_PACKAGE = {"path": str(OCR / "datasets" / "fsns_test.py")}
 
 CASES = [
     Edit(
@@ -76,8 +74,9 @@ CASES = [
          **IN_PACKAGE),
     # A script outside any package finds its folder's modules on sys.path.
     Noop("a script beside its modules",
-         "import datasets\nimport train\n", tree=TREE, path="/src/ocr/evaluate.py"),
-    Noop("a file ported on its own", "import fsns\n", path="/src/ocr/datasets/x.py"),
+         "import datasets\nimport shared\n", path=str(OCR / "evaluate.py")),
+    Noop("a name its package folder does not hold", "import fsns\n",
+         path=str(OCR / "datasets" / "models" / "x.py")),
 ]
 
 # The text pre-check: only a file that imports a module other than Python's own can
