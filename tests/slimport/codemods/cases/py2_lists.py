@@ -1,6 +1,23 @@
 """py2_lists: Python 2 lists (dict views, range, zip, map, filter) where a list is needed."""
 from tests.slimport.codemods.cases import Edit, Noop, Reported, attention, edit
 
+# Results stored and used as lists, in a file whose first line shows it is Python 2 code
+# (the same code without that line is Python 3 code, left as it is).
+PYTHON_2_LISTS = """
+from __future__ import print_function, division
+import tensorflow as tf
+from tensorflow.python.util import nest
+
+def apply(fn, x):
+    out = map(fn, nest.flatten(x))
+    return nest.pack_sequence_as(x, out)
+
+def transpose_dims(n, i, j):
+    dim_list = range(n)
+    dim_list[i], dim_list[j] = dim_list[j], dim_list[i]
+    return tf.zeros(dim_list)
+"""
+
 CASES = [
     Edit(
         "indexed views",
@@ -149,26 +166,13 @@ CASES = [
     # zip and uses each as a list later: Python 2 stored lists.
     Edit(
         "python 2 code: results stored and used as lists",
-        before="""
-            from __future__ import print_function, division
-            import tensorflow as tf
-            from tensorflow.python.util import nest
-
-            def apply(fn, x):
-                out = map(fn, nest.flatten(x))
-                return nest.pack_sequence_as(x, out)
-
-            def transpose_dims(n, i, j):
-                dim_list = range(n)
-                dim_list[i], dim_list[j] = dim_list[j], dim_list[i]
-                return tf.zeros(dim_list)
-
-            def names(d):
-                keys = d.keys()
-                keys.sort()
-                pairs = zip(keys, keys)
-                return pairs
-        """,
+        before=PYTHON_2_LISTS + """
+def names(d):
+    keys = d.keys()
+    keys.sort()
+    pairs = zip(keys, keys)
+    return pairs
+""",
         after="""
             from __future__ import print_function, division
             import tensorflow as tf
@@ -260,19 +264,7 @@ CASES = [
     # The same constructs in code with no Python 2 evidence stay: a Python 3 program
     # may mean the iterator (and fails on its own where it indexes one).
     Noop("python 3 code: results stored and used",
-         """
-            import tensorflow as tf
-            from tensorflow.python.util import nest
-
-            def apply(fn, x):
-                out = map(fn, nest.flatten(x))
-                return nest.pack_sequence_as(x, out)
-
-            def transpose_dims(n, i, j):
-                dim_list = range(n)
-                dim_list[i], dim_list[j] = dim_list[j], dim_list[i]
-                return tf.zeros(dim_list)
-        """),
+         PYTHON_2_LISTS.split("\n", 2)[2]),
     # Python 2 code whose stored results are only iterated, or a range indexed and
     # measured (as a list is), or a view measured.
     Noop("python 2 code: stored results used as iterables",
