@@ -180,14 +180,8 @@ class ImportRoots:
         """
         known = self._scopes.get(root)
         if known is None:
-            reached = {root}
-            pending = [root]
-            while pending:
-                for imported in self.imported.get(pending.pop(), frozenset()):
-                    if imported not in reached:
-                        reached.add(imported)
-                        pending.append(imported)
-            known = self._scopes[root] = frozenset(reached)
+            known = self._scopes[root] = _reached(
+                root, lambda current: self.imported.get(current, ()))
         return known
 
     def component(self, root: Root) -> FrozenSet[Root]:
@@ -202,16 +196,8 @@ class ImportRoots:
         """
         known = self._components.get(root)
         if known is None:
-            reached = {root}
-            pending = [root]
-            while pending:
-                current = pending.pop()
-                for other in (*self.imported.get(current, ()),
-                              *self._importers.get(current, ())):
-                    if other not in reached:
-                        reached.add(other)
-                        pending.append(other)
-            known = frozenset(reached)
+            known = _reached(root, lambda current: (*self.imported.get(current, ()),
+                                                    *self._importers.get(current, ())))
             for member in known:
                 self._components[member] = known
         return known
@@ -249,3 +235,15 @@ class ImportRoots:
                 return None
             directory = os.path.join(directory, part)  # a namespace package
         return None
+
+
+def _reached(start: Root, neighbours: Callable[[Root], Iterable[Root]]) -> FrozenSet[Root]:
+    """``start`` and every root its ``neighbours`` lead to, transitively."""
+    reached = {start}
+    pending = [start]
+    while pending:
+        for other in neighbours(pending.pop()):
+            if other not in reached:
+                reached.add(other)
+                pending.append(other)
+    return frozenset(reached)
