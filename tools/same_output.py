@@ -1,6 +1,6 @@
 """Issue 42's yardstick: a port gives the same output however it is run.
 
-    python tools/same_output.py [CORPUS ...] [--keep DIR] [-j N] [--deadline S]
+    python tools/same_output.py [CORPUS ...] [--keep DIR] [-j N] [--trees N] [--deadline S]
     tox -e same-output              (every corpus below)
 
 CORPUS: ``examples`` (every tree of examples/), the PyPI peers ``facenet``,
@@ -32,16 +32,19 @@ could not run.
 from __future__ import annotations
 
 import argparse
+import concurrent.futures
+import contextlib
 import filecmp
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, Iterator, List, Optional, Sequence, Tuple
 
 import _harness
 import corpus
@@ -77,6 +80,16 @@ class Outcome:
     differences: Dict[str, List[str]] = field(default_factory=dict)
     # Files of SCOPED checks that differ where their facts came from other roots.
     explained: Dict[str, List[str]] = field(default_factory=dict)
+    # Wall seconds per step ("port": the reference port; then each check's runs).
+    seconds: Dict[str, float] = field(default_factory=dict)
+
+    @contextlib.contextmanager
+    def timed(self, step: str) -> Iterator[None]:
+        started = time.monotonic()
+        try:
+            yield
+        finally:
+            self.seconds[step] = self.seconds.get(step, 0.0) + time.monotonic() - started
 
     def count(self, check: str, files: int, differing: Sequence[str],
               explained: Sequence[str] = ()) -> None:
@@ -165,28 +178,32 @@ def check_tree(name: str, source: Path, work: Path, jobs: int,
     cache = ["--cache-dir", str(work / "cache")]
     allowed = (0, 2)  # a file that does not parse is reported (exit 2), in every run alike
     large = sum(1 for _ in source.rglob("*.py")) > LARGE_TREE
-    _rewrite([top, "--out", str(once / top), "-j", str(jobs if large else 1), *cache,
-              "--report", str(work / "once.json"), "-q"], deadline, cwd, log, allowed)
+    with outcome.timed("port"):
+        _rewrite([top, "--out", str(once / top), "-j", str(jobs if large else 1), *cache,
+                  "--report", str(work / "once.json"), "-q"], deadline, cwd, log, allowed)
     reference = once / top
     report = _harness.read_json(work / "once.json")
     entries = {Path(entry["path"]).relative_to(top).as_posix(): entry
                for entry in report["files"] if entry["path"].endswith(".py")}
     ported = sorted(entries)
 
-    _rewrite([str(reference), "--check", "-j", str(jobs), "--no-cache", "--report",
-             str(work / "twice.json")], deadline, cwd, log, (0, 1, 2))
+    with outcome.timed("twice"):
+        _rewrite([str(reference), "--check", "-j", str(jobs), "--no-cache", "--report",
+                  str(work / "twice.json")], deadline, cwd, log, (0, 1, 2))
     changed = [entry["path"] for entry in _harness.read_json(work / "twice.json")["files"]
                if entry["status"] == "changed"]
     outcome.count("twice", len(ported), changed)
 
     in_place = work / "in_place" / top
     _copy_python(source, in_place)
-    _rewrite([str(in_place), "-j", str(jobs), "--no-cache", "-q"], deadline, cwd, log,
-             allowed)
+    with outcome.timed("in place"):
+        _rewrite([str(in_place), "-j", str(jobs), "--no-cache", "-q"], deadline, cwd, log,
+                 allowed)
     outcome.count("in place", len(ported), _differing(reference, in_place, ported))
 
-    diff = _rewrite([top, "--diff", "-j", str(jobs), *cache], deadline, cwd, log,
-                    (0, 1, 2))
+    with outcome.timed("diff"):
+        diff = _rewrite([top, "--diff", "-j", str(jobs), *cache], deadline, cwd, log,
+                        (0, 1, 2))
     patched = work / "patched" / top
     _copy_python(source, patched)
     applied = subprocess.run(["patch", "-p1", "-s", "-d", str(patched.parent)],
@@ -204,8 +221,9 @@ def check_tree(name: str, source: Path, work: Path, jobs: int,
         relative = folder.relative_to(cwd).as_posix()
         alone = work / "alone" / str(number)
         report_path = work / "alone" / f"{number}.json"
-        _rewrite([relative, "--out", str(alone), "-j", str(jobs), "--no-cache", "--report",
-                  str(report_path), "-q"], deadline, cwd, log, allowed)
+        with outcome.timed("alone"):
+            _rewrite([relative, "--out", str(alone), "-j", str(jobs), "--no-cache",
+                      "--report", str(report_path), "-q"], deadline, cwd, log, allowed)
         roots = {Path(path).relative_to(relative).as_posix(): facts_from
                  for path, facts_from in _facts_from(report_path).items()
                  if path.endswith(".py")}
@@ -218,8 +236,9 @@ def check_tree(name: str, source: Path, work: Path, jobs: int,
     differing, moved = [], []
     for name in sample:
         piped = work / "stdin.json"
-        ran = _slimport(["rewrite", "-", "--stdin-filename", f"{top}/{name}", "--report",
-                         str(piped)], deadline, cwd, log, stdin=source / name)
+        with outcome.timed("stdin"):
+            ran = _slimport(["rewrite", "-", "--stdin-filename", f"{top}/{name}",
+                             "--report", str(piped)], deadline, cwd, log, stdin=source / name)
         if ran.stdout != (reference / name).read_bytes():
             differing.append(name)
             moved.append(list(_facts_from(piped).values()) != [whole.get(f"{top}/{name}")])
@@ -263,6 +282,25 @@ def sources(name: str, unpacked: Path, cache: Path,
     return {name: copy}
 
 
+def check_trees(trees: Dict[str, Path], base: Path, jobs: int, at_once: int,
+                deadline: _harness.Deadline) -> List[Outcome]:
+    """``check_tree`` of every tree, ``at_once`` at a time; the outcomes in ``trees``' order.
+
+    Raises:
+      RuntimeError, TimeoutError, subprocess.SubprocessError: a step could not run (the
+        first such error; the trees still running finish first).
+    """
+    def check(label: str) -> Outcome:
+        print(f"=== {label}: {trees[label]}", flush=True)
+        outcome = check_tree(label, trees[label], base / label.replace("/", "_"), jobs,
+                             deadline)
+        print(f"    {label}: {sum(outcome.seconds.values()):.0f} s", flush=True)
+        return outcome
+
+    with concurrent.futures.ThreadPoolExecutor(max(1, at_once)) as pool:
+        return list(pool.map(check, trees))
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -272,6 +310,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                         help="where the PyPI peers' archives are kept (default: "
                              "$SLIMPORT_CORPUS_CACHE or ~/.cache/slimport/corpus)")
     _harness.add_run_options(parser, deadline=3600.0, jobs_help="processes per rewrite")
+    parser.add_argument("--trees", type=int, default=2, metavar="N",
+                        help="trees checked at once (default 2: most of a tree's runs are "
+                             "one process, or a process starting, so two keep 2 cores busy)")
     args = parser.parse_args(argv)
     unknown = [name for name in args.corpora
                if name not in DEFAULT and name not in INSTALLED]
@@ -280,14 +321,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     deadline = _harness.Deadline(args.deadline)
     with tempfile.TemporaryDirectory(prefix="slimport-same-output-") as scratch:
         base = args.keep or Path(scratch)
-        outcomes: List[Outcome] = []
         try:
-            for name in args.corpora:
-                for label, source in sources(name, base / "unpacked", args.cache,
-                                             deadline).items():
-                    print(f"=== {label}: {source}", flush=True)
-                    outcomes.append(check_tree(label, source, base / label.replace("/", "_"),
-                                               args.jobs, deadline))
+            trees = {label: source for name in args.corpora
+                     for label, source in sources(name, base / "unpacked", args.cache,
+                                                  deadline).items()}
+            outcomes = check_trees(trees, base, args.jobs, args.trees, deadline)
         except (RuntimeError, TimeoutError, subprocess.SubprocessError) as error:
             print(f"same_output: {error}", file=sys.stderr)
             return 2
@@ -295,6 +333,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                       + (f" (+{len(o.explained[check])})" if o.explained.get(check) else "")
                       for o in outcomes)] for check in CHECKS]
     print(_harness.table(["differ", *(o.name for o in outcomes)], rows))
+    steps = ("port", *(check for check in CHECKS if check not in ("lines", "comments")))
+    print(_harness.table(["wall s", *(o.name for o in outcomes)],
+                         [[step, *(f"{o.seconds.get(step, 0.0):.0f}" for o in outcomes)]
+                          for step in steps]))
     print("(+N): files whose facts came from other roots (what shares code with the tree "
           "outside the sub-folder, or outside the file's own root for standard input), "
           "differing as they may")

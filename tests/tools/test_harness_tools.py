@@ -100,12 +100,17 @@ def test_same_output_compares_files_comments_and_folders(tmp_path):
     assert same_output._sub_folders(reference, 1) == [reference / "pkg"]
 
 
-def test_same_output_finds_one_answer_on_a_bundled_example(tmp_path, monkeypatch):
-    """The harness end to end on the smallest example: every check ran, nothing differs."""
+def test_same_output_finds_one_answer_on_bundled_examples(tmp_path, monkeypatch):
+    """The harness end to end on the two smallest examples, checked at once: every check
+    ran, each tree's outcome comes back in the order asked, nothing differs."""
     import same_output  # noqa: E402  pylint: disable=import-outside-toplevel
     monkeypatch.setenv("PYTHONPATH", str(REPO_ROOT))  # this checkout's slimport
-    outcome = same_output.check_tree("estimator_tf2", REPO_ROOT / "examples" / "estimator_tf2",
-                                     tmp_path / "work", 2, _harness.Deadline(300))
-    assert set(outcome.compared) == set(same_output.CHECKS)
-    assert outcome.compared["twice"] == outcome.compared["in place"] > 0
-    assert all(not names for names in outcome.differences.values()), outcome.differences
+    trees = {name: REPO_ROOT / "examples" / name
+             for name in ("keras_estimator_tf2", "estimator_tf2")}
+    outcomes = same_output.check_trees(trees, tmp_path, 2, 2, _harness.Deadline(300))
+    assert [outcome.name for outcome in outcomes] == list(trees)
+    for outcome in outcomes:
+        assert set(outcome.compared) == set(same_output.CHECKS)
+        assert outcome.compared["twice"] == outcome.compared["in place"] > 0
+        assert set(outcome.seconds) == {"port", "twice", "in place", "diff", "stdin"}
+        assert all(not names for names in outcome.differences.values()), outcome.differences
