@@ -75,10 +75,10 @@ KNOWN_TESTS = (
     (r"json_utils_test\.py::"
      r"|coco_tools_test\.py::CocoToolsTest::testExport(Detections|Groundtruth)ToCOCO$",
      r"^AssertionError",
-     Cause("py3-json-float-repr", PROJECT, "",
-           "asserts floats written with json.encoder.FLOAT_REPR's rounding; Python 3's json "
-           "has no such hook (the rewrite guards the reads and reports the writes: "
-           "removed_stdlib), so rounding needs the project's own code")),
+     Cause("py2-json-float-repr", PORT, "",
+           "asserts floats written with json.encoder.FLOAT_REPR's rounding, Python 2's hook "
+           "the port gives back (removed_stdlib imports slim_ext.py2_json where a file reads "
+           "or sets it)")),
     (r"object_detection_evaluation_test\.py::ObjectDetectionEvaluationTest::test_evaluate$",
      r"^AssertionError: False is not true",
      Cause("py2-numpy-int-divide", PROJECT, "",

@@ -126,8 +126,8 @@ CAUSES = (
           "`inspect.getargspec(f).args` -> `inspect.getfullargspec(f).args` (removed_stdlib; "
           "args, varargs, defaults keep their positions; `keywords` is `varkw`)"),
     Cause("py2-float-repr", PORT, r"module 'json\.encoder' has no attribute 'FLOAT_REPR'",
-          "`json.encoder.FLOAT_REPR` is gone in Python 3 (the C encoder never read it): "
-          "read and set it guarded, e.g. `getattr(json.encoder, 'FLOAT_REPR', repr)`"),
+          "`json.encoder.FLOAT_REPR` is gone in Python 3: a file that reads or sets it "
+          "imports slim_ext.py2_json (removed_stdlib), which gives Python 2's hook back"),
     Cause("py2-range-list", PORT,
           r"unsupported operand type\(s\) for [*+]: 'range' and"
           r"|can't multiply sequence by non-int of type 'range'"

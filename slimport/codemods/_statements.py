@@ -43,6 +43,22 @@ def import_statement(path: str, local: str) -> cst.BaseSmallStatement:
     return small_statement(f"from {package} import {name}{alias}")
 
 
+def imports_module(tree: cst.Module, module: str) -> bool:
+    """Whether ``tree`` has ``import MODULE`` (a plain import of it) at module level.
+
+    Args:
+      tree: the file (or its skeleton: module-level imports are kept there).
+      module: a dotted module name, e.g. ``slim_ext.legacy_keras``.
+
+    Returns:
+      True when a module-level ``import`` line names ``module`` itself.
+    """
+    return any(isinstance(statement, cst.SimpleStatementLine) and any(
+        isinstance(small, cst.Import) and any(
+            cst.Module([]).code_for_node(alias.name) == module for alias in small.names)
+        for small in statement.body) for statement in tree.body)
+
+
 def without_trailing_comma(aliases: Sequence[cst.ImportAlias]) -> List[cst.ImportAlias]:
     """``aliases`` for an import line of their own: no comma after the last one.
 

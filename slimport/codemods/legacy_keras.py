@@ -53,7 +53,7 @@ from slimport.analysis.names import (
     statement_chains,
     uses_walrus,
 )
-from slimport.codemods._statements import small_statement
+from slimport.codemods._statements import imports_module, small_statement
 from slimport.codemods.tree_facts import PROCESS, TreeFact
 from slimport.analysis.tf_code import _locally_bound, tf1_evidence
 from slimport.tables.keras_api import V1, V2, keras_2_only
@@ -297,13 +297,6 @@ def _imports_tensorflow(statement: cst.CSTNode) -> bool:
         if clause is not None for inner in getattr(clause.body, "body", ()))
 
 
-def _imports_legacy_keras(tree: cst.Module) -> bool:
-    return any(isinstance(statement, cst.SimpleStatementLine) and any(
-        isinstance(small, cst.Import) and any(
-            code_of(alias.name) == LEGACY_KERAS for alias in small.names)
-        for small in statement.body) for statement in tree.body)
-
-
 def _is_mixed_precision_experimental(qualified: Optional[str]) -> bool:
     found = keras_name(qualified)
     return found is not None and is_under(found[1], _MIXED_PRECISION_EXPERIMENTAL)
@@ -347,7 +340,7 @@ class LegacyKerasCommand(SlimportCodemod):
             lambda parts: _is_mixed_precision_experimental(bindings.resolve_parts(parts)))
 
     def start_file(self, tree: cst.Module) -> bool:
-        if _imports_legacy_keras(tree):
+        if imports_module(tree, LEGACY_KERAS):
             return False
         # The user's file as it was (what earlier codemods rewrote, tf.contrib say, is no
         # Keras); the file itself under python -m libcst.tool.

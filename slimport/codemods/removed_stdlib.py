@@ -5,10 +5,10 @@
   0-3 (the first four fields are the same, in the same order); ``.keywords`` is
   ``.varkw`` there. Other uses (unpacking four names from a seven-field result,
   ``len()``, storing it) are reported.
-- ``json.encoder.FLOAT_REPR``: Python 3's json formats floats with ``float.__repr__``
-  and has no such hook, so a read fails. A read becomes ``getattr(encoder,
-  'FLOAT_REPR', float.__repr__)`` (what Python 3 writes with); a write is kept (it has
-  no effect) and reported, since rounding through it no longer happens.
+- ``json.encoder.FLOAT_REPR``: Python 2's json wrote floats through this hook (code set
+  it to round its output); Python 3 removed it, so a read fails and a write has no
+  effect. A file that reads or sets it gets ``import slim_ext.py2_json``, which gives
+  the name back and has json honour it where Python 2.7 did; the code stays as written.
 - ``import StringIO`` / ``import cStringIO``: Python 2's buffer held ``str``, which was
   bytes; Python 3 splits it into ``io.StringIO`` (text) and ``io.BytesIO`` (bytes), and
   which one the code needs is its data's business: reported, never guessed.
@@ -26,10 +26,13 @@ from libcst.helpers import get_full_name_for_node
 
 from slimport.codemods.base import StatementFilter, code_of
 from slimport.codemods._leftovers import LeftoverCodemod, reads_attribute
+from slimport.codemods._statements import imports_module
 from slimport.analysis.names import Bindings, dotted_parts
 
 GETARGSPEC = "inspect.getargspec"
 FLOAT_REPR = "json.encoder.FLOAT_REPR"
+# Gives json.encoder.FLOAT_REPR back, honoured as Python 2.7 honoured it.
+PY2_JSON = "slim_ext.py2_json"
 # getargspec's fields that getfullargspec has under the same or another name.
 SHARED_FIELDS: Dict[str, str] = {"args": "args", "varargs": "varargs",
                                  "defaults": "defaults", "keywords": "varkw"}
@@ -43,7 +46,8 @@ class RemovedStdlibCommand(LeftoverCodemod):
     NAME: ClassVar[str] = "removed_stdlib"
     DESCRIPTION: ClassVar[str] = (
         "standard-library names Python 3 removed: inspect.getargspec -> getfullargspec, "
-        "json.encoder.FLOAT_REPR reads guarded; StringIO imports reported"
+        "json.encoder.FLOAT_REPR given back (import slim_ext.py2_json); StringIO imports "
+        "reported"
     )
     TRIGGER: ClassVar[Pattern[str]] = _TRIGGER_TEXT
 
@@ -53,12 +57,9 @@ class RemovedStdlibCommand(LeftoverCodemod):
 
     def start_leftovers(self, tree: cst.Module, parsed: ast.Module) -> bool:
         self._replacements: Dict[int, cst.BaseExpression] = {}
-        self._written: Set[int] = set()
         self._ported_calls: Set[int] = set()
+        self._json_hooked = imports_module(tree, PY2_JSON)
         return True
-
-    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
-        self._written.add(id(node.target))
 
     def visit_Import(self, node: cst.Import) -> bool:
         for alias in node.names:
@@ -124,18 +125,14 @@ class RemovedStdlibCommand(LeftoverCodemod):
                                   if field and SHARED_FIELDS[field] != field else ""))
 
     def _float_repr(self, node: cst.Attribute) -> None:
-        if id(node) in self._written:
-            self.needs_attention(node, f"{code_of(node)} = ...: Python 3's json has no "
-                                 "FLOAT_REPR hook; the assignment has no effect and floats "
-                                 "are written with repr()", "round the floats before "
-                                 "dumping them (e.g. float(format(x, '.2f')))")
+        if self._json_hooked or not self.slim_ext_free(
+                node, f"{code_of(node)}: Python 3's json has no FLOAT_REPR hook",
+                f"give the file's own slim_ext another name, then import {PY2_JSON}"):
             return
-        getattr_call = cst.parse_expression(
-            f"getattr({code_of(node.value)}, 'FLOAT_REPR', float.__repr__)")
-        self._replacements[id(node)] = getattr_call.with_changes(lpar=node.lpar,
-                                                                 rpar=node.rpar)
-        self.record_edit(node, f"{code_of(node)} -> getattr(..., 'FLOAT_REPR', "
-                               "float.__repr__) (Python 3's json has no FLOAT_REPR)")
+        self.add_needed_import(PY2_JSON)
+        self.record_edit(node, f"{code_of(node)}: Python 3's json has no FLOAT_REPR hook -> "
+                               f"import {PY2_JSON}, which gives it back (floats written "
+                               "through it where Python 2.7 wrote them)")
 
     def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode
                  ) -> cst.CSTNode:

@@ -1,24 +1,49 @@
-"""removed_stdlib: a ported FLOAT_REPR save-and-restore runs on Python 3 (cases/removed_stdlib.py
-has the before/after, no-op and reported cases)."""
+"""removed_stdlib: a ported FLOAT_REPR save-and-restore runs on Python 3 and rounds as on
+Python 2.7 (cases/removed_stdlib.py has the before/after, no-op and reported cases)."""
 from __future__ import annotations
 
-import pytest
+import subprocess
+import sys
+from pathlib import Path
 
 from slimport.codemods.removed_stdlib import RemovedStdlibCommand
 from tests.slimport.codemods._helpers import run_codemod
 
+# Object detection 0.1.1's json_utils.Dumps, in short; then what a test of it prints.
+DUMPS = """\
+import json
+from json import encoder
 
-def test_a_float_repr_save_and_restore_keeps_running_on_python_3() -> None:
-    source = ("from json import encoder\noriginal = encoder.FLOAT_REPR\n"
-              "encoder.FLOAT_REPR = lambda o: format(o, '.2f')\nencoder.FLOAT_REPR = original\n")
-    code, findings = run_codemod(RemovedStdlibCommand, source)
-    assert [f.kind for f in findings] == ["edit", "attention", "attention"]
-    with pytest.raises(AttributeError):
-        exec(compile(source, "original.py", "exec"), {})
-    namespace: dict = {}
-    try:
-        exec(compile(code, "ported.py", "exec"), namespace)
-    finally:
-        import json.encoder  # pylint: disable=import-outside-toplevel
-        vars(json.encoder).pop("FLOAT_REPR", None)  # the program set it in this process
-    assert namespace["original"] is float.__repr__
+def dumps(obj, float_digits):
+  original_encoder = encoder.FLOAT_REPR
+  original_c_make_encoder = encoder.c_make_encoder
+  encoder.FLOAT_REPR = lambda o: format(o, '.%df' % float_digits)
+  encoder.c_make_encoder = None
+  try:
+    return json.dumps(obj)
+  finally:
+    encoder.FLOAT_REPR = original_encoder
+    encoder.c_make_encoder = original_c_make_encoder
+
+print(dumps([1.0, 1 / 3.0], 2))
+print(json.dumps([1 / 3.0]))
+"""
+
+
+def _run(program: Path) -> subprocess.CompletedProcess:
+    # A process of its own: the ported module's import changes json in its process.
+    return subprocess.run([sys.executable, str(program)], capture_output=True, text=True,
+                          timeout=60, check=False)
+
+
+def test_a_float_repr_save_and_restore_rounds_as_on_python_2(tmp_path: Path) -> None:
+    code, findings = run_codemod(RemovedStdlibCommand, DUMPS)
+    assert [f.kind for f in findings] == ["edit"] * 3
+    (tmp_path / "original.py").write_text(DUMPS)
+    (tmp_path / "ported.py").write_text(code)
+    assert "AttributeError: module 'json.encoder' has no attribute 'FLOAT_REPR'" in \
+        _run(tmp_path / "original.py").stderr
+    ran = _run(tmp_path / "ported.py")
+    # What Python 2.7.18 printed for the original.
+    assert (ran.returncode, ran.stdout) == (0, "[1.00, 0.33]\n[0.3333333333333333]\n"), \
+        ran.stderr

@@ -20,20 +20,39 @@ CASES = [
         """,
     ),
     Edit(
-        "FLOAT_REPR reads are guarded",
+        "FLOAT_REPR read and set: Python 2's hook given back",
         before="""
             import json
             from json import encoder
 
             original = encoder.FLOAT_REPR
+            encoder.FLOAT_REPR = lambda o: format(o, '.2f')
             also = json.encoder.FLOAT_REPR
         """,
         after="""
             import json
             from json import encoder
+            import slim_ext.py2_json
 
-            original = getattr(encoder, 'FLOAT_REPR', float.__repr__)
-            also = getattr(json.encoder, 'FLOAT_REPR', float.__repr__)
+            original = encoder.FLOAT_REPR
+            encoder.FLOAT_REPR = lambda o: format(o, '.2f')
+            also = json.encoder.FLOAT_REPR
+        """,
+    ),
+    Edit(
+        "FLOAT_REPR set inside a function",
+        before="""
+            from json import encoder
+
+            def dumps(obj, digits):
+              encoder.FLOAT_REPR = lambda o: format(o, '.%df' % digits)
+        """,
+        after="""
+            from json import encoder
+            import slim_ext.py2_json
+
+            def dumps(obj, digits):
+              encoder.FLOAT_REPR = lambda o: format(o, '.%df' % digits)
         """,
     ),
     # What has no certain port is reported and left.
@@ -45,9 +64,10 @@ CASES = [
              [attention(2, "seven fields", fix="use inspect.getfullargspec")]),
     Reported("getargspec imported by name", "from inspect import getargspec\n",
              [attention(1, "removed in Python 3.11", fix="use getfullargspec")]),
-    Reported("a write of FLOAT_REPR",
-             "from json import encoder\nencoder.FLOAT_REPR = lambda o: format(o, '.2f')\n",
-             [attention(2, "the assignment has no effect", fix="round the floats")]),
+    Reported("FLOAT_REPR where slim_ext is the file's own name",
+             "from json import encoder\nfrom mylib import slim_ext\n"
+             "encoder.FLOAT_REPR = lambda o: format(o, '.2f')\n",
+             [attention(3, "no FLOAT_REPR hook", fix="import slim_ext.py2_json")]),
     Reported("import StringIO", "import StringIO\nbuffer = StringIO.StringIO()\n",
              [attention(1, "`import StringIO`", fix="io.BytesIO")]),
     Reported("import cStringIO as another name", "import cStringIO as io_\n",
@@ -60,6 +80,8 @@ CASES = [
     Noop("a local named encoder",
          "import json\ntext = json.dumps(1.5)\nencoder = None\nr = encoder.FLOAT_REPR\n"),
     Noop("io's buffers", "import io\nbuffer = io.BytesIO()\n"),
+    Noop("FLOAT_REPR's hook imported already (a second run)",
+         "import json\nimport slim_ext.py2_json\nr = json.encoder.FLOAT_REPR\n"),
     # TF2 code's leftovers are its authors' business.
     Noop("tf2 code", "import inspect\nimport tensorflow as tf\n"
          "x = tf.image.resize(y, (2, 2), antialias=True)\nnames = inspect.getargspec(f).args\n"),
