@@ -320,6 +320,9 @@ MODULE_HOMES: Dict[str, str] = {
     "cudnn_rnn": f"{STAND_INS}.cudnn_rnn",
     "cudnn_rnn.python.layers.cudnn_rnn": f"{STAND_INS}.cudnn_rnn",
     "cudnn_rnn.python.ops.cudnn_rnn_ops": f"{STAND_INS}.cudnn_rnn",
+    # TF1's linear-chain CRF (tensorflow-addons' tfa.text ended at TF 2.15).
+    "crf": f"{STAND_INS}.crf",
+    "crf.python.ops.crf": f"{STAND_INS}.crf",
     "legacy_seq2seq": f"{STAND_INS}.legacy_seq2seq",
     "legacy_seq2seq.python.ops.seq2seq": f"{STAND_INS}.legacy_seq2seq",
     # contrib.seq2seq's decoding loop (helpers, BasicDecoder, dynamic_decode); its beam
@@ -404,9 +407,7 @@ GONE_FIXES: Dict[str, str] = {
     "data": "tf.data / tf.compat.v1.data.experimental (batch_and_drop_remainder: "
             "Dataset.batch(n, drop_remainder=True))",
     "opt": "tf.compat.v1.train optimizers, or tensorflow-addons (tfa.optimizers)",
-    "crf": "tensorflow-addons' tfa.text (crf_log_likelihood, crf_decode, viterbi_decode; "
-           "the same arguments) on TensorFlow <= 2.15 only; no TensorFlow 2.16+ package "
-           "has it",
+    "crf": "slim_ext.contrib.crf (TF 1.15's public functions and cells)",
     "metrics": "tf.compat.v1.metrics",
     "framework": "tf_slim or tf.compat.v1",
     "layers": "tf_slim or tf.compat.v1.layers",

@@ -123,6 +123,9 @@ def _resolve(home: Home) -> object:
     ("legacy_seq2seq.attention_decoder", "slim_ext.contrib.legacy_seq2seq.attention_decoder"),
     ("seq2seq.dynamic_decode", "slim_ext.contrib.seq2seq.dynamic_decode"),
     ("seq2seq.TrainingHelper", "slim_ext.contrib.seq2seq.TrainingHelper"),
+    # TF1's linear-chain CRF (issue 41): slim_ext's, with TF 1.15's numbers.
+    ("crf.crf_log_likelihood", "slim_ext.contrib.crf.crf_log_likelihood"),
+    ("crf.python.ops.crf.viterbi_decode", "slim_ext.contrib.crf.viterbi_decode"),
 ])
 def test_symbol_homes(key: str, home: str) -> None:
     found = lookup(key)
@@ -147,6 +150,7 @@ def test_symbol_homes(key: str, home: str) -> None:
     ("rnn", "slim_ext.contrib.rnn"),
     ("cudnn_rnn.python.layers.cudnn_rnn", "slim_ext.contrib.cudnn_rnn"),
     ("legacy_seq2seq", "slim_ext.contrib.legacy_seq2seq"),
+    ("crf", "slim_ext.contrib.crf"),
 ])
 def test_module_homes(key: str, module: str) -> None:
     found = lookup(key)
@@ -160,9 +164,8 @@ def test_module_homes(key: str, module: str) -> None:
     ("distributions.bijectors.Affine", "distributions.bijectors.Affine"),
     ("gan.estimator.GANHead", "gan.estimator.GANHead"),
     ("rnn.ConvLSTMCell", "rnn.ConvLSTMCell"),
-    # No TensorFlow 2.16+ package has tf.contrib.crf, or seq2seq's beam search state
-    # (tensorflow-addons ended at 2.15): reported with that fix.
-    ("crf.crf_log_likelihood", "crf"),
+    # No TensorFlow 2.16+ package has seq2seq's beam search state (tensorflow-addons
+    # ended at 2.15): reported with that fix.
     ("seq2seq.BeamSearchDecoderState", "seq2seq.BeamSearchDecoderState"),
     ("framework.python.ops.variables.zero_initializer",
      "framework.python.ops.variables.zero_initializer"),

@@ -773,7 +773,7 @@ CASES = [
     Noop("hasattr of a name the module never had",
          "import tensorflow as tf\nhasattr(tf.contrib.layers, 'no_such_layer')\n"),
     Noop("a gone module patched",
-         "import tensorflow as tf\nmock.patch.object(tf.contrib.crf, 'crf_decode')\n"),
+         "import tensorflow as tf\nmock.patch.object(tf.contrib.graph_editor, 'reroute_ts')\n"),
     Noop("slim_ext's MovingAverageOptimizer already",
          "import slim_ext.contrib.opt\nopt = slim_ext.contrib.opt.MovingAverageOptimizer(opt)\n"),
     Noop("tf2's drop_remainder", "dataset = dataset.batch(4, drop_remainder=True)\n"),
@@ -972,15 +972,50 @@ CASES = [
         """,
     ),
     Reported(
-        "crf and beam search: no TensorFlow 2.16+ home, reported with tensorflow-addons",
+        "the convolutional LSTM cell: no TensorFlow 2.16+ home, reported with Keras'",
         """
         import tensorflow as tf
 
-        ll, params = tf.contrib.crf.crf_log_likelihood(scores, tags, lengths)
         c = tf.contrib.rnn.ConvLSTMCell(2, [8, 8, 1], 4, [3, 3])
         """,
-        [attention(3, "tf.contrib.crf.crf_log_likelihood", fix="tfa.text"),
-         attention(4, "tf.contrib.rnn.ConvLSTMCell", fix="ConvLSTM2D")],
+        [attention(3, "tf.contrib.rnn.ConvLSTMCell", fix="ConvLSTM2D")],
+    ),
+    # Issue 41: TF1's linear-chain CRF, in slim_ext with TF 1.15's numbers; the
+    # ``transitions`` variable keeps its name.
+    Edit(
+        "crf's likelihood and decoding",
+        before="""
+            import tensorflow as tf
+
+            with tf.variable_scope("crf"):
+                ll, params = tf.contrib.crf.crf_log_likelihood(scores, tags, lengths)
+            best, _ = tf.contrib.crf.crf_decode(scores, params, lengths)
+        """,
+        after="""
+            import tensorflow as tf
+            import slim_ext.contrib.crf
+
+            with tf.variable_scope("crf"):
+                ll, params = slim_ext.contrib.crf.crf_log_likelihood(scores, tags, lengths)
+            best, _ = slim_ext.contrib.crf.crf_decode(scores, params, lengths)
+        """,
+    ),
+    Edit(
+        "crf imported as a module, and its viterbi_decode from the ops file",
+        before="""
+            from tensorflow.contrib import crf
+            from tensorflow.contrib.crf.python.ops.crf import viterbi_decode
+
+            ll, _ = crf.crf_log_likelihood(scores, tags, lengths, transitions)
+            path, score = viterbi_decode(numpy_scores, numpy_transitions)
+        """,
+        after="""
+            from slim_ext.contrib import crf
+            from slim_ext.contrib.crf import viterbi_decode
+
+            ll, _ = crf.crf_log_likelihood(scores, tags, lengths, transitions)
+            path, score = viterbi_decode(numpy_scores, numpy_transitions)
+        """,
     ),
     Edit(
         "beam search becomes a stand-in that says what to use",
