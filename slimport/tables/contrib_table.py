@@ -54,6 +54,8 @@ class Home:
     alternative: str = ""
     # Where ``from ... import`` finds it, when that differs from the attribute path.
     import_module: str = ""
+    # How the home behaves differently from TF1's, said in the edit.
+    note: str = ""
 
     @property
     def is_stand_in(self) -> bool:
@@ -137,6 +139,31 @@ _BEAM_SEARCH = ("tensorflow-addons' tfa.seq2seq.BeamSearchDecoder (TensorFlow <=
                 "beam search written on the decoder's step")
 _ATTENTION = ("tensorflow-addons' tfa.seq2seq attention (TensorFlow <= 2.15), or "
               "tf.keras.layers.Attention / AdditiveAttention")
+
+
+def _bayesian_layers(functional: bool) -> Dict[str, str]:
+    """TF 1.6-1.7's Bayesian layers (``tf.contrib.bayesflow.layers``) -> TFP's class names:
+    the classes (TFP dropped the ``Conv*`` aliases), or with ``functional`` the function
+    forms, which TFP did not keep (``conv2d_flipout`` -> ``Convolution2DFlipout``)."""
+    dense = {"dense_reparameterization": "DenseReparameterization",
+             "dense_local_reparameterization": "DenseLocalReparameterization",
+             "dense_flipout": "DenseFlipout"}
+    layers = {key if functional else name: name for key, name in dense.items()}
+    for prefix in ("Convolution", "Conv"):
+        for rank in (1, 2, 3):
+            for kind in ("Reparameterization", "Flipout"):
+                name = f"{prefix}{rank}D{kind}"
+                key = f"{prefix.lower()}{rank}d_{kind.lower()}" if functional else name
+                layers[key] = f"Convolution{rank}D{kind}"
+    return layers
+
+
+_BAYESIAN_LAYERS = {**_bayesian_layers(functional=False),
+                    **{name: name for name in ("default_loc_scale_fn",
+                                               "default_mean_field_normal_fn")}}
+_BAYESIAN_FUNCTIONS = _bayesian_layers(functional=True)
+_BAYESIAN_NOTE = ("TFP's layer adds each divergence to its losses summed to a scalar, "
+                  "where TF 1.6 added it per weight: reduce_sum of the losses is the same")
 
 HOMES: Dict[str, Home] = {
     # Global-step and checkpoint helpers: contrib wrapped the core TF1 functions.
@@ -251,6 +278,13 @@ HOMES: Dict[str, Home] = {
     **_same_name(f"{STAND_INS}.gan_eval", "gan.eval", [
         "preprocess_image", "get_graph_def_from_disk", "get_graph_def_from_resource",
         "get_graph_def_from_url_tarball", "run_image_classifier"]),
+    # TF 1.6-1.7's tf.contrib.bayesflow.layers (TF 1.8 moved them to TFP): the layer
+    # classes and their posterior makers, TFP's own (Keras layers; each adds its
+    # divergence to ``losses`` summed, where TF 1.6 added it per weight).
+    **{f"bayesflow.layers.{name}": Home(TFP, f"layers.{tfp_name}",
+                                        import_module=f"{TFP}.python.layers",
+                                        note=_BAYESIAN_NOTE if name[0].isupper() else "")
+       for name, tfp_name in _BAYESIAN_LAYERS.items()},
     # tf.contrib.distributions helpers TFP keeps elsewhere than tfp.distributions.
     **{f"distributions.{name}": Home(TFP, f"{where}.{name}",
                                      import_module=f"{TFP}.python.{where}")
@@ -414,6 +448,38 @@ GONE_FIXES: Dict[str, str] = {
 }
 DEFAULT_FIX = "find its TF2 / tf_slim equivalent and rewrite by hand, or drop the feature"
 
+# Names TF 1.15's tf.contrib did not have that TF1-era code still uses, each with what to
+# write instead: the functional Bayesian layers of TF 1.6-1.7 (TFP kept the classes
+# only), TF 1.5's variational dense layer, and names public TensorFlow never had.
+NAMED_FIXES: Dict[str, str] = {
+    **{f"bayesflow.layers.{name}":
+       f"tfp.layers.{layer}(...)(inputs), the same keyword arguments but inputs and "
+       "reuse (tf.contrib.bayesflow.layers' functional form, TF 1.6-1.7; TFP keeps the "
+       "class only: keep the layer object to share its variables, and reduce_sum its "
+       "losses, which TFP sums per layer)"
+       for name, layer in _BAYESIAN_FUNCTIONS.items()},
+    **{f"bayesflow.layers.{name}":
+       "tfp.layers.DenseLocalReparameterization / DenseReparameterization (TF 1.5's "
+       "variational dense layer; kernel_use_local_reparameterization picks between "
+       "them)" for name in ("DenseVariational", "dense_variational")},
+    **{f"layers.{name}":
+       f"tfp.layers.{layer} (tf.contrib.layers never had it: TF 1.6-1.7's "
+       f"tf.contrib.bayesflow.layers.{name} did, now TFP's)"
+       for name, layer in _BAYESIAN_LAYERS.items() if name[0].isupper()},
+    "distributions.MVNDiag":
+        "tfp.distributions.MultivariateNormalDiag(loc=, scale_diag=) (TensorFlow never "
+        "had the short name MVNDiag; TF 1.x's class was MultivariateNormalDiag)",
+}
+# TF 1.15 names gone with no same-named successor whose TFP spelling is one call.
+GONE_NAME_FIXES: Dict[str, str] = {
+    "distributions.WishartCholesky":
+        "tfp.distributions.WishartTriL(df, scale_tril=scale, input_output_cholesky="
+        "cholesky_input_output_matrices)",
+    "distributions.WishartFull":
+        "tfp.distributions.WishartTriL(df, scale_tril=tf.linalg.cholesky(scale), "
+        "input_output_cholesky=cholesky_input_output_matrices)",
+}
+
 
 def gone_fix(key: str) -> str:
     """What to do about the gone contrib name ``key``.
@@ -424,6 +490,9 @@ def gone_fix(key: str) -> str:
     Returns:
       The fix line of its finding.
     """
+    named = NAMED_FIXES.get(key) or GONE_NAME_FIXES.get(key)
+    if named:
+        return f"use {named}"
     package, _, name = key.partition(".")
     if package == "slim":
         # contrib.slim re-exported contrib.layers' names; some of those have a home.

@@ -123,6 +123,10 @@ def _resolve(home: Home) -> object:
     ("legacy_seq2seq.attention_decoder", "slim_ext.contrib.legacy_seq2seq.attention_decoder"),
     ("seq2seq.dynamic_decode", "slim_ext.contrib.seq2seq.dynamic_decode"),
     ("seq2seq.TrainingHelper", "slim_ext.contrib.seq2seq.TrainingHelper"),
+    # TF 1.6-1.7's Bayesian layers (issue 41): TFP's, under TFP's names.
+    ("bayesflow.layers.DenseLocalReparameterization",
+     "tensorflow_probability.layers.DenseLocalReparameterization"),
+    ("bayesflow.layers.Conv3DFlipout", "tensorflow_probability.layers.Convolution3DFlipout"),
     # TF1's linear-chain CRF (issue 41): slim_ext's, with TF 1.15's numbers.
     ("crf.crf_log_likelihood", "slim_ext.contrib.crf.crf_log_likelihood"),
     ("crf.python.ops.crf.viterbi_decode", "slim_ext.contrib.crf.viterbi_decode"),

@@ -1017,6 +1017,49 @@ CASES = [
             path, score = viterbi_decode(numpy_scores, numpy_transitions)
         """,
     ),
+    # TF 1.6-1.7's Bayesian layers went to TFP (1.15 had none); their functional forms,
+    # and names TensorFlow never had, are reported with what to write.
+    Edit(
+        "bayesflow's Bayesian layer classes go to tfp.layers",
+        before="""
+            import tensorflow as tf
+            from tensorflow.contrib.bayesflow import layers as bl
+
+            hidden = tf.contrib.bayesflow.layers.DenseFlipout(512, activation=tf.nn.relu)
+            conv = bl.Conv2DReparameterization(32, 3)
+        """,
+        after="""
+            import tensorflow as tf
+            import tensorflow_probability
+
+            hidden = tensorflow_probability.layers.DenseFlipout(512, activation=tf.nn.relu)
+            conv = tensorflow_probability.layers.Convolution2DReparameterization(32, 3)
+        """,
+        findings=[edit(4, "-> tensorflow_probability.layers.DenseFlipout (TFP's layer adds "
+                          "each divergence to its losses summed"),
+                  edit(5, "Conv2DReparameterization -> "
+                          "tensorflow_probability.layers.Convolution2DReparameterization"),
+                  edit(2)],
+    ),
+    Reported(
+        "functional Bayesian layers, and names TensorFlow never had",
+        """
+        import tensorflow as tf
+
+        y = tf.contrib.bayesflow.layers.dense_flipout(inputs=x, units=4)
+        m = tf.contrib.layers.DenseLocalReparameterization(10)
+        d = tf.contrib.distributions.MVNDiag(loc, scale)
+        w = tf.contrib.distributions.WishartFull(3., s)
+        """,
+        [attention(3, "dense_flipout is not a name of TensorFlow 1.15's tf.contrib",
+                   fix="tfp.layers.DenseFlipout(...)(inputs)"),
+         attention(4, "tf.contrib.layers.DenseLocalReparameterization is not a name",
+                   fix="tfp.layers.DenseLocalReparameterization (tf.contrib.layers never"),
+         attention(5, "MVNDiag is not a name",
+                   fix="tfp.distributions.MultivariateNormalDiag(loc=, scale_diag=)"),
+         attention(6, "WishartFull was removed with tf.contrib",
+                   fix="WishartTriL(df, scale_tril=tf.linalg.cholesky(scale)")],
+    ),
     Edit(
         "beam search becomes a stand-in that says what to use",
         before="""
