@@ -17,26 +17,19 @@ import pytest
 import slim_ext  # noqa: F401  pylint: disable=unused-import
 import tensorflow.compat.v1 as tf
 from slim_ext.contrib import crf
-from tests.slim_ext import tf1_crf_models
+from tests.slim_ext import tf1_fixture, tf1_crf_models
 
 FIXTURE = Path(__file__).parent / "data" / "tf1_crf"
 
 
 def _expected():
-  with np.load(FIXTURE / "outputs.npz") as saved:
-    return {name.replace("__", "/"): saved[name] for name in saved.files}
+  return tf1_fixture.expected_outputs(FIXTURE)
 
 
 @pytest.fixture(scope="module")
 def restored():
   """(the graph's variables by name and shape, its outputs from TF 1.15's checkpoint)."""
-  with tf.Graph().as_default():
-    outputs = tf1_crf_models.build(tf, crf)
-    variables = {v.op.name: v.get_shape().as_list() for v in tf.global_variables()}
-    with tf.Session() as session:
-      tf.train.Saver().restore(session, str(FIXTURE / "model.ckpt"))
-      values = session.run(outputs)
-  return variables, values
+  return tf1_fixture.restore(tf, lambda: tf1_crf_models.build(tf, crf), FIXTURE)
 
 
 def test_the_transitions_variable_has_tf1s_name_and_shape(restored):

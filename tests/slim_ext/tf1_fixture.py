@@ -56,3 +56,36 @@ def save(tf, outputs, directory, more=None):
                                       for name, shape in shapes) + "\n}\n")
   print(f"{len(variables)} variables, {len(results)} outputs written to {directory}")
   return results
+
+
+def expected_outputs(directory):
+  """What ``save`` wrote to ``directory/outputs.npz``, by the outputs' own names.
+
+  Args:
+    directory: the fixture's directory (a ``pathlib.Path``).
+
+  Returns:
+    {name: array}.
+  """
+  with np.load(str(directory / "outputs.npz")) as saved:
+    return {name.replace("__", "/"): saved[name] for name in saved.files}
+
+
+def restore(tf, build, directory):
+  """Builds a graph with ``build()``, restores the fixture's checkpoint into it by
+  variable name and runs what ``build`` returned.
+
+  Args:
+    tf: the v1 API (``tensorflow.compat.v1`` on TensorFlow 2).
+    build: () -> {name: tensor}.
+    directory: the fixture's directory (a ``pathlib.Path``).
+
+  Returns:
+    ({variable name: shape}, {name: value}).
+  """
+  with tf.Graph().as_default():
+    outputs = build()
+    variables = {v.op.name: v.get_shape().as_list() for v in tf.global_variables()}
+    with tf.Session() as session:
+      tf.train.Saver().restore(session, str(directory / "model.ckpt"))
+      return variables, session.run(outputs)

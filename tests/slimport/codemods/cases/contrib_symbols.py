@@ -1061,6 +1061,26 @@ CASES = [
                    fix="WishartTriL(df, scale_tril=tf.linalg.cholesky(scale)")],
     ),
     Edit(
+        "seq2seq's Bahdanau / Luong attention and the wrapper, also from its ops module",
+        before="""
+            import tensorflow as tf
+            from tensorflow.contrib.seq2seq.python.ops import helper as helper_py
+
+            mechanism = tf.contrib.seq2seq.BahdanauAttention(64, memory, lengths)
+            cell = tf.contrib.seq2seq.AttentionWrapper(cell, mechanism, alignment_history=1)
+            helper = helper_py.TrainingHelper(inputs, lengths)
+        """,
+        after="""
+            import tensorflow as tf
+            from slim_ext.contrib import seq2seq as helper_py
+            import slim_ext.contrib.seq2seq
+
+            mechanism = slim_ext.contrib.seq2seq.BahdanauAttention(64, memory, lengths)
+            cell = slim_ext.contrib.seq2seq.AttentionWrapper(cell, mechanism, alignment_history=1)
+            helper = helper_py.TrainingHelper(inputs, lengths)
+        """,
+    ),
+    Edit(
         "beam search becomes a stand-in that says what to use",
         before="""
             import tensorflow as tf
