@@ -11,9 +11,10 @@ layer's are the cell's and the layer's), ``dynamic_decode`` runs in the ``decode
 variable scope, and the outputs, final state and sequence lengths are TF1's.
 
 The attention mechanisms (Bahdanau, Luong) and the ``AttentionWrapper`` are TF 1.15's,
-from slim_ext.contrib.attention_wrapper. The beam search decoder and the monotonic
-attentions are not here: they are stand-ins that raise ``RemovedInTF2Error`` when used,
-naming tensorflow-addons (TF <= 2.15).
+from slim_ext.contrib.attention_wrapper, and so are the ``BeamSearchDecoder`` and
+``gather_tree``, from slim_ext.contrib.beam_search_decoder (loaded on first use). The
+monotonic attentions are not here: they are stand-ins that raise ``RemovedInTF2Error``
+when used, naming tensorflow-addons (TF <= 2.15).
 """
 import abc
 import collections
@@ -763,14 +764,22 @@ def sequence_loss(logits: Any, targets: Any, weights: Any,
 
 # -- what is not here ------------------------------------------------------------------------
 
-_BEAM_SEARCH = ("tensorflow-addons' tfa.seq2seq.BeamSearchDecoder (TensorFlow <= 2.15), or a "
-                "beam search written on the decoder's step")
 _ATTENTION = ("tensorflow-addons' tfa.seq2seq monotonic attention (TensorFlow <= 2.15), or "
               "slim_ext's BahdanauAttention / LuongAttention")
-BeamSearchDecoder = removed_class("tf.contrib.seq2seq.BeamSearchDecoder", _BEAM_SEARCH)
-gather_tree = removed_function("tf.contrib.seq2seq.gather_tree", _BEAM_SEARCH)
 BahdanauMonotonicAttention = removed_class("tf.contrib.seq2seq.BahdanauMonotonicAttention",
                                            _ATTENTION)
 LuongMonotonicAttention = removed_class("tf.contrib.seq2seq.LuongMonotonicAttention",
                                         _ATTENTION)
 monotonic_attention = removed_function("tf.contrib.seq2seq.monotonic_attention", _ATTENTION)
+
+# The beam search (slim_ext.contrib.beam_search_decoder builds on this module's Decoder):
+# loaded on first use.
+_BEAM_SEARCH_NAMES = ("BeamSearchDecoder", "BeamSearchDecoderOutput", "BeamSearchDecoderState",
+                      "FinalBeamSearchDecoderOutput", "gather_tree")
+
+
+def __getattr__(name: str) -> Any:
+  if name in _BEAM_SEARCH_NAMES:
+    from slim_ext.contrib import beam_search_decoder  # pylint: disable=g-import-not-at-top
+    return getattr(beam_search_decoder, name)
+  raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

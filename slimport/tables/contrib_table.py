@@ -135,8 +135,6 @@ _TPU_ESTIMATOR = "tensorflow_estimator.python.estimator.tpu.tpu_estimator"
 _TPU_CONFIG = "tensorflow_estimator.python.estimator.tpu.tpu_config"
 _ADDONS = "its port in tensorflow-addons (tfa.image) on TensorFlow <= 2.15"
 _HSV = "tf.image.adjust_hue / adjust_saturation / adjust_brightness"
-_BEAM_SEARCH = ("tensorflow-addons' tfa.seq2seq.BeamSearchDecoder (TensorFlow <= 2.15), or a "
-                "beam search written on the decoder's step")
 _ATTENTION = ("tensorflow-addons' tfa.seq2seq monotonic attention (TensorFlow <= 2.15), or "
               "slim_ext's BahdanauAttention / LuongAttention")
 
@@ -266,9 +264,7 @@ HOMES: Dict[str, Home] = {
         "deprecated_flipped_softmax_cross_entropy_with_logits",
         "deprecated_flipped_sparse_softmax_cross_entropy_with_logits",
         "deprecated_flipped_sigmoid_cross_entropy_with_logits"]),
-    # tf.contrib.seq2seq's beam search and monotonic attention: no TensorFlow 2.16+ home.
-    **_same_name(f"{STAND_INS}.seq2seq", "seq2seq", [
-        "BeamSearchDecoder", "gather_tree"], alternative=_BEAM_SEARCH),
+    # tf.contrib.seq2seq's monotonic attention: no TensorFlow 2.16+ home.
     **_same_name(f"{STAND_INS}.seq2seq", "seq2seq", [
         "BahdanauMonotonicAttention", "LuongMonotonicAttention", "monotonic_attention"],
         alternative=_ATTENTION),
@@ -358,13 +354,15 @@ MODULE_HOMES: Dict[str, str] = {
     "crf.python.ops.crf": f"{STAND_INS}.crf",
     "legacy_seq2seq": f"{STAND_INS}.legacy_seq2seq",
     "legacy_seq2seq.python.ops.seq2seq": f"{STAND_INS}.legacy_seq2seq",
-    # contrib.seq2seq's decoding loop (helpers, BasicDecoder, dynamic_decode) and its
-    # Bahdanau / Luong attention; its beam search and monotonic attention are stand-ins
-    # (HOMES).
+    # contrib.seq2seq's decoding loop (helpers, BasicDecoder, dynamic_decode), its
+    # Bahdanau / Luong attention and its beam search; its monotonic attentions are
+    # stand-ins (HOMES).
     "seq2seq": f"{STAND_INS}.seq2seq",
     "seq2seq.python.ops.attention_wrapper": f"{STAND_INS}.attention_wrapper",
     **{f"seq2seq.python.ops.{module}": f"{STAND_INS}.seq2seq"
        for module in ("basic_decoder", "decoder", "helper", "loss")},
+    **{f"seq2seq.python.ops.{module}": f"{STAND_INS}.beam_search_decoder"
+       for module in ("beam_search_decoder", "beam_search_ops")},
     # Maintained successors: TensorFlow Probability and TF-GAN.
     **{key: f"{package}.python.{path}" for key, (package, path) in
        (("distributions", (TFP, "distributions")),
@@ -425,9 +423,9 @@ GONE_FIXES: Dict[str, str] = {
     "bayesflow": "tensorflow-probability (tfp.monte_carlo; importance sampling: "
                  "tfp.vi / tfp.mcmc)",
     "seq2seq": "slim_ext.contrib.seq2seq for the decoding loop (helpers, BasicDecoder, "
-               "dynamic_decode) and Bahdanau / Luong attention (AttentionWrapper); beam "
-               "search and monotonic attention: tensorflow-addons' tfa.seq2seq on "
-               "TensorFlow <= 2.15 only",
+               "dynamic_decode), Bahdanau / Luong attention (AttentionWrapper) and beam "
+               "search (BeamSearchDecoder, gather_tree); monotonic attention: "
+               "tensorflow-addons' tfa.seq2seq on TensorFlow <= 2.15 only",
     "legacy_seq2seq": "slim_ext.contrib.legacy_seq2seq has the static models; others: "
                       "Keras recurrent layers",
     "rnn": "tf.compat.v1.nn.rnn_cell, or Keras recurrent layers (ConvLSTM2D for the "

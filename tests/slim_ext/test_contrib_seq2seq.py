@@ -1,8 +1,8 @@
-"""slim_ext.contrib.seq2seq's attention against TF 1.15's own tf.contrib.seq2seq.
+"""slim_ext.contrib.seq2seq's attention and beam search against TF 1.15's tf.contrib.seq2seq.
 
 tests/slim_ext/data/tf1_seq2seq holds a checkpoint TensorFlow 1.15 wrote for the
-attention decoders of tests/slim_ext/tf1_seq2seq_models.py, built there with
-``tf.contrib.seq2seq`` itself, and what they computed, gradients included
+attention decoders of tests/slim_ext/tf1_seq2seq_models.py (one searched with beams),
+built there with ``tf.contrib.seq2seq`` itself, and what they computed, gradients included
 (make_fixture.py in that directory says how it was made). Here the same models are
 built with slim_ext on this TensorFlow: every variable must have the name and shape
 TF 1.15 gave it, the checkpoint must restore by name, every output must be TF 1.15's.

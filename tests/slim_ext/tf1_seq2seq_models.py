@@ -22,6 +22,15 @@ def inputs():
   return memory, np.array([MEMORY_TIME, 2], np.int32), decoder_inputs
 
 
+def gather_tree_inputs():
+  """Words [5, 2, 3] (9 is the end token) and the beams they came from."""
+  state = np.random.RandomState(2)
+  words = state.randint(0, 8, size=(5, 2, 3)).astype(np.int32)
+  words[2, 0, 1] = 9
+  parents = state.randint(0, 3, size=(5, 2, 3)).astype(np.int32)
+  return words, parents
+
+
 def build(tf, seq2seq):
   """Builds every model; returns {name: output tensor}.
 
@@ -74,7 +83,33 @@ def build(tf, seq2seq):
                                        dtype=tf.float32)
     out["both/outputs"] = outputs
     out["both/alignments_0"], out["both/alignments_1"] = state.alignments
-    loss = tf.reduce_sum(outputs) + tf.reduce_sum(out["bahdanau/logits"])
+  with tf.variable_scope("beam"):
+    # Beam search over an attention decoder (the memory tiled to the beams), GNMT's
+    # length and coverage penalties, an embedding matrix and an output layer.
+    beams, vocabulary, end = 3, 6, 1
+    mechanism = seq2seq.BahdanauAttention(
+        4, seq2seq.tile_batch(memory, beams),
+        memory_sequence_length=seq2seq.tile_batch(lengths, beams))
+    cell = seq2seq.AttentionWrapper(tf.nn.rnn_cell.GRUCell(4), mechanism,
+                                    attention_layer_size=4)
+    embedding = tf.get_variable("embedding", [vocabulary, INPUT_DEPTH])
+    decoder = seq2seq.BeamSearchDecoder(
+        cell, embedding, tf.fill([BATCH], 0), end, cell.zero_state(BATCH * beams, tf.float32),
+        beams, output_layer=tf.layers.Dense(vocabulary), length_penalty_weight=0.6,
+        coverage_penalty_weight=0.3)
+    outputs, state, lengths_out = seq2seq.dynamic_decode(decoder, maximum_iterations=6)
+    out["beam/predicted_ids"] = outputs.predicted_ids
+    out["beam/scores"] = outputs.beam_search_decoder_output.scores
+    out["beam/parent_ids"] = outputs.beam_search_decoder_output.parent_ids
+    out["beam/log_probs"] = state.log_probs
+    out["beam/lengths"] = state.lengths
+    out["beam/decoded_lengths"] = lengths_out
+  # gather_tree on its own, with broken paths (an end token mid-beam) and a short entry.
+  step_values, parent_values = gather_tree_inputs()
+  out["gather_tree"] = seq2seq.gather_tree(tf.constant(step_values), tf.constant(parent_values),
+                                           tf.constant([5, 3]), 9)
+  with tf.variable_scope("both"):
+    loss = tf.reduce_sum(out["both/outputs"]) + tf.reduce_sum(out["bahdanau/logits"])
     weights = tf.trainable_variables()
     for variable, gradient in zip(weights, tf.gradients(loss, weights)):
       if gradient is not None:

@@ -1,8 +1,8 @@
 """Writes this directory's fixture: TF 1.15's own tf.contrib.seq2seq attention, saved.
 
-tests/slim_ext/tf1_seq2seq_models.py builds three attention decoders with TensorFlow
+tests/slim_ext/tf1_seq2seq_models.py builds four attention decoders with TensorFlow
 1.15's ``tf.contrib.seq2seq`` (Bahdanau and Luong mechanisms, the AttentionWrapper,
-BasicDecoder and dynamic_decode); tests/slim_ext/tf1_fixture.py saves their
+BasicDecoder, BeamSearchDecoder, dynamic_decode, gather_tree); tf1_fixture.py saves their
 checkpoint, outputs and gradients, and the variables' names and shapes, and
 tests/slim_ext/test_contrib_seq2seq.py compares slim_ext's models with them. Run with
 TensorFlow 1.15 on Python 3.7 (tf1_fixture.py says how to make that venv):

@@ -1081,7 +1081,7 @@ CASES = [
         """,
     ),
     Edit(
-        "beam search becomes a stand-in that says what to use",
+        "beam search, TF 1.15's",
         before="""
             import tensorflow as tf
 
@@ -1093,8 +1093,22 @@ CASES = [
 
             decoder = slim_ext.contrib.seq2seq.BeamSearchDecoder(cell, embed, start, end, state, 4)
         """,
-        findings=[attention(3, "tf.contrib.seq2seq.BeamSearchDecoder has no TensorFlow 2 "
-                            "replacement", fix="tfa.seq2seq.BeamSearchDecoder")],
+    ),
+    Edit(
+        "monotonic attention becomes a stand-in that says what to use",
+        before="""
+            import tensorflow as tf
+
+            mechanism = tf.contrib.seq2seq.BahdanauMonotonicAttention(64, memory)
+        """,
+        after="""
+            import tensorflow as tf
+            import slim_ext.contrib.seq2seq
+
+            mechanism = slim_ext.contrib.seq2seq.BahdanauMonotonicAttention(64, memory)
+        """,
+        findings=[attention(3, "tf.contrib.seq2seq.BahdanauMonotonicAttention has no "
+                            "TensorFlow 2 replacement", fix="tfa.seq2seq monotonic attention")],
     ),
     Edit(
         "an alias used only inside a function is dropped, with an edit",
