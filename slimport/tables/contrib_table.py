@@ -126,8 +126,13 @@ _KERAS_MODULES = (
     "datasets.mnist", "datasets.reuters", "initializers", "layers", "losses", "metrics",
     "models", "optimizers", "preprocessing", "preprocessing.image",
     "preprocessing.sequence", "preprocessing.text", "regularizers", "utils")
-_QAT = ("quantization-aware training in tensorflow-model-optimization "
-        "(tfmot.quantization.keras.quantize_model)")
+_QAT = ("tensorflow-model-optimization's quantization-aware training on a Keras model "
+        "(pip install tensorflow-model-optimization; "
+        "model = tfmot.quantization.keras.quantize_model(model)), or post-training "
+        "quantization (tf.lite.TFLiteConverter.from_saved_model(path), converter."
+        "optimizations = [tf.lite.Optimize.DEFAULT]): contrib.quantize rewrote a TF1 graph "
+        "in place (fake-quant ops after each weight and activation, batch norms folded), "
+        "and nothing rewrites graphs so in TF 2")
 _CONTRIB_LEARN = ("tf.estimator (tensorflow-estimator 2.15, revived on TF 2.16+ by "
                   "slim_ext): its canned estimators, RunConfig, train_and_evaluate")
 # TPUEstimator's module in tensorflow-estimator 2.15 (runs on CPU with use_tpu=False).
@@ -472,8 +477,21 @@ NAMED_FIXES: Dict[str, str] = {
         "tfp.distributions.MultivariateNormalDiag(loc=, scale_diag=) (TensorFlow never "
         "had the short name MVNDiag; TF 1.x's class was MultivariateNormalDiag)",
 }
-# TF 1.15 names gone with no same-named successor whose TFP spelling is one call.
+_STATE_SAVER = (
+    "tf.data and a recurrent layer that keeps its state between batches: split each "
+    "sequence into num_unroll-step segments (dataset.flat_map over tf.data.Dataset."
+    "from_tensor_slices of the reshaped sequence, keys and context repeated), batch them "
+    "with the segments of one sequence in one batch slot, and carry the RNN state across "
+    "segments (tf.keras.layers.LSTM(units, stateful=True), reset_states() when a sequence "
+    "ends). contrib's saver (queue runners around a Barrier of partial sequences) is in "
+    "no TensorFlow 2 package")
+# TF 1.15 names gone whose replacement is one call (TFP's spelling), or whose dead end
+# needs more than the package's hint: the name, or a module with all its names.
 GONE_NAME_FIXES: Dict[str, str] = {
+    **{f"training.{name}": _STATE_SAVER for name in (
+        "SequenceQueueingStateSaver", "batch_sequences_with_states",
+        "NextQueuedSequenceBatch")},
+    "training.python.training.sequence_queueing_state_saver": _STATE_SAVER,
     "distributions.WishartCholesky":
         "tfp.distributions.WishartTriL(df, scale_tril=scale, input_output_cholesky="
         "cholesky_input_output_matrices)",
@@ -492,7 +510,9 @@ def gone_fix(key: str) -> str:
     Returns:
       The fix line of its finding.
     """
-    named = NAMED_FIXES.get(key) or GONE_NAME_FIXES.get(key)
+    named = NAMED_FIXES.get(key) or next(
+        (GONE_NAME_FIXES[prefix] for prefix in _prefixes(key) if prefix in GONE_NAME_FIXES),
+        None)
     if named:
         return f"use {named}"
     package, _, name = key.partition(".")
@@ -503,6 +523,12 @@ def gone_fix(key: str) -> str:
             return f"use {found.home.dotted}"
     hint = GONE_FIXES.get(package)
     return f"use {hint}" if hint else DEFAULT_FIX
+
+
+def _prefixes(key: str) -> Iterable[str]:
+    """``key`` and the modules it is in, innermost first (``a.b.c``, ``a.b``, ``a``)."""
+    parts = key.split(".")
+    return (".".join(parts[:end]) for end in range(len(parts), 0, -1))
 
 
 @lru_cache(maxsize=1)

@@ -1080,6 +1080,22 @@ CASES = [
             helper = helper_py.TrainingHelper(inputs, lengths)
         """,
     ),
+    Reported(
+        "contrib.training's state saver: a dead end, with the tf.data / stateful-RNN way",
+        """
+        import tensorflow as tf
+        from tensorflow.contrib.training.python.training import sequence_queueing_state_saver
+
+        batch = tf.contrib.training.batch_sequences_with_states(
+            key, seqs, context, length, states, num_unroll=4, batch_size=8)
+        saver = sequence_queueing_state_saver.SequenceQueueingStateSaver(8, 4, length, key)
+        """,
+        [attention(4, "batch_sequences_with_states was removed with tf.contrib",
+                   fix="tf.keras.layers.LSTM(units, stateful=True)"),
+         attention(6, "sequence_queueing_state_saver.SequenceQueueingStateSaver was removed",
+                   fix="split each sequence into num_unroll-step segments"),
+         attention(2, "module alias `sequence_queueing_state_saver` is still used")],
+    ),
     Edit(
         "beam search, TF 1.15's",
         before="""
