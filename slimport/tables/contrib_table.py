@@ -127,8 +127,7 @@ _KERAS_MODULES = (
     "models", "optimizers", "preprocessing", "preprocessing.image",
     "preprocessing.sequence", "preprocessing.text", "regularizers", "utils")
 _QAT = ("tensorflow-model-optimization's quantization-aware training on a Keras model "
-        "(pip install tensorflow-model-optimization; "
-        "model = tfmot.quantization.keras.quantize_model(model)), or post-training "
+        "(model = tfmot.quantization.keras.quantize_model(model)), or post-training "
         "quantization (tf.lite.TFLiteConverter.from_saved_model(path), converter."
         "optimizations = [tf.lite.Optimize.DEFAULT]): contrib.quantize rewrote a TF1 graph "
         "in place (fake-quant ops after each weight and activation, batch norms folded), "
