@@ -16,7 +16,9 @@ TensorFlow 2.15; these are TF 1.15's classes on tf.compat.v1, with its equations
   .../attention_wrapper/luong_attention/attention_g   (with ``scale``)
   .../attention_wrapper/attention_layer/kernel        (with ``attention_layer_size``)
 
-The monotonic mechanisms are not here (stand-ins in slim_ext.contrib.seq2seq).
+The monotonic mechanisms (Raffel et al.) are here too, with the same variables in
+``bahdanau_monotonic_attention`` / ``luong_monotonic_attention`` and an
+``attention_score_bias``, and so are ``monotonic_attention`` and ``safe_cumprod``.
 """
 import collections
 import math
@@ -28,7 +30,8 @@ import tensorflow.compat.v1 as tf
 from slim_ext.contrib.rnn._cell_parts import RNNCell
 
 __all__ = ["AttentionMechanism", "AttentionWrapper", "AttentionWrapperState",
-           "BahdanauAttention", "LuongAttention", "hardmax"]
+           "BahdanauAttention", "BahdanauMonotonicAttention", "LuongAttention",
+           "LuongMonotonicAttention", "hardmax", "monotonic_attention", "safe_cumprod"]
 
 
 def _zeros(size: Any, batch_size: Any, dtype: tf.DType) -> tf.Tensor:
@@ -69,26 +72,25 @@ class AttentionMechanism:
 class _Mechanism(AttentionMechanism):
   """What both mechanisms share: the masked memory, its keys, the masked scores."""
 
+  # Whether queries go through a ``query_layer`` of num_units (Bahdanau's do).
+  _QUERY_LAYER = False
+
   def __init__(self, memory: Any, memory_sequence_length: Any, probability_fn: Callable,
                score_mask_value: Any, dtype: Optional[tf.DType], num_units: int,
-               query_layer: bool, custom_key_value_fn: Optional[Callable], name: str):
+               custom_key_value_fn: Optional[Callable], name: str):
     dtype = dtype or tf.float32
-    probability_fn = probability_fn or tf.nn.softmax
-    if not callable(probability_fn):
-      raise TypeError("probability_fn must be callable, saw type: "
-                      f"{type(probability_fn).__name__}")
     self.dtype = dtype
     self._num_units = num_units
     self._name = name
     self._query_layer = tf.layers.Dense(num_units, name="query_layer", use_bias=False,
-                                        dtype=dtype) if query_layer else None
+                                        dtype=dtype) if self._QUERY_LAYER else None
     self._memory_layer = tf.layers.Dense(num_units, name="memory_layer", use_bias=False,
                                          dtype=dtype)
     if score_mask_value is None:
       score_mask_value = tf.as_dtype(dtype).as_numpy_dtype(-np.inf)
     self._score_mask_value = score_mask_value
     self._memory_sequence_length = memory_sequence_length
-    self._user_probability_fn = probability_fn
+    self._probability = probability_fn
     with tf.name_scope(name, "BaseAttentionMechanismInit", tf.nest.flatten(memory)):
       self._values = _masked_memory(memory, memory_sequence_length)
       self._keys = self._memory_layer(self._values)
@@ -97,8 +99,8 @@ class _Mechanism(AttentionMechanism):
       self._batch_size = _size(self._keys, 0)
       self._alignments_size = _size(self._keys, 1)
 
-  def _probability_fn(self, score: tf.Tensor, unused_state: Any) -> tf.Tensor:
-    return self._user_probability_fn(self._masked_score(score))
+  def _probability_fn(self, score: tf.Tensor, state: Any) -> tf.Tensor:
+    return self._probability(self._masked_score(score), state)
 
   def _masked_score(self, score: tf.Tensor) -> tf.Tensor:
     """``score`` with ``score_mask_value`` past each memory's length."""
@@ -175,9 +177,74 @@ def _masked_memory(memory: Any, memory_sequence_length: Any) -> Any:
   return tf.nest.map_structure(masked, memory)
 
 
-class LuongAttention(_Mechanism):
-  """TF1's multiplicative attention: ``score = query . key`` (times a learned
-  ``attention_g`` with ``scale``); the query's depth must be ``num_units``."""
+class _Luong(_Mechanism):
+  """Multiplicative scoring: ``query . key``, times a learned ``attention_g`` with
+  ``scale``; the query's depth must be ``num_units``."""
+
+  _SCOPE = "luong_attention"
+  _scale: bool
+
+  def _score(self, query: tf.Tensor) -> tf.Tensor:
+    """Raises:
+      ValueError: the query's depth is not the keys'.
+    """
+    gain = tf.get_variable("attention_g", dtype=query.dtype,
+                           initializer=tf.ones_initializer, shape=()) if self._scale else None
+    depth, key_units = query.get_shape()[-1], self._keys.get_shape()[-1]
+    if depth != key_units:
+      raise ValueError(
+          "Incompatible or unknown inner dimensions between query and keys.  Query "
+          f"({query}) has units: {depth}.  Keys ({self._keys}) have units: {key_units}.  "
+          f"Perhaps you need to set num_units to the keys' dimension ({key_units})?")
+    score = tf.squeeze(tf.matmul(tf.expand_dims(query, 1), self._keys, transpose_b=True), [1])
+    return score if gain is None else gain * score
+
+  def __call__(self, query: tf.Tensor, state: Any) -> Tuple[tf.Tensor, tf.Tensor]:
+    """The alignments of ``query`` ([batch_size, num_units]), twice (the next state)."""
+    with tf.variable_scope(None, self._SCOPE, [query]):
+      score = self._score(query)
+    alignments = self._probability_fn(score, state)
+    return alignments, alignments
+
+
+class _Bahdanau(_Mechanism):
+  """Additive scoring: ``v . tanh(keys + query_layer(query))``, or with ``normalize``
+  the weight-normalized form (``attention_g``, ``attention_b``)."""
+
+  _SCOPE = "bahdanau_attention"
+  _QUERY_LAYER = True
+  _normalize: bool
+
+  def _score(self, query: tf.Tensor) -> tf.Tensor:
+    projected = tf.expand_dims(self._query_layer(query), 1)
+    v = tf.get_variable("attention_v", [self._num_units], dtype=query.dtype)
+    if not self._normalize:
+      return tf.reduce_sum(v * tf.tanh(self._keys + projected), [2])
+    g = tf.get_variable("attention_g", dtype=query.dtype, shape=(),
+                        initializer=tf.constant_initializer(math.sqrt(1. / self._num_units)))
+    b = tf.get_variable("attention_b", [self._num_units], dtype=query.dtype,
+                        initializer=tf.zeros_initializer())
+    v = g * v * tf.rsqrt(tf.reduce_sum(tf.square(v)))
+    return tf.reduce_sum(v * tf.tanh(self._keys + projected + b), [2])
+
+  __call__ = _Luong.__call__
+
+
+def _softmax_like(probability_fn: Optional[Callable]) -> Callable:
+  """The user's ``probability_fn`` (softmax) of the score alone, as mechanisms call it.
+
+  Raises:
+    TypeError: it is not callable.
+  """
+  probability_fn = probability_fn or tf.nn.softmax
+  if not callable(probability_fn):
+    raise TypeError("probability_fn must be callable, saw type: "
+                    f"{type(probability_fn).__name__}")
+  return lambda score, _: probability_fn(score)
+
+
+class LuongAttention(_Luong):
+  """TF1's multiplicative attention (Luong et al., 2015)."""
 
   def __init__(self, num_units: int, memory: Any, memory_sequence_length: Any = None,
                scale: bool = False, probability_fn: Optional[Callable] = None,
@@ -197,37 +264,13 @@ class LuongAttention(_Mechanism):
       custom_key_value_fn: (keys, values) -> (keys, values).
       name: the op scope.
     """
-    super().__init__(memory, memory_sequence_length, probability_fn, score_mask_value,
-                     dtype, num_units, False, custom_key_value_fn, name)
+    super().__init__(memory, memory_sequence_length, _softmax_like(probability_fn),
+                     score_mask_value, dtype, num_units, custom_key_value_fn, name)
     self._scale = scale
 
-  def __call__(self, query: tf.Tensor, state: Any) -> Tuple[tf.Tensor, tf.Tensor]:
-    """The alignments of ``query`` ([batch_size, num_units]), twice (the next state).
 
-    Raises:
-      ValueError: the query's depth is not the keys'.
-    """
-    with tf.variable_scope(None, "luong_attention", [query]):
-      gain = tf.get_variable("attention_g", dtype=query.dtype,
-                             initializer=tf.ones_initializer, shape=()) \
-          if self._scale else None
-      depth, key_units = query.get_shape()[-1], self._keys.get_shape()[-1]
-      if depth != key_units:
-        raise ValueError(
-            "Incompatible or unknown inner dimensions between query and keys.  Query "
-            f"({query}) has units: {depth}.  Keys ({self._keys}) have units: {key_units}.  "
-            f"Perhaps you need to set num_units to the keys' dimension ({key_units})?")
-      score = tf.squeeze(tf.matmul(tf.expand_dims(query, 1), self._keys, transpose_b=True),
-                         [1])
-      if gain is not None:
-        score = gain * score
-    alignments = self._probability_fn(score, state)
-    return alignments, alignments
-
-
-class BahdanauAttention(_Mechanism):
-  """TF1's additive attention: ``score = v . tanh(keys + query_layer(query))``, or
-  with ``normalize`` the weight-normalized form (``attention_g``, ``attention_b``)."""
+class BahdanauAttention(_Bahdanau):
+  """TF1's additive attention (Bahdanau et al., 2015)."""
 
   def __init__(self, num_units: int, memory: Any, memory_sequence_length: Any = None,
                normalize: bool = False, probability_fn: Optional[Callable] = None,
@@ -238,27 +281,122 @@ class BahdanauAttention(_Mechanism):
     arguments are LuongAttention's, ``normalize`` (weight normalization of
     ``attention_v``) in place of ``scale``, and ``num_units`` is also the depth of
     ``query_layer``, which projects the queries."""
-    super().__init__(memory, memory_sequence_length, probability_fn, score_mask_value,
-                     dtype, num_units, True, custom_key_value_fn, name)
+    super().__init__(memory, memory_sequence_length, _softmax_like(probability_fn),
+                     score_mask_value, dtype, num_units, custom_key_value_fn, name)
     self._normalize = normalize
 
-  def __call__(self, query: tf.Tensor, state: Any) -> Tuple[tf.Tensor, tf.Tensor]:
-    """The alignments of ``query``, twice (the next state)."""
-    with tf.variable_scope(None, "bahdanau_attention", [query]):
-      projected = tf.expand_dims(self._query_layer(query), 1)
-      v = tf.get_variable("attention_v", [self._num_units], dtype=query.dtype)
-      if self._normalize:
-        g = tf.get_variable("attention_g", dtype=query.dtype, shape=(),
-                            initializer=tf.constant_initializer(
-                                math.sqrt(1. / self._num_units)))
-        b = tf.get_variable("attention_b", [self._num_units], dtype=query.dtype,
-                            initializer=tf.zeros_initializer())
-        v = g * v * tf.rsqrt(tf.reduce_sum(tf.square(v)))
-        score = tf.reduce_sum(v * tf.tanh(self._keys + projected + b), [2])
-      else:
-        score = tf.reduce_sum(v * tf.tanh(self._keys + projected), [2])
-    alignments = self._probability_fn(score, state)
-    return alignments, alignments
+
+def safe_cumprod(x: Any, *args: Any, **kwargs: Any) -> tf.Tensor:
+  """``tf.cumprod`` as ``exp(cumsum(log(x)))``, ``x`` clipped to [tiny, 1] (no 0**0
+  gradients); ``args`` and ``kwargs`` are cumsum's."""
+  with tf.name_scope(None, "SafeCumprod", [x]):
+    x = tf.convert_to_tensor(x, name="x")
+    tiny = np.finfo(x.dtype.as_numpy_dtype).tiny
+    return tf.exp(tf.cumsum(tf.log(tf.clip_by_value(x, tiny, 1)), *args, **kwargs))
+
+
+def monotonic_attention(p_choose_i: Any, previous_attention: Any, mode: str) -> tf.Tensor:
+  """The expected monotonic alignments from the probabilities of stopping at each
+  memory entry and the previous alignments (Raffel et al., 2017).
+
+  Args:
+    p_choose_i: [batch_size, max_time] probabilities of choosing each entry.
+    previous_attention: [batch_size, max_time] the previous step's alignments.
+    mode: "recursive" (a scan; exact), "parallel" (cumulative products; exact up to
+      their precision) or "hard" (0/1 probabilities).
+
+  Returns:
+    [batch_size, max_time] alignments.
+
+  Raises:
+    ValueError: an unknown mode.
+  """
+  p_choose_i = tf.convert_to_tensor(p_choose_i, name="p_choose_i")
+  previous_attention = tf.convert_to_tensor(previous_attention, name="previous_attention")
+  if mode == "recursive":
+    batch_size = _size(p_choose_i, 0)
+    not_before = tf.concat([tf.ones((batch_size, 1)), 1 - p_choose_i[:, :-1]], 1)
+    carried = tf.scan(lambda q, step: tf.reshape(step[0] * q + step[1], (batch_size,)),
+                      [tf.transpose(not_before), tf.transpose(previous_attention)],
+                      tf.zeros((batch_size,)))
+    return p_choose_i * tf.transpose(carried)
+  if mode == "parallel":
+    skipped = safe_cumprod(1 - p_choose_i, axis=1, exclusive=True)
+    return p_choose_i * skipped * tf.cumsum(
+        previous_attention / tf.clip_by_value(skipped, 1e-10, 1.), axis=1)
+  if mode == "hard":
+    p_choose_i *= tf.cumsum(previous_attention, axis=1)
+    return p_choose_i * tf.cumprod(1 - p_choose_i, axis=1, exclusive=True)
+  raise ValueError("mode must be 'recursive', 'parallel', or 'hard'.")
+
+
+def _monotonic(sigmoid_noise: float, mode: str, seed: Optional[int]) -> Callable:
+  """(score, previous alignments) -> monotonic alignments: the score, with Gaussian
+  noise of ``sigmoid_noise``, through a sigmoid (a step in "hard" mode)."""
+  def probability(score: tf.Tensor, previous_alignments: tf.Tensor) -> tf.Tensor:
+    if sigmoid_noise > 0:
+      score += sigmoid_noise * tf.random_normal(tf.shape(score), dtype=score.dtype, seed=seed)
+    p_choose_i = tf.cast(score > 0, score.dtype) if mode == "hard" else tf.sigmoid(score)
+    return monotonic_attention(p_choose_i, previous_alignments, mode)
+  return probability
+
+
+class _Monotonic:
+  """Monotonic mechanisms: all attention on the first memory entry at the start, and a
+  learned ``attention_score_bias`` added to the scores."""
+
+  _keys: tf.Tensor
+  _alignments_size: Any
+  _score_bias_init: float
+
+  def initial_alignments(self, batch_size: Any, dtype: tf.DType) -> tf.Tensor:
+    """One-hot on the first entry, [batch_size, alignments_size]."""
+    return tf.one_hot(tf.zeros((batch_size,), dtype=tf.int32), self._alignments_size,
+                      dtype=dtype)
+
+  def _score(self, query: tf.Tensor) -> tf.Tensor:
+    score = super()._score(query)  # type: ignore[misc]
+    return score + tf.get_variable("attention_score_bias", dtype=score.dtype,
+                                   initializer=self._score_bias_init)
+
+
+class BahdanauMonotonicAttention(_Monotonic, _Bahdanau):
+  """TF1's monotonic additive attention (``bahdanau_monotonic_attention`` scope)."""
+
+  _SCOPE = "bahdanau_monotonic_attention"
+
+  def __init__(self, num_units: int, memory: Any, memory_sequence_length: Any = None,
+               normalize: bool = False, score_mask_value: Any = None,
+               sigmoid_noise: float = 0., sigmoid_noise_seed: Optional[int] = None,
+               score_bias_init: float = 0., mode: str = "parallel",
+               dtype: Optional[tf.DType] = None, name: str = "BahdanauMonotonicAttention"):
+    """BahdanauAttention's arguments, and: ``sigmoid_noise`` (the standard deviation of
+    the noise added to the scores before the sigmoid) and its seed, ``score_bias_init``
+    (the score bias' first value) and ``mode`` (monotonic_attention's)."""
+    super().__init__(memory, memory_sequence_length,
+                     _monotonic(sigmoid_noise, mode, sigmoid_noise_seed), score_mask_value,
+                     dtype, num_units, None, name)
+    self._normalize = normalize
+    self._score_bias_init = score_bias_init
+
+
+class LuongMonotonicAttention(_Monotonic, _Luong):
+  """TF1's monotonic multiplicative attention (``luong_monotonic_attention`` scope)."""
+
+  _SCOPE = "luong_monotonic_attention"
+
+  def __init__(self, num_units: int, memory: Any, memory_sequence_length: Any = None,
+               scale: bool = False, score_mask_value: Any = None, sigmoid_noise: float = 0.,
+               sigmoid_noise_seed: Optional[int] = None, score_bias_init: float = 0.,
+               mode: str = "parallel", dtype: Optional[tf.DType] = None,
+               name: str = "LuongMonotonicAttention"):
+    """LuongAttention's arguments, and BahdanauMonotonicAttention's noise, score bias
+    and mode."""
+    super().__init__(memory, memory_sequence_length,
+                     _monotonic(sigmoid_noise, mode, sigmoid_noise_seed), score_mask_value,
+                     dtype, num_units, None, name)
+    self._scale = scale
+    self._score_bias_init = score_bias_init
 
 
 class AttentionWrapperState(

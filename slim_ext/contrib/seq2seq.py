@@ -10,11 +10,10 @@ semantics: the decoder makes no variables of its own (the cell's and the output
 layer's are the cell's and the layer's), ``dynamic_decode`` runs in the ``decoder``
 variable scope, and the outputs, final state and sequence lengths are TF1's.
 
-The attention mechanisms (Bahdanau, Luong) and the ``AttentionWrapper`` are TF 1.15's,
-from slim_ext.contrib.attention_wrapper, and so are the ``BeamSearchDecoder`` and
-``gather_tree``, from slim_ext.contrib.beam_search_decoder (loaded on first use). The
-monotonic attentions are not here: they are stand-ins that raise ``RemovedInTF2Error``
-when used, naming tensorflow-addons (TF <= 2.15).
+The attention mechanisms (Bahdanau, Luong, and their monotonic forms) and the
+``AttentionWrapper`` are TF 1.15's, from slim_ext.contrib.attention_wrapper, and so are
+the ``BeamSearchDecoder`` and ``gather_tree``, from slim_ext.contrib.beam_search_decoder
+(loaded on first use).
 """
 import abc
 import collections
@@ -24,12 +23,14 @@ import tensorflow.compat.v1 as tf
 
 from slim_ext.contrib.attention_wrapper import (
     AttentionMechanism, AttentionWrapper, AttentionWrapperState, BahdanauAttention,
-    LuongAttention, hardmax)
+    BahdanauMonotonicAttention, LuongAttention, LuongMonotonicAttention, hardmax,
+    monotonic_attention, safe_cumprod)
 from slim_ext.contrib.rnn._cell_parts import check_cell
 from slim_ext.contrib.rnn.rnn import transpose_batch_time
-from slim_ext.removed import removed_class, removed_function
 
 __all__ = ["AttentionMechanism", "AttentionWrapper", "AttentionWrapperState", "BahdanauAttention",
+           "BahdanauMonotonicAttention", "LuongMonotonicAttention", "monotonic_attention",
+           "safe_cumprod",
            "LuongAttention", "BasicDecoder", "BasicDecoderOutput", "CustomHelper", "Decoder",
            "GreedyEmbeddingHelper", "Helper", "InferenceHelper", "SampleEmbeddingHelper",
            "ScheduledEmbeddingTrainingHelper", "ScheduledOutputTrainingHelper", "TrainingHelper",
@@ -764,13 +765,6 @@ def sequence_loss(logits: Any, targets: Any, weights: Any,
 
 # -- what is not here ------------------------------------------------------------------------
 
-_ATTENTION = ("tensorflow-addons' tfa.seq2seq monotonic attention (TensorFlow <= 2.15), or "
-              "slim_ext's BahdanauAttention / LuongAttention")
-BahdanauMonotonicAttention = removed_class("tf.contrib.seq2seq.BahdanauMonotonicAttention",
-                                           _ATTENTION)
-LuongMonotonicAttention = removed_class("tf.contrib.seq2seq.LuongMonotonicAttention",
-                                        _ATTENTION)
-monotonic_attention = removed_function("tf.contrib.seq2seq.monotonic_attention", _ATTENTION)
 
 # The beam search (slim_ext.contrib.beam_search_decoder builds on this module's Decoder):
 # loaded on first use.

@@ -139,8 +139,6 @@ _TPU_ESTIMATOR = "tensorflow_estimator.python.estimator.tpu.tpu_estimator"
 _TPU_CONFIG = "tensorflow_estimator.python.estimator.tpu.tpu_config"
 _ADDONS = "its port in tensorflow-addons (tfa.image) on TensorFlow <= 2.15"
 _HSV = "tf.image.adjust_hue / adjust_saturation / adjust_brightness"
-_ATTENTION = ("tensorflow-addons' tfa.seq2seq monotonic attention (TensorFlow <= 2.15), or "
-              "slim_ext's BahdanauAttention / LuongAttention")
 
 
 def _bayesian_layers(functional: bool) -> Dict[str, str]:
@@ -268,10 +266,6 @@ HOMES: Dict[str, Home] = {
         "deprecated_flipped_softmax_cross_entropy_with_logits",
         "deprecated_flipped_sparse_softmax_cross_entropy_with_logits",
         "deprecated_flipped_sigmoid_cross_entropy_with_logits"]),
-    # tf.contrib.seq2seq's monotonic attention: no TensorFlow 2.16+ home.
-    **_same_name(f"{STAND_INS}.seq2seq", "seq2seq", [
-        "BahdanauMonotonicAttention", "LuongMonotonicAttention", "monotonic_attention"],
-        alternative=_ATTENTION),
     # contrib.gan.eval's frozen-graph helpers: TF-GAN runs its classifiers from TF-Hub
     # and dropped them; TF 1.14's definitions on tf.compat.v1.
     **_same_name(f"{STAND_INS}.gan_eval", "gan.eval", [
@@ -359,8 +353,7 @@ MODULE_HOMES: Dict[str, str] = {
     "legacy_seq2seq": f"{STAND_INS}.legacy_seq2seq",
     "legacy_seq2seq.python.ops.seq2seq": f"{STAND_INS}.legacy_seq2seq",
     # contrib.seq2seq's decoding loop (helpers, BasicDecoder, dynamic_decode), its
-    # Bahdanau / Luong attention and its beam search; its monotonic attentions are
-    # stand-ins (HOMES).
+    # attention (Bahdanau, Luong, monotonic) and its beam search.
     "seq2seq": f"{STAND_INS}.seq2seq",
     "seq2seq.python.ops.attention_wrapper": f"{STAND_INS}.attention_wrapper",
     **{f"seq2seq.python.ops.{module}": f"{STAND_INS}.seq2seq"
@@ -426,10 +419,9 @@ GONE_FIXES: Dict[str, str] = {
                      "-> tfb.FillScaleTriL, each to be checked against its TF1 arguments)",
     "bayesflow": "tensorflow-probability (tfp.monte_carlo; importance sampling: "
                  "tfp.vi / tfp.mcmc)",
-    "seq2seq": "slim_ext.contrib.seq2seq for the decoding loop (helpers, BasicDecoder, "
-               "dynamic_decode), Bahdanau / Luong attention (AttentionWrapper) and beam "
-               "search (BeamSearchDecoder, gather_tree); monotonic attention: "
-               "tensorflow-addons' tfa.seq2seq on TensorFlow <= 2.15 only",
+    "seq2seq": "slim_ext.contrib.seq2seq, TF 1.15's decoding loop, attention and beam "
+               "search (its Keras-style *V2 classes: tensorflow-addons' tfa.seq2seq on "
+               "TensorFlow <= 2.15 only)",
     "legacy_seq2seq": "slim_ext.contrib.legacy_seq2seq has the static models; others: "
                       "Keras recurrent layers",
     "rnn": "tf.compat.v1.nn.rnn_cell, or Keras recurrent layers (ConvLSTM2D for the "

@@ -114,4 +114,22 @@ def build(tf, seq2seq):
     for variable, gradient in zip(weights, tf.gradients(loss, weights)):
       if gradient is not None:
         out["gradient/" + variable.op.name] = gradient
+  with tf.variable_scope("monotonic"):
+    # Both monotonic mechanisms (parallel and recursive), their score biases; the
+    # hard mode and safe_cumprod on their own.
+    bahdanau = seq2seq.BahdanauMonotonicAttention(4, memory, memory_sequence_length=lengths,
+                                                  normalize=True, score_bias_init=-1.)
+    luong = seq2seq.LuongMonotonicAttention(4, memory, scale=True, mode="recursive")
+    cell = seq2seq.AttentionWrapper(tf.nn.rnn_cell.GRUCell(4), [bahdanau, luong],
+                                    alignment_history=True)
+    outputs, state = tf.nn.dynamic_rnn(cell, decoder_inputs, dtype=tf.float32,
+                                       initial_state=cell.zero_state(BATCH, tf.float32))
+    out["monotonic/outputs"] = outputs
+    out["monotonic/history_0"] = state.alignment_history[0].stack()
+    out["monotonic/history_1"] = state.alignment_history[1].stack()
+    choose = tf.constant([[0.2, 0.7, 0.9, 0.1], [0.6, 0.0, 1.0, 0.3]])
+    previous = tf.constant([[1.0, 0.0, 0.0, 0.0], [0.2, 0.5, 0.3, 0.0]])
+    out["monotonic/hard"] = seq2seq.monotonic_attention(tf.cast(choose > 0.5, tf.float32),
+                                                        previous, "hard")
+    out["monotonic/safe_cumprod"] = seq2seq.safe_cumprod(choose, axis=1, exclusive=True)
   return out

@@ -1111,7 +1111,7 @@ CASES = [
         """,
     ),
     Edit(
-        "monotonic attention becomes a stand-in that says what to use",
+        "monotonic attention, TF 1.15's",
         before="""
             import tensorflow as tf
 
@@ -1123,8 +1123,6 @@ CASES = [
 
             mechanism = slim_ext.contrib.seq2seq.BahdanauMonotonicAttention(64, memory)
         """,
-        findings=[attention(3, "tf.contrib.seq2seq.BahdanauMonotonicAttention has no "
-                            "TensorFlow 2 replacement", fix="tfa.seq2seq monotonic attention")],
     ),
     Edit(
         "an alias used only inside a function is dropped, with an edit",
