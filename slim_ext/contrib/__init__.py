@@ -23,7 +23,9 @@ maps each contrib module onto its mirror):
   tensorflow.contrib.rnn (the cells core TF lacks) -> slim_ext.contrib.rnn
   tensorflow.contrib.cudnn_rnn (compatible cells)  -> slim_ext.contrib.cudnn_rnn
   tensorflow.contrib.legacy_seq2seq                -> slim_ext.contrib.legacy_seq2seq
-  tensorflow.contrib.seq2seq (the decoding loop)   -> slim_ext.contrib.seq2seq
+  tensorflow.contrib.seq2seq (the decoding loop, Bahdanau / Luong attention, beam search)
+                                                   -> slim_ext.contrib.seq2seq
+  tensorflow.contrib.crf (the linear-chain CRF)    -> slim_ext.contrib.crf
 
 tf.contrib.distributions / bayesflow and tf.contrib.gan have maintained successors
 and go there: tensorflow-probability directly, tensorflow-gan through
@@ -45,8 +47,9 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-_SUBMODULES = ("cudnn_rnn", "framework", "gan", "gan_eval", "image", "learn",
-               "legacy_seq2seq", "lookup", "nn", "quantize", "rnn", "seq2seq", "tfprof", "training")
+_SUBMODULES = ("attention_wrapper", "beam_search_decoder", "crf", "cudnn_rnn", "framework", "gan",
+               "gan_eval", "image", "learn", "legacy_seq2seq", "lookup", "nn", "quantize", "rnn",
+               "seq2seq", "tfprof", "training")
 # Earlier ports wrote the quantize stand-ins as slim_ext.contrib.quantize_<name>.
 _EARLIER_QUANTIZE_NAMES = ("quantize_create_training_graph", "quantize_create_eval_graph")
 # Earlier ports wrote stand-ins for Experiment-based launching under these names;

@@ -10,9 +10,10 @@ semantics: the decoder makes no variables of its own (the cell's and the output
 layer's are the cell's and the layer's), ``dynamic_decode`` runs in the ``decoder``
 variable scope, and the outputs, final state and sequence lengths are TF1's.
 
-The beam search decoder and the attention wrappers are not here: they are stand-ins
-that raise ``RemovedInTF2Error`` when used, naming tensorflow-addons (TF <= 2.15) and
-Keras' attention layers.
+The attention mechanisms (Bahdanau, Luong, and their monotonic forms) and the
+``AttentionWrapper`` are TF 1.15's, from slim_ext.contrib.attention_wrapper, and so are
+the ``BeamSearchDecoder`` and ``gather_tree``, from slim_ext.contrib.beam_search_decoder
+(loaded on first use).
 """
 import abc
 import collections
@@ -20,14 +21,20 @@ from typing import Any, Callable, Optional, Tuple
 
 import tensorflow.compat.v1 as tf
 
+from slim_ext.contrib.attention_wrapper import (
+    AttentionMechanism, AttentionWrapper, AttentionWrapperState, BahdanauAttention,
+    BahdanauMonotonicAttention, LuongAttention, LuongMonotonicAttention, hardmax,
+    monotonic_attention, safe_cumprod)
 from slim_ext.contrib.rnn._cell_parts import check_cell
 from slim_ext.contrib.rnn.rnn import transpose_batch_time
-from slim_ext.removed import removed_class, removed_function
 
-__all__ = ["BasicDecoder", "BasicDecoderOutput", "CustomHelper", "Decoder",
+__all__ = ["AttentionMechanism", "AttentionWrapper", "AttentionWrapperState", "BahdanauAttention",
+           "BahdanauMonotonicAttention", "LuongMonotonicAttention", "monotonic_attention",
+           "safe_cumprod",
+           "LuongAttention", "BasicDecoder", "BasicDecoderOutput", "CustomHelper", "Decoder",
            "GreedyEmbeddingHelper", "Helper", "InferenceHelper", "SampleEmbeddingHelper",
-           "ScheduledEmbeddingTrainingHelper", "ScheduledOutputTrainingHelper",
-           "TrainingHelper", "dynamic_decode", "hardmax", "sequence_loss", "tile_batch"]
+           "ScheduledEmbeddingTrainingHelper", "ScheduledOutputTrainingHelper", "TrainingHelper",
+           "dynamic_decode", "hardmax", "sequence_loss", "tile_batch"]
 
 
 # -- sampling ------------------------------------------------------------------------------
@@ -706,15 +713,6 @@ def tile_batch(t: Any, multiplier: int, name: Optional[str] = None) -> Any:
     return tf.nest.map_structure(lambda tensor: _tile_batch(tensor, multiplier), t)
 
 
-def hardmax(logits: Any, name: Optional[str] = None) -> tf.Tensor:
-  """TF1's ``tf.contrib.seq2seq.hardmax``: one-hot of the argmax over the last axis."""
-  with tf.name_scope(name, "Hardmax", [logits]):
-    logits = tf.convert_to_tensor(logits, name="logits")
-    depth = tf.compat.dimension_value(logits.get_shape()[-1])
-    if depth is None:
-      depth = tf.shape(logits)[-1]
-    return tf.one_hot(tf.argmax(logits, -1), depth, dtype=logits.dtype)
-
 
 def sequence_loss(logits: Any, targets: Any, weights: Any,
                   average_across_timesteps: bool = True, average_across_batch: bool = True,
@@ -767,17 +765,15 @@ def sequence_loss(logits: Any, targets: Any, weights: Any,
 
 # -- what is not here ------------------------------------------------------------------------
 
-_BEAM_SEARCH = ("tensorflow-addons' tfa.seq2seq.BeamSearchDecoder (TensorFlow <= 2.15), or a "
-                "beam search written on the decoder's step")
-_ATTENTION = ("tensorflow-addons' tfa.seq2seq attention (TensorFlow <= 2.15), or "
-              "tf.keras.layers.Attention / AdditiveAttention")
-BeamSearchDecoder = removed_class("tf.contrib.seq2seq.BeamSearchDecoder", _BEAM_SEARCH)
-gather_tree = removed_function("tf.contrib.seq2seq.gather_tree", _BEAM_SEARCH)
-AttentionWrapper = removed_class("tf.contrib.seq2seq.AttentionWrapper", _ATTENTION)
-BahdanauAttention = removed_class("tf.contrib.seq2seq.BahdanauAttention", _ATTENTION)
-LuongAttention = removed_class("tf.contrib.seq2seq.LuongAttention", _ATTENTION)
-BahdanauMonotonicAttention = removed_class("tf.contrib.seq2seq.BahdanauMonotonicAttention",
-                                           _ATTENTION)
-LuongMonotonicAttention = removed_class("tf.contrib.seq2seq.LuongMonotonicAttention",
-                                        _ATTENTION)
-monotonic_attention = removed_function("tf.contrib.seq2seq.monotonic_attention", _ATTENTION)
+
+# The beam search (slim_ext.contrib.beam_search_decoder builds on this module's Decoder):
+# loaded on first use.
+_BEAM_SEARCH_NAMES = ("BeamSearchDecoder", "BeamSearchDecoderOutput", "BeamSearchDecoderState",
+                      "FinalBeamSearchDecoderOutput", "gather_tree")
+
+
+def __getattr__(name: str) -> Any:
+  if name in _BEAM_SEARCH_NAMES:
+    from slim_ext.contrib import beam_search_decoder  # pylint: disable=g-import-not-at-top
+    return getattr(beam_search_decoder, name)
+  raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

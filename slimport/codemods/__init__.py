@@ -50,6 +50,7 @@ from slimport.codemods.py2_lists import Py2ListsCommand
 from slimport.codemods.py2_methods import Py2MethodsCommand
 from slimport.codemods.py2_modules import Py2ModulesCommand
 from slimport.codemods.py2_ordering import Py2OrderingCommand
+from slimport.codemods.register_shape import RegisterShapeCommand
 from slimport.codemods.removed_stdlib import RemovedStdlibCommand
 from slimport.codemods.replica_device import ReplicaDeviceCommand
 from slimport.codemods.scipy_misc import ScipyMiscCommand
@@ -103,6 +104,7 @@ CODEMODS: List[Type[SlimportCodemod]] = [
     TfInternalsCommand,
     TensorPrivateShapeCommand,
     LeakyReluAlphaCommand,
+    RegisterShapeCommand,
     SymbolicConstantErrorsCommand,
     ScipyMiscCommand,
     TestCaseAssertsCommand,

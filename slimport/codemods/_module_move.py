@@ -152,6 +152,36 @@ class ModuleMoveCodemod(SlimportCodemod):
         """
         self.replace(node, dotted_expression(text).with_changes(lpar=node.lpar, rpar=node.rpar))
 
+    def move_to_runtime(self, node: cst.Attribute, parts: List[str], home: str, problem: str,
+                        note: str) -> bool:
+        """A ``moved_use`` to ``home``, a name of a slim_ext module: the chain becomes
+        ``home`` (its module imported), or, where the file binds ``slim_ext`` to something
+        else, stays and is reported.
+
+        Args:
+          node: the chain, as ``moved_use`` got it.
+          parts: its names.
+          home: the dotted slim_ext name (``slim_ext.tf1_nn.leaky_relu``).
+          problem: what is wrong with the old name, for the report.
+          note: how ``home`` does what the old name did, for the edit.
+
+        Returns:
+          False (the visit need not go into the chain).
+        """
+        runtime = home.rpartition(".")[0]
+        root = runtime.split(".")[0]
+        if self.target_of(root) not in (None, root):
+            self.used_names.add(parts[0])
+            self.needs_attention(node, f"{code_of(node)}: {problem}; left unchanged because "
+                                 f"the file uses the name {root} for something else",
+                                 f"use {home}")
+            return False
+        self.add_needed_import(runtime)
+        self.replace_chain(node, home)
+        self.rewritten_roots.add(parts[0])
+        self.record_edit(node, f"{'.'.join(parts)} -> {home} ({note})")
+        return False
+
     def move_import_from(
         self, original: cst.ImportFrom, updated: cst.ImportFrom, path: str
     ) -> cst.ImportFrom:

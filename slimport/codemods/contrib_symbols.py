@@ -51,6 +51,7 @@ from slimport.tables.contrib_table import (
     KEYWORD_FIXES,
     KEYWORDS,
     MODULE_HOMES,
+    NAMED_FIXES,
     TF_SLIM,
     Found,
     Home,
@@ -580,7 +581,8 @@ class ContribSymbolsCommand(SlimportCodemod):
                 f"{home.dotted}, which raises when called",
                 f"use {home.alternative}")
         else:
-            self.record_edit(node, f"tf.contrib.{key} -> {home.dotted}"
+            note = f" ({home.note})" if home.note else ""
+            self.record_edit(node, f"tf.contrib.{key} -> {home.dotted}{note}"
                              + self._installed_by(home.package))
 
     def _installed_by(self, module: str) -> str:
@@ -592,7 +594,11 @@ class ContribSymbolsCommand(SlimportCodemod):
         return f" (install it: {pip_install_line(SUCCESSORS[package])})"
 
     def _not_ported(self, node: cst.CSTNode, key: str, found: Optional[Found]) -> None:
-        if found is None:
+        if key in NAMED_FIXES:
+            self.needs_attention(
+                node, f"tf.contrib.{key} is not a name of TensorFlow 1.15's tf.contrib; left "
+                "unchanged (tf.contrib does not exist in TensorFlow 2)", gone_fix(key))
+        elif found is None:
             self.needs_attention(
                 node, f"tf.contrib.{key} is not a public name of tf.contrib in TensorFlow "
                 "1.15; left unchanged (tf.contrib does not exist in TensorFlow 2)",

@@ -29,7 +29,7 @@ from slimport.analysis.ast_index import nodes_of
 from slimport.analysis.names import Bindings
 from slimport.codemods._leftovers import LeftoverCodemod
 from slimport.codemods._module_move import ModuleMoveCodemod
-from slimport.codemods.base import StatementFilter, code_of
+from slimport.codemods.base import StatementFilter
 
 FUNCTION = "leaky_relu"
 RUNTIME = "slim_ext.tf1_nn"
@@ -68,17 +68,7 @@ class LeakyReluAlphaCommand(LeftoverCodemod, ModuleMoveCodemod):
 
     def moved_use(self, node: cst.Attribute, parts: List[str], qualified: str,
                   home: str) -> bool:
-        root = RUNTIME.split(".")[0]
-        if self.target_of(root) not in (None, root):
-            self.used_names.add(parts[0])
-            self.needs_attention(node, f"{code_of(node)}: TF 1.12's leaky_relu took a Tensor "
-                                 "alpha, TensorFlow's fused op takes a float only; left "
-                                 f"unchanged because the file uses the name {root} for "
-                                 "something else", f"use {home}")
-            return False
-        self.add_needed_import(RUNTIME)
-        self.replace_chain(node, home)
-        self.rewritten_roots.add(parts[0])
-        self.record_edit(node, f"{'.'.join(parts)} -> {home} (TF 1.12's function: a Tensor "
-                               "alpha; since TF 1.13 a fused op with a float alpha)")
-        return False
+        return self.move_to_runtime(
+            node, parts, home, "TF 1.12's leaky_relu took a Tensor alpha, TensorFlow's fused "
+            "op takes a float only", "TF 1.12's function: a Tensor alpha; since TF 1.13 a "
+            "fused op with a float alpha")

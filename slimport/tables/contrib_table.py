@@ -54,6 +54,8 @@ class Home:
     alternative: str = ""
     # Where ``from ... import`` finds it, when that differs from the attribute path.
     import_module: str = ""
+    # How the home behaves differently from TF1's, said in the edit.
+    note: str = ""
 
     @property
     def is_stand_in(self) -> bool:
@@ -124,8 +126,12 @@ _KERAS_MODULES = (
     "datasets.mnist", "datasets.reuters", "initializers", "layers", "losses", "metrics",
     "models", "optimizers", "preprocessing", "preprocessing.image",
     "preprocessing.sequence", "preprocessing.text", "regularizers", "utils")
-_QAT = ("quantization-aware training in tensorflow-model-optimization "
-        "(tfmot.quantization.keras.quantize_model)")
+_QAT = ("tensorflow-model-optimization's quantization-aware training on a Keras model "
+        "(model = tfmot.quantization.keras.quantize_model(model)), or post-training "
+        "quantization (tf.lite.TFLiteConverter.from_saved_model(path), converter."
+        "optimizations = [tf.lite.Optimize.DEFAULT]): contrib.quantize rewrote a TF1 graph "
+        "in place (fake-quant ops after each weight and activation, batch norms folded), "
+        "and nothing rewrites graphs so in TF 2")
 _CONTRIB_LEARN = ("tf.estimator (tensorflow-estimator 2.15, revived on TF 2.16+ by "
                   "slim_ext): its canned estimators, RunConfig, train_and_evaluate")
 # TPUEstimator's module in tensorflow-estimator 2.15 (runs on CPU with use_tpu=False).
@@ -133,10 +139,31 @@ _TPU_ESTIMATOR = "tensorflow_estimator.python.estimator.tpu.tpu_estimator"
 _TPU_CONFIG = "tensorflow_estimator.python.estimator.tpu.tpu_config"
 _ADDONS = "its port in tensorflow-addons (tfa.image) on TensorFlow <= 2.15"
 _HSV = "tf.image.adjust_hue / adjust_saturation / adjust_brightness"
-_BEAM_SEARCH = ("tensorflow-addons' tfa.seq2seq.BeamSearchDecoder (TensorFlow <= 2.15), or a "
-                "beam search written on the decoder's step")
-_ATTENTION = ("tensorflow-addons' tfa.seq2seq attention (TensorFlow <= 2.15), or "
-              "tf.keras.layers.Attention / AdditiveAttention")
+
+
+def _bayesian_layers(functional: bool) -> Dict[str, str]:
+    """TF 1.6-1.7's Bayesian layers (``tf.contrib.bayesflow.layers``) -> TFP's class names:
+    the classes (TFP dropped the ``Conv*`` aliases), or with ``functional`` the function
+    forms, which TFP did not keep (``conv2d_flipout`` -> ``Convolution2DFlipout``)."""
+    dense = {"dense_reparameterization": "DenseReparameterization",
+             "dense_local_reparameterization": "DenseLocalReparameterization",
+             "dense_flipout": "DenseFlipout"}
+    layers = {key if functional else name: name for key, name in dense.items()}
+    for prefix in ("Convolution", "Conv"):
+        for rank in (1, 2, 3):
+            for kind in ("Reparameterization", "Flipout"):
+                name = f"{prefix}{rank}D{kind}"
+                key = f"{prefix.lower()}{rank}d_{kind.lower()}" if functional else name
+                layers[key] = f"Convolution{rank}D{kind}"
+    return layers
+
+
+_BAYESIAN_LAYERS = {**_bayesian_layers(functional=False),
+                    **{name: name for name in ("default_loc_scale_fn",
+                                               "default_mean_field_normal_fn")}}
+_BAYESIAN_FUNCTIONS = _bayesian_layers(functional=True)
+_BAYESIAN_NOTE = ("TFP's layer adds each divergence to its losses summed to a scalar, "
+                  "where TF 1.6 added it per weight: reduce_sum of the losses is the same")
 
 HOMES: Dict[str, Home] = {
     # Global-step and checkpoint helpers: contrib wrapped the core TF1 functions.
@@ -239,18 +266,18 @@ HOMES: Dict[str, Home] = {
         "deprecated_flipped_softmax_cross_entropy_with_logits",
         "deprecated_flipped_sparse_softmax_cross_entropy_with_logits",
         "deprecated_flipped_sigmoid_cross_entropy_with_logits"]),
-    # tf.contrib.seq2seq's beam search and attention: no TensorFlow 2.16+ home.
-    **_same_name(f"{STAND_INS}.seq2seq", "seq2seq", [
-        "BeamSearchDecoder", "gather_tree"], alternative=_BEAM_SEARCH),
-    **_same_name(f"{STAND_INS}.seq2seq", "seq2seq", [
-        "AttentionWrapper", "BahdanauAttention", "LuongAttention",
-        "BahdanauMonotonicAttention", "LuongMonotonicAttention", "monotonic_attention"],
-        alternative=_ATTENTION),
     # contrib.gan.eval's frozen-graph helpers: TF-GAN runs its classifiers from TF-Hub
     # and dropped them; TF 1.14's definitions on tf.compat.v1.
     **_same_name(f"{STAND_INS}.gan_eval", "gan.eval", [
         "preprocess_image", "get_graph_def_from_disk", "get_graph_def_from_resource",
         "get_graph_def_from_url_tarball", "run_image_classifier"]),
+    # TF 1.6-1.7's tf.contrib.bayesflow.layers (TF 1.8 moved them to TFP): the layer
+    # classes and their posterior makers, TFP's own (Keras layers; each adds its
+    # divergence to ``losses`` summed, where TF 1.6 added it per weight).
+    **{f"bayesflow.layers.{name}": Home(TFP, f"layers.{tfp_name}",
+                                        import_module=f"{TFP}.python.layers",
+                                        note=_BAYESIAN_NOTE if name[0].isupper() else "")
+       for name, tfp_name in _BAYESIAN_LAYERS.items()},
     # tf.contrib.distributions helpers TFP keeps elsewhere than tfp.distributions.
     **{f"distributions.{name}": Home(TFP, f"{where}.{name}",
                                      import_module=f"{TFP}.python.{where}")
@@ -320,11 +347,19 @@ MODULE_HOMES: Dict[str, str] = {
     "cudnn_rnn": f"{STAND_INS}.cudnn_rnn",
     "cudnn_rnn.python.layers.cudnn_rnn": f"{STAND_INS}.cudnn_rnn",
     "cudnn_rnn.python.ops.cudnn_rnn_ops": f"{STAND_INS}.cudnn_rnn",
+    # TF1's linear-chain CRF (tensorflow-addons' tfa.text ended at TF 2.15).
+    "crf": f"{STAND_INS}.crf",
+    "crf.python.ops.crf": f"{STAND_INS}.crf",
     "legacy_seq2seq": f"{STAND_INS}.legacy_seq2seq",
     "legacy_seq2seq.python.ops.seq2seq": f"{STAND_INS}.legacy_seq2seq",
-    # contrib.seq2seq's decoding loop (helpers, BasicDecoder, dynamic_decode); its beam
-    # search and attention are stand-ins (HOMES).
+    # contrib.seq2seq's decoding loop (helpers, BasicDecoder, dynamic_decode), its
+    # attention (Bahdanau, Luong, monotonic) and its beam search.
     "seq2seq": f"{STAND_INS}.seq2seq",
+    "seq2seq.python.ops.attention_wrapper": f"{STAND_INS}.attention_wrapper",
+    **{f"seq2seq.python.ops.{module}": f"{STAND_INS}.seq2seq"
+       for module in ("basic_decoder", "decoder", "helper", "loss")},
+    **{f"seq2seq.python.ops.{module}": f"{STAND_INS}.beam_search_decoder"
+       for module in ("beam_search_decoder", "beam_search_ops")},
     # Maintained successors: TensorFlow Probability and TF-GAN.
     **{key: f"{package}.python.{path}" for key, (package, path) in
        (("distributions", (TFP, "distributions")),
@@ -384,9 +419,9 @@ GONE_FIXES: Dict[str, str] = {
                      "-> tfb.FillScaleTriL, each to be checked against its TF1 arguments)",
     "bayesflow": "tensorflow-probability (tfp.monte_carlo; importance sampling: "
                  "tfp.vi / tfp.mcmc)",
-    "seq2seq": "slim_ext.contrib.seq2seq for the decoding loop (helpers, BasicDecoder, "
-               "dynamic_decode); beam search and attention: tensorflow-addons' tfa.seq2seq "
-               "on TensorFlow <= 2.15 only, or Keras layers",
+    "seq2seq": "slim_ext.contrib.seq2seq, TF 1.15's decoding loop, attention and beam "
+               "search (its Keras-style *V2 classes: tensorflow-addons' tfa.seq2seq on "
+               "TensorFlow <= 2.15 only)",
     "legacy_seq2seq": "slim_ext.contrib.legacy_seq2seq has the static models; others: "
                       "Keras recurrent layers",
     "rnn": "tf.compat.v1.nn.rnn_cell, or Keras recurrent layers (ConvLSTM2D for the "
@@ -404,14 +439,57 @@ GONE_FIXES: Dict[str, str] = {
     "data": "tf.data / tf.compat.v1.data.experimental (batch_and_drop_remainder: "
             "Dataset.batch(n, drop_remainder=True))",
     "opt": "tf.compat.v1.train optimizers, or tensorflow-addons (tfa.optimizers)",
-    "crf": "tensorflow-addons' tfa.text (crf_log_likelihood, crf_decode, viterbi_decode; "
-           "the same arguments) on TensorFlow <= 2.15 only; no TensorFlow 2.16+ package "
-           "has it",
+    "crf": "slim_ext.contrib.crf (TF 1.15's public functions and cells)",
     "metrics": "tf.compat.v1.metrics",
     "framework": "tf_slim or tf.compat.v1",
     "layers": "tf_slim or tf.compat.v1.layers",
 }
 DEFAULT_FIX = "find its TF2 / tf_slim equivalent and rewrite by hand, or drop the feature"
+
+# Names TF 1.15's tf.contrib did not have that TF1-era code still uses, each with what to
+# write instead: the functional Bayesian layers of TF 1.6-1.7 (TFP kept the classes
+# only), TF 1.5's variational dense layer, and names public TensorFlow never had.
+NAMED_FIXES: Dict[str, str] = {
+    **{f"bayesflow.layers.{name}":
+       f"tfp.layers.{layer}(...)(inputs), the same keyword arguments but inputs and "
+       "reuse (tf.contrib.bayesflow.layers' functional form, TF 1.6-1.7; TFP keeps the "
+       "class only: keep the layer object to share its variables, and reduce_sum its "
+       "losses, which TFP sums per layer)"
+       for name, layer in _BAYESIAN_FUNCTIONS.items()},
+    **{f"bayesflow.layers.{name}":
+       "tfp.layers.DenseLocalReparameterization / DenseReparameterization (TF 1.5's "
+       "variational dense layer; kernel_use_local_reparameterization picks between "
+       "them)" for name in ("DenseVariational", "dense_variational")},
+    **{f"layers.{name}":
+       f"tfp.layers.{layer} (tf.contrib.layers never had it: TF 1.6-1.7's "
+       f"tf.contrib.bayesflow.layers.{name} did, now TFP's)"
+       for name, layer in _BAYESIAN_LAYERS.items() if name[0].isupper()},
+    "distributions.MVNDiag":
+        "tfp.distributions.MultivariateNormalDiag(loc=, scale_diag=) (TensorFlow never "
+        "had the short name MVNDiag; TF 1.x's class was MultivariateNormalDiag)",
+}
+_STATE_SAVER = (
+    "tf.data and a recurrent layer that keeps its state between batches: split each "
+    "sequence into num_unroll-step segments (dataset.flat_map over tf.data.Dataset."
+    "from_tensor_slices of the reshaped sequence, keys and context repeated), batch them "
+    "with the segments of one sequence in one batch slot, and carry the RNN state across "
+    "segments (tf.keras.layers.LSTM(units, stateful=True), reset_states() when a sequence "
+    "ends). contrib's saver (queue runners around a Barrier of partial sequences) is in "
+    "no TensorFlow 2 package")
+# TF 1.15 names gone whose replacement is one call (TFP's spelling), or whose dead end
+# needs more than the package's hint: the name, or a module with all its names.
+GONE_NAME_FIXES: Dict[str, str] = {
+    **{f"training.{name}": _STATE_SAVER for name in (
+        "SequenceQueueingStateSaver", "batch_sequences_with_states",
+        "NextQueuedSequenceBatch")},
+    "training.python.training.sequence_queueing_state_saver": _STATE_SAVER,
+    "distributions.WishartCholesky":
+        "tfp.distributions.WishartTriL(df, scale_tril=scale, input_output_cholesky="
+        "cholesky_input_output_matrices)",
+    "distributions.WishartFull":
+        "tfp.distributions.WishartTriL(df, scale_tril=tf.linalg.cholesky(scale), "
+        "input_output_cholesky=cholesky_input_output_matrices)",
+}
 
 
 def gone_fix(key: str) -> str:
@@ -423,6 +501,11 @@ def gone_fix(key: str) -> str:
     Returns:
       The fix line of its finding.
     """
+    named = NAMED_FIXES.get(key) or next(
+        (GONE_NAME_FIXES[prefix] for prefix in _prefixes(key) if prefix in GONE_NAME_FIXES),
+        None)
+    if named:
+        return f"use {named}"
     package, _, name = key.partition(".")
     if package == "slim":
         # contrib.slim re-exported contrib.layers' names; some of those have a home.
@@ -431,6 +514,12 @@ def gone_fix(key: str) -> str:
             return f"use {found.home.dotted}"
     hint = GONE_FIXES.get(package)
     return f"use {hint}" if hint else DEFAULT_FIX
+
+
+def _prefixes(key: str) -> Iterable[str]:
+    """``key`` and the modules it is in, innermost first (``a.b.c``, ``a.b``, ``a``)."""
+    parts = key.split(".")
+    return (".".join(parts[:end]) for end in range(len(parts), 0, -1))
 
 
 @lru_cache(maxsize=1)

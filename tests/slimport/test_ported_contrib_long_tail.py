@@ -150,6 +150,27 @@ def classify(graph_file):
 '''
 
 
+BAYESIAN_MODULE = '''\
+import numpy as np
+import tensorflow as tf
+
+
+def run():
+    x = tf.constant(np.linspace(-1.0, 1.0, 6, dtype=np.float32).reshape([2, 3]))
+    with tf.variable_scope("output"):
+        flipout = tf.contrib.bayesflow.layers.DenseFlipout(4, activation=tf.nn.elu, seed=3)
+        hidden = flipout(x)
+        local = tf.contrib.bayesflow.layers.DenseLocalReparameterization(2)
+        logits = local(hidden)
+    kl = tf.reduce_sum([tf.reduce_sum(loss) for loss in flipout.losses + local.losses])
+    variables = tf.global_variables()
+    with tf.Session() as session:
+        session.run(tf.global_variables_initializer())
+        values = session.run({v.op.name: v for v in variables})
+        return values, session.run([logits, kl])
+'''
+
+
 def _ported_module(source: str, root: Path, name: str):
     """``source`` ported (with nothing reported and no tf.contrib left), written to
     ``root/<name>.py`` and imported."""
@@ -217,3 +238,26 @@ def test_a_tf_1_4_input_pipeline_yields_what_tf_1_4s_parallel_map_and_buffer_did
     with tf.Graph().as_default():
         # TF 1.4's map: ParallelMapDataset(num_threads), in order, then prefetch.
         assert module.squares(7) == [[0, 1, 4], [9, 16, 25], [36]]
+
+
+def test_bayesian_layers_of_tf_1_6_run_as_tfp_layers(tmp_path: Path) -> None:
+    # tf.contrib.bayesflow.layers (TF 1.6-1.7; 1.15 had none) -> tfp.layers: TF 1.6's
+    # variable names, and its divergence (KL of each weight's posterior Normal to the
+    # standard Normal prior; the biases are point estimates) summed.
+    pytest.importorskip("tensorflow_probability")
+    import tensorflow as tf
+
+    with tf.Graph().as_default():
+        values, (logits, kl) = _ported_module(BAYESIAN_MODULE, tmp_path, "bayes").run()
+    assert sorted(values) == [
+        f"output/{layer}/{name}"
+        for layer in ("dense_flipout", "dense_local_reparameterization")
+        for name in ("bias_posterior_loc", "kernel_posterior_loc",
+                     "kernel_posterior_untransformed_scale")]
+    assert logits.shape == (2, 2)
+    expected = 0.0
+    for layer in ("dense_flipout", "dense_local_reparameterization"):
+        loc = values[f"output/{layer}/kernel_posterior_loc"]
+        scale = np.logaddexp(0.0, values[f"output/{layer}/kernel_posterior_untransformed_scale"])
+        expected += np.sum(-np.log(scale) + (scale ** 2 + loc ** 2) / 2.0 - 0.5)
+    np.testing.assert_allclose(kl, expected, rtol=1e-5)

@@ -123,6 +123,18 @@ def _resolve(home: Home) -> object:
     ("legacy_seq2seq.attention_decoder", "slim_ext.contrib.legacy_seq2seq.attention_decoder"),
     ("seq2seq.dynamic_decode", "slim_ext.contrib.seq2seq.dynamic_decode"),
     ("seq2seq.TrainingHelper", "slim_ext.contrib.seq2seq.TrainingHelper"),
+    # Its attention and beam search (issue 41), with TF 1.15's numbers.
+    ("seq2seq.AttentionWrapperState", "slim_ext.contrib.seq2seq.AttentionWrapperState"),
+    ("seq2seq.BeamSearchDecoderState", "slim_ext.contrib.seq2seq.BeamSearchDecoderState"),
+    ("seq2seq.python.ops.beam_search_ops.gather_tree",
+     "slim_ext.contrib.beam_search_decoder.gather_tree"),
+    # TF 1.6-1.7's Bayesian layers (issue 41): TFP's, under TFP's names.
+    ("bayesflow.layers.DenseLocalReparameterization",
+     "tensorflow_probability.layers.DenseLocalReparameterization"),
+    ("bayesflow.layers.Conv3DFlipout", "tensorflow_probability.layers.Convolution3DFlipout"),
+    # TF1's linear-chain CRF (issue 41): slim_ext's, with TF 1.15's numbers.
+    ("crf.crf_log_likelihood", "slim_ext.contrib.crf.crf_log_likelihood"),
+    ("crf.python.ops.crf.viterbi_decode", "slim_ext.contrib.crf.viterbi_decode"),
 ])
 def test_symbol_homes(key: str, home: str) -> None:
     found = lookup(key)
@@ -147,6 +159,7 @@ def test_symbol_homes(key: str, home: str) -> None:
     ("rnn", "slim_ext.contrib.rnn"),
     ("cudnn_rnn.python.layers.cudnn_rnn", "slim_ext.contrib.cudnn_rnn"),
     ("legacy_seq2seq", "slim_ext.contrib.legacy_seq2seq"),
+    ("crf", "slim_ext.contrib.crf"),
 ])
 def test_module_homes(key: str, module: str) -> None:
     found = lookup(key)
@@ -160,10 +173,9 @@ def test_module_homes(key: str, module: str) -> None:
     ("distributions.bijectors.Affine", "distributions.bijectors.Affine"),
     ("gan.estimator.GANHead", "gan.estimator.GANHead"),
     ("rnn.ConvLSTMCell", "rnn.ConvLSTMCell"),
-    # No TensorFlow 2.16+ package has tf.contrib.crf, or seq2seq's beam search state
-    # (tensorflow-addons ended at 2.15): reported with that fix.
-    ("crf.crf_log_likelihood", "crf"),
-    ("seq2seq.BeamSearchDecoderState", "seq2seq.BeamSearchDecoderState"),
+    # TF 1.15's own V2 (Keras) attention classes: not in slim_ext's mirror.
+    ("seq2seq.python.ops.attention_wrapper.LuongAttentionV2",
+     "seq2seq.python.ops.attention_wrapper.LuongAttentionV2"),
     ("framework.python.ops.variables.zero_initializer",
      "framework.python.ops.variables.zero_initializer"),
     # A name of a mirrored module that the mirror lacks is reported, never written;

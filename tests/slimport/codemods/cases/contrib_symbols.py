@@ -773,7 +773,7 @@ CASES = [
     Noop("hasattr of a name the module never had",
          "import tensorflow as tf\nhasattr(tf.contrib.layers, 'no_such_layer')\n"),
     Noop("a gone module patched",
-         "import tensorflow as tf\nmock.patch.object(tf.contrib.crf, 'crf_decode')\n"),
+         "import tensorflow as tf\nmock.patch.object(tf.contrib.graph_editor, 'reroute_ts')\n"),
     Noop("slim_ext's MovingAverageOptimizer already",
          "import slim_ext.contrib.opt\nopt = slim_ext.contrib.opt.MovingAverageOptimizer(opt)\n"),
     Noop("tf2's drop_remainder", "dataset = dataset.batch(4, drop_remainder=True)\n"),
@@ -972,18 +972,132 @@ CASES = [
         """,
     ),
     Reported(
-        "crf and beam search: no TensorFlow 2.16+ home, reported with tensorflow-addons",
+        "the convolutional LSTM cell: no TensorFlow 2.16+ home, reported with Keras'",
         """
         import tensorflow as tf
 
-        ll, params = tf.contrib.crf.crf_log_likelihood(scores, tags, lengths)
         c = tf.contrib.rnn.ConvLSTMCell(2, [8, 8, 1], 4, [3, 3])
         """,
-        [attention(3, "tf.contrib.crf.crf_log_likelihood", fix="tfa.text"),
-         attention(4, "tf.contrib.rnn.ConvLSTMCell", fix="ConvLSTM2D")],
+        [attention(3, "tf.contrib.rnn.ConvLSTMCell", fix="ConvLSTM2D")],
+    ),
+    # Issue 41: TF1's linear-chain CRF, in slim_ext with TF 1.15's numbers; the
+    # ``transitions`` variable keeps its name.
+    Edit(
+        "crf's likelihood and decoding",
+        before="""
+            import tensorflow as tf
+
+            with tf.variable_scope("crf"):
+                ll, params = tf.contrib.crf.crf_log_likelihood(scores, tags, lengths)
+            best, _ = tf.contrib.crf.crf_decode(scores, params, lengths)
+        """,
+        after="""
+            import tensorflow as tf
+            import slim_ext.contrib.crf
+
+            with tf.variable_scope("crf"):
+                ll, params = slim_ext.contrib.crf.crf_log_likelihood(scores, tags, lengths)
+            best, _ = slim_ext.contrib.crf.crf_decode(scores, params, lengths)
+        """,
     ),
     Edit(
-        "beam search becomes a stand-in that says what to use",
+        "crf imported as a module, and its viterbi_decode from the ops file",
+        before="""
+            from tensorflow.contrib import crf
+            from tensorflow.contrib.crf.python.ops.crf import viterbi_decode
+
+            ll, _ = crf.crf_log_likelihood(scores, tags, lengths, transitions)
+            path, score = viterbi_decode(numpy_scores, numpy_transitions)
+        """,
+        after="""
+            from slim_ext.contrib import crf
+            from slim_ext.contrib.crf import viterbi_decode
+
+            ll, _ = crf.crf_log_likelihood(scores, tags, lengths, transitions)
+            path, score = viterbi_decode(numpy_scores, numpy_transitions)
+        """,
+    ),
+    # TF 1.6-1.7's Bayesian layers went to TFP (1.15 had none); their functional forms,
+    # and names TensorFlow never had, are reported with what to write.
+    Edit(
+        "bayesflow's Bayesian layer classes go to tfp.layers",
+        before="""
+            import tensorflow as tf
+            from tensorflow.contrib.bayesflow import layers as bl
+
+            hidden = tf.contrib.bayesflow.layers.DenseFlipout(512, activation=tf.nn.relu)
+            conv = bl.Conv2DReparameterization(32, 3)
+        """,
+        after="""
+            import tensorflow as tf
+            import tensorflow_probability
+
+            hidden = tensorflow_probability.layers.DenseFlipout(512, activation=tf.nn.relu)
+            conv = tensorflow_probability.layers.Convolution2DReparameterization(32, 3)
+        """,
+        findings=[edit(4, "-> tensorflow_probability.layers.DenseFlipout (TFP's layer adds "
+                          "each divergence to its losses summed"),
+                  edit(5, "Conv2DReparameterization -> "
+                          "tensorflow_probability.layers.Convolution2DReparameterization"),
+                  edit(2)],
+    ),
+    Reported(
+        "functional Bayesian layers, and names TensorFlow never had",
+        """
+        import tensorflow as tf
+
+        y = tf.contrib.bayesflow.layers.dense_flipout(inputs=x, units=4)
+        m = tf.contrib.layers.DenseLocalReparameterization(10)
+        d = tf.contrib.distributions.MVNDiag(loc, scale)
+        w = tf.contrib.distributions.WishartFull(3., s)
+        """,
+        [attention(3, "dense_flipout is not a name of TensorFlow 1.15's tf.contrib",
+                   fix="tfp.layers.DenseFlipout(...)(inputs)"),
+         attention(4, "tf.contrib.layers.DenseLocalReparameterization is not a name",
+                   fix="tfp.layers.DenseLocalReparameterization (tf.contrib.layers never"),
+         attention(5, "MVNDiag is not a name",
+                   fix="tfp.distributions.MultivariateNormalDiag(loc=, scale_diag=)"),
+         attention(6, "WishartFull was removed with tf.contrib",
+                   fix="WishartTriL(df, scale_tril=tf.linalg.cholesky(scale)")],
+    ),
+    Edit(
+        "seq2seq's Bahdanau / Luong attention and the wrapper, also from its ops module",
+        before="""
+            import tensorflow as tf
+            from tensorflow.contrib.seq2seq.python.ops import helper as helper_py
+
+            mechanism = tf.contrib.seq2seq.BahdanauAttention(64, memory, lengths)
+            cell = tf.contrib.seq2seq.AttentionWrapper(cell, mechanism, alignment_history=1)
+            helper = helper_py.TrainingHelper(inputs, lengths)
+        """,
+        after="""
+            import tensorflow as tf
+            from slim_ext.contrib import seq2seq as helper_py
+            import slim_ext.contrib.seq2seq
+
+            mechanism = slim_ext.contrib.seq2seq.BahdanauAttention(64, memory, lengths)
+            cell = slim_ext.contrib.seq2seq.AttentionWrapper(cell, mechanism, alignment_history=1)
+            helper = helper_py.TrainingHelper(inputs, lengths)
+        """,
+    ),
+    Reported(
+        "contrib.training's state saver: a dead end, with the tf.data / stateful-RNN way",
+        """
+        import tensorflow as tf
+        from tensorflow.contrib.training.python.training import sequence_queueing_state_saver
+
+        batch = tf.contrib.training.batch_sequences_with_states(
+            key, seqs, context, length, states, num_unroll=4, batch_size=8)
+        saver = sequence_queueing_state_saver.SequenceQueueingStateSaver(8, 4, length, key)
+        """,
+        [attention(4, "batch_sequences_with_states was removed with tf.contrib",
+                   fix="tf.keras.layers.LSTM(units, stateful=True)"),
+         attention(6, "sequence_queueing_state_saver.SequenceQueueingStateSaver was removed",
+                   fix="split each sequence into num_unroll-step segments"),
+         attention(2, "module alias `sequence_queueing_state_saver` is still used")],
+    ),
+    Edit(
+        "beam search, TF 1.15's",
         before="""
             import tensorflow as tf
 
@@ -995,8 +1109,20 @@ CASES = [
 
             decoder = slim_ext.contrib.seq2seq.BeamSearchDecoder(cell, embed, start, end, state, 4)
         """,
-        findings=[attention(3, "tf.contrib.seq2seq.BeamSearchDecoder has no TensorFlow 2 "
-                            "replacement", fix="tfa.seq2seq.BeamSearchDecoder")],
+    ),
+    Edit(
+        "monotonic attention, TF 1.15's",
+        before="""
+            import tensorflow as tf
+
+            mechanism = tf.contrib.seq2seq.BahdanauMonotonicAttention(64, memory)
+        """,
+        after="""
+            import tensorflow as tf
+            import slim_ext.contrib.seq2seq
+
+            mechanism = slim_ext.contrib.seq2seq.BahdanauMonotonicAttention(64, memory)
+        """,
     ),
     Edit(
         "an alias used only inside a function is dropped, with an edit",
