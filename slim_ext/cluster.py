@@ -214,6 +214,23 @@ def _from_flags(flag_values: flags.FlagValues) -> Optional[ClusterConfig]:
   return from_moxing_flags(*(flag_values[name].value for name in names))
 
 
+def is_chief(flag_values: flags.FlagValues = flags.FLAGS) -> bool:
+  """Whether this process saves the model: the chief of its cluster, or alone.
+
+  Reads the cluster as ``bootstrap`` does (TF_CONFIG or CLUSTER_SPEC, else
+  --ps_hosts/--worker_hosts/--job_name/--task_index) and starts nothing.
+
+  Args:
+    flag_values: the flags the cluster flags are read from.
+
+  Returns:
+    True with no cluster, or when this task is the master, the chief or the
+    TF1 worker 0.
+  """
+  config = from_env() or _from_flags(flag_values)
+  return config is None or config.is_chief
+
+
 def _address_is_up(address: str, timeout: float = 1.0) -> bool:
   host, _, port = address.rpartition(":")
   try:

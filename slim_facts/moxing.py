@@ -7,7 +7,8 @@ MoXing name it finds; slim_ext/mox defines exactly these names
 
 MOX_MODULE = "slim_ext.mox"
 MOX_NAMES = frozenset({
-    "ModeKeys", "ModelSpec", "file", "get_flag", "get_optimizer_fn", "run", "set_flag",
+    "ExportKeys", "ExportSpec", "ModeKeys", "ModelSpec", "file", "get_flag",
+    "get_optimizer_fn", "run", "set_flag",
 })
 MOX_FILE_NAMES = frozenset({
     "File", "append", "copy", "copy_parallel", "exists", "get_size", "glob",

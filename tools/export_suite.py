@@ -8,10 +8,15 @@ i3d and s3dg take 5-D clips and are left out), in a process of its own: builds i
 graph mode on two images of its default size with its own initializers, saves a
 checkpoint, exports it with ``slim_ext.export.export_saved_model``, and computes the
 logits again with ``tf.saved_model.load`` (eager) and with TF's TFLite converter and
-interpreter. A network passes when the eager logits are within 1e-6 and TFLite's within
-1e-5 of the graph's (relative to the largest logit) with the same top-1. Exit status 1
-when any network fails. ``--only NAME,...`` runs some; ``--one NAME --tree DIR`` is the
-child for one network (prints one JSON line).
+interpreter; and, research/slim's other export route, writes the network's inference
+GraphDef with ``export_inference_graph.py`` (ours, in research/slim's shape: the sdist
+leaves research/slim's out; tests/regression/data/slim_export, added to the tree before
+the port and ported with it; ``--dataset_name imagenet --labels_offset 991`` gives the
+checkpoint's 10 classes), folds the checkpoint in with TF's ``freeze_graph`` and runs the
+frozen graph. A network passes when the eager logits are within 1e-6, the frozen graph's
+and TFLite's within 1e-5 of the graph's (relative to the largest logit) with the same
+top-1. Exit status 1 when any network fails. ``--only NAME,...`` runs some; ``--one NAME
+--tree DIR`` is the child for one network (prints one JSON line).
 """
 from __future__ import annotations
 
@@ -19,6 +24,8 @@ import argparse
 import ast
 import json
 import os
+import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -30,8 +37,14 @@ import _harness  # noqa: E402  pylint: disable=wrong-import-position
 import corpus  # noqa: E402  pylint: disable=wrong-import-position
 
 VIDEO_NETS = ("i3d", "s3dg")
-EAGER_RTOL, TFLITE_RTOL = 1e-6, 1e-5
+# A frozen graph's weights are constants, which TF's graph optimizer may fold as the
+# TFLite converter does: float32 rounding of that order (1.2e-6 on mobilenet_v1).
+EAGER_RTOL, FROZEN_RTOL, TFLITE_RTOL = 1e-6, 1e-5, 1e-5
 NET_SECS = 1200
+EXPORT_GRAPH_SCRIPT = (Path(__file__).resolve().parents[1] / "tests" / "regression" / "data"
+                       / "slim_export" / "export_inference_graph.py")
+# research/slim's imagenet has 1001 classes (a background class); the suite's nets have 10.
+IMAGENET_CLASSES, NUM_CLASSES = 1001, 10
 
 
 def _relative_error(actual, expected) -> float:
@@ -51,28 +64,62 @@ def measure_one(name: str, tree: Path, workdir: Path) -> Dict[str, object]:
   from slim_ext.export import export_saved_model  # pylint: disable=g-import-not-at-top
 
   started = time.monotonic()
-  size = nets_factory.get_network_fn(name, 10).default_image_size
+  size = nets_factory.get_network_fn(name, NUM_CLASSES).default_image_size
   images = np.random.RandomState(0).uniform(-1, 1, size=(2, size, size, 3)).astype(np.float32)
   checkpoint = str(workdir / "model.ckpt")
   with tf.Graph().as_default():
     inputs = tf.compat.v1.placeholder(tf.float32, images.shape)
-    logits = tf.reshape(nets_factory.get_network_fn(name, 10)(inputs)[0], [2, -1])
+    raw_logits = nets_factory.get_network_fn(name, NUM_CLASSES)(inputs)[0]
+    logits = tf.reshape(raw_logits, [2, -1])
     with tf.compat.v1.Session() as session:
       session.run(tf.compat.v1.global_variables_initializer())
       graph = session.run(logits, {inputs: images})
       tf.compat.v1.train.Saver().save(session, checkpoint)
   export_dir = str(workdir / "saved_model")
-  export_saved_model(nets_factory.get_network_fn(name, 10), checkpoint, export_dir, size)
+  export_saved_model(nets_factory.get_network_fn(name, NUM_CLASSES), checkpoint, export_dir, size)
   eager = tf.saved_model.load(export_dir).signatures["serving_default"](
       images=tf.constant(images))["logits"].numpy()
   converted = tf.lite.TFLiteConverter.from_saved_model(export_dir).convert()
   lite = tf.lite.Interpreter(model_content=converted).get_signature_runner(
       "serving_default")(images=images)["logits"]
+  frozen = frozen_graph_logits(name, tree, workdir, checkpoint, raw_logits.op.name,
+                               images).reshape(graph.shape)
   return {"name": name, "size": size, "eager": _relative_error(eager, graph),
+          "frozen": _relative_error(frozen, graph),
           "tflite": _relative_error(lite, graph),
-          "same_top1": bool(np.all(np.argmax(eager, 1) == np.argmax(graph, 1))
-                            and np.all(np.argmax(lite, 1) == np.argmax(graph, 1))),
+          "same_top1": bool(all(np.all(np.argmax(x, 1) == np.argmax(graph, 1))
+                                for x in (eager, frozen, lite))),
           "seconds": round(time.monotonic() - started, 1)}
+
+
+def frozen_graph_logits(name: str, tree: Path, workdir: Path, checkpoint: str,
+                        logits_name: str, images):
+  """The logits of the ported export_inference_graph.py's GraphDef, frozen by freeze_graph."""
+  import tensorflow as tf  # pylint: disable=g-import-not-at-top
+  dataset_dir = workdir / "imagenet"  # its labels file: research/slim reads names from it
+  dataset_dir.mkdir(exist_ok=True)
+  (dataset_dir / "labels.txt").write_text(
+      "".join(f"{label}:class {label}\n" for label in range(IMAGENET_CLASSES)))
+  graph_file, frozen_file = workdir / "inference_graph.pb", workdir / "frozen.pb"
+  env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+      filter(None, [str(tree), os.environ.get("PYTHONPATH")]))}
+  for command in (
+      [str(tree / "export_inference_graph.py"), "--model_name", name, "--dataset_name",
+       "imagenet", "--dataset_dir", str(dataset_dir), "--labels_offset",
+       str(IMAGENET_CLASSES - NUM_CLASSES), "--output_file", str(graph_file)],
+      ["-m", "tensorflow.python.tools.freeze_graph", "--input_graph", str(graph_file),
+       "--input_binary=true", "--input_checkpoint", checkpoint, "--output_node_names",
+       logits_name, "--output_graph", str(frozen_file)]):
+    ran = subprocess.run([sys.executable, *command], capture_output=True, text=True, env=env,
+                         timeout=NET_SECS)
+    if ran.returncode != 0:
+      raise RuntimeError(f"{' '.join(command[:2])} exited {ran.returncode}:\n"
+                         f"{ran.stderr[-3000:]}")
+  graph_def = tf.compat.v1.GraphDef.FromString(frozen_file.read_bytes())
+  with tf.Graph().as_default() as graph:
+    tf.compat.v1.import_graph_def(graph_def, name="")
+    with tf.compat.v1.Session(graph=graph) as session:
+      return session.run(f"{logits_name}:0", {"input:0": images})
 
 
 def verdict(row: Dict[str, object]) -> Optional[str]:
@@ -83,19 +130,23 @@ def verdict(row: Dict[str, object]) -> Optional[str]:
     return "another top-1"
   if row["eager"] > EAGER_RTOL:
     return f"eager logits {row['eager']:.1e} from the graph's"
+  if row.get("frozen", 0.0) > FROZEN_RTOL:
+    return f"frozen graph's logits {row['frozen']:.1e} from the graph's"
   if row["tflite"] > TFLITE_RTOL:
     return f"TFLite logits {row['tflite']:.1e} from the graph's"
   return None
 
 
 def table(rows: Sequence[Dict[str, object]]) -> str:
-  lines = [f"{'network':<34}{'size':>5}{'eager':>10}{'tflite':>10}{'secs':>7}  verdict"]
+  lines = [f"{'network':<34}{'size':>5}{'eager':>10}{'frozen':>10}{'tflite':>10}{'secs':>7}"
+           "  verdict"]
   for row in rows:
     if "error" in row:
-      lines.append(f"{row['name']:<34}{'':>32}  FAILED: {row['error']}")
+      lines.append(f"{row['name']:<34}{'':>42}  FAILED: {row['error']}")
       continue
-    lines.append(f"{row['name']:<34}{row['size']:>5}{row['eager']:>10.1e}{row['tflite']:>10.1e}"
-                 f"{row['seconds']:>7}  {verdict(row) or 'ok'}")
+    frozen = f"{row['frozen']:>10.1e}" if "frozen" in row else f"{'':>10}"
+    lines.append(f"{row['name']:<34}{row['size']:>5}{row['eager']:>10.1e}{frozen}"
+                 f"{row['tflite']:>10.1e}{row['seconds']:>7}  {verdict(row) or 'ok'}")
   failed = sum(verdict(row) is not None for row in rows)
   lines.append(f"{len(rows) - failed} of {len(rows)} networks exported and served as the "
                "graph computes them")
@@ -134,6 +185,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
   deadline = _harness.Deadline(args.timeout)
   source = corpus.unpack(corpus.fetch(corpus.RESEARCH_SLIM, corpus.default_cache(), deadline),
                          workdir / "source") / "slim"
+  shutil.copy(EXPORT_GRAPH_SCRIPT, source / EXPORT_GRAPH_SCRIPT.name)  # ported with the tree
   ported = workdir / "ported"
   ran = _harness.run([sys.executable, "-m", "slimport", "rewrite", str(source), "--out",
                       str(ported)], deadline, log=workdir / "rewrite.log")

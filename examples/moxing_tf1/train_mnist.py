@@ -1,6 +1,10 @@
-"""Trains softmax regression on MNIST with MoXing.
+"""Trains softmax regression on MNIST with MoXing, then exports it for TF Serving.
 
   python train_mnist.py --data_url=/cache/mnist --train_url=/cache/mnist_train
+
+After training, MoXing builds model_fn once more (run_mode EXPORT) and saves
+its export_spec with the last checkpoint as a SavedModel in --train_url/1
+(the next version number on each run).
 
 MoXing reads --num_gpus and the cluster flags itself:
 
@@ -43,8 +47,10 @@ def model_fn(inputs, run_mode, **kwargs):
   cross_entropy = tf.reduce_mean(
       tf.nn.softmax_cross_entropy_with_logits(labels=y_, logits=y))
   accuracy = mnist_softmax.accuracy(y, y_)
+  export_spec = mox.ExportSpec(inputs_dict={'images': x}, outputs_dict={'logits': y})
   return mox.ModelSpec(loss=cross_entropy,
-                       log_info={'loss': cross_entropy, 'accuracy': accuracy})
+                       log_info={'loss': cross_entropy, 'accuracy': accuracy},
+                       export_spec=export_spec)
 
 
 def optimizer_fn():
@@ -57,4 +63,5 @@ mox.run(input_fn=input_fn,
         run_mode=mox.ModeKeys.TRAIN,
         log_dir=flags.train_url,
         max_number_of_steps=sys.maxint,
-        log_every_n_steps=50)
+        log_every_n_steps=50,
+        export_model=mox.ExportKeys.TF_SERVING)

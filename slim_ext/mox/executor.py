@@ -9,10 +9,12 @@ model_fn the inputs as a list, and counts ``max_number_of_steps`` per worker.
 from the command line even at module level, and the loss and log_info
 printed every ``log_every_n_steps``.
 
-What MoXing's run does beyond training and evaluation (PREDICT and its
-output_fn, export, evaluation interleaved with training, several losses with
-var_scopes, session hooks) raises ValueError naming the argument and what to
-do instead.
+``export_model=mox.ExportKeys.TF_SERVING`` exports the model after the run
+(``slim_ext.mox.serving``: model_fn called in EXPORT mode, its
+``export_spec`` written with the last checkpoint as a SavedModel under
+log_dir). What MoXing's run does beyond that (PREDICT and its output_fn,
+evaluation interleaved with training, several losses with var_scopes, session
+hooks) raises ValueError naming the argument and what to do instead.
 """
 from __future__ import annotations
 
@@ -21,8 +23,12 @@ from typing import Any, Callable, Dict, Optional
 from absl import flags
 import tensorflow.compat.v1 as tf
 
+from slim_ext import cluster
 from slim_ext import model_spec
 from slim_ext import runner
+from slim_ext.mox import serving
+from slim_ext.run_console import console
+from slim_ext.run_inputs import checkpoint_file
 
 # slim_ext.run's own default: save a checkpoint every 10 minutes.
 DEFAULT_SAVE_MODEL_SECS = 600
@@ -31,8 +37,9 @@ DEFAULT_SAVE_MODEL_SECS = 600
 class ModeKeys:
   """MoXing's run modes, the strings mox.run passes to input_fn and model_fn.
 
-  mox.run trains (TRAIN) and evaluates (EVAL); PREDICT and EXPORT exist so
-  that scripts comparing against them still import.
+  mox.run trains (TRAIN) and evaluates (EVAL), then with `export_model`
+  calls model_fn once more in EXPORT to build the exported model; PREDICT
+  exists so that scripts comparing against it still import.
   """
   TRAIN = "TRAIN"
   EVAL = "EVAL"
@@ -51,8 +58,6 @@ _UNSUPPORTED_SPEC_FIELDS = {
     "output_info": "it feeds output_fn in PREDICT, which slim_ext.mox does not "
                    "run; restore the checkpoint in a tf.compat.v1.Session and "
                    "fetch the tensors",
-    "export_spec": "nothing is exported; after training, restore the "
-                   "checkpoint and save with tf.compat.v1.saved_model",
     "hooks": "mox.run takes no session hooks; compute what a hook fed or "
              "fetched inside input_fn / model_fn",
 }
@@ -65,8 +70,6 @@ _UNSUPPORTED_RUN_ARGUMENTS = {
     "inter_mode": "evaluation interleaved with training is not run; start a "
                   "separate job with run_mode=mox.ModeKeys.EVAL on the "
                   "checkpoints",
-    "export_model": "nothing is exported; after training, restore the "
-                    "checkpoint and save with tf.compat.v1.saved_model",
     "fetch_strategy_fn": "there is no fetch strategy; fetch in model_fn's "
                          "log_info",
     "save_model_steps": "checkpoints are saved by time; use save_model_secs",
@@ -78,12 +81,15 @@ class ModelSpec(model_spec.ModelSpec):
 
   `loss` and `log_info` are slim_ext.ModelSpec's (a scalar loss, required in
   TRAIN; scalar tensors to print while training and to average in EVAL).
+  `export_spec` (a mox.ExportSpec) names the tensors ``mox.run(export_model=
+  ...)`` exports; it is read in EXPORT and ignored in the other modes.
   MoXing's other fields must be left unset.
 
   Raises:
     ValueError: `loss` is a list (several losses), or another MoXing field
       is set; the message names it and what to do instead.
-    TypeError: as slim_ext.ModelSpec, for a field that is not a scalar.
+    TypeError: as slim_ext.ModelSpec, for a field that is not a scalar, and
+      when `export_spec` is not a mox.ExportSpec.
   """
 
   def __init__(self, loss: Any = None, var_scopes: Any = None,
@@ -96,12 +102,17 @@ class ModelSpec(model_spec.ModelSpec):
           "loss, e.g. a GAN) is not supported by slim_ext.mox; return one "
           "scalar loss, or train the parts in separate runs.")
     given = {"var_scopes": var_scopes, "output_info": output_info,
-             "export_spec": export_spec, "hooks": hooks}
+             "hooks": hooks}
     for field, value in given.items():
       if value:
         raise ValueError(f"ModelSpec.{field}: not supported by slim_ext.mox: "
                          f"{_UNSUPPORTED_SPEC_FIELDS[field]}.")
+    if export_spec is not None and not isinstance(export_spec,
+                                                  serving.ExportSpec):
+      raise TypeError("ModelSpec.export_spec: expected mox.ExportSpec("
+                      f"inputs_dict=..., outputs_dict=...), got {export_spec!r}.")
     super().__init__(loss=loss, log_info=log_info)
+    object.__setattr__(self, "export_spec", export_spec)
 
 
 def _runner_mode(run_mode: Any) -> model_spec.ModeKeys:
@@ -171,7 +182,11 @@ def run(input_fn: Optional[Callable[..., Any]] = None,
     output_every_n_steps: not supported (output_fn); must be 0.
     save_summary_steps: write summaries every N steps.
     save_model_secs: save a checkpoint every N seconds (default 600).
-    export_model: not supported; must be False.
+    export_model: mox.ExportKeys.TF_SERVING: after the run, the chief (or
+      the only process) calls model_fn in EXPORT and saves its export_spec
+      with the run's last checkpoint (TRAIN: log_dir's; EVAL: the one
+      evaluated) as a SavedModel in ``log_dir/<version>``
+      (slim_ext.mox.serving). False or None: nothing is exported.
     fetch_strategy_fn: not supported; must be None.
     save_model_steps: not supported; must be None (use save_model_secs).
 
@@ -181,18 +196,23 @@ def run(input_fn: Optional[Callable[..., Any]] = None,
 
   Raises:
     ValueError: an unsupported argument is set, run_mode is not TRAIN or
-      EVAL, or slim_ext.run rejects an argument (the message names it).
+      EVAL, slim_ext.run rejects an argument (the message names it), or the
+      export has no log_dir, no export_spec or an existing directory.
     TypeError: input_fn or model_fn is not callable.
   """
   given = {"output_fn": output_fn, "output_every_n_steps": output_every_n_steps,
-           "inter_mode": inter_mode, "export_model": export_model,
-           "fetch_strategy_fn": fetch_strategy_fn,
+           "inter_mode": inter_mode, "fetch_strategy_fn": fetch_strategy_fn,
            "save_model_steps": save_model_steps}
   for argument, value in given.items():
     if value:
       raise ValueError(f"mox.run({argument}=...): not supported by "
                        f"slim_ext.mox: {_UNSUPPORTED_RUN_ARGUMENTS[argument]}.")
   mode = _runner_mode(run_mode)
+  if export_model:
+    serving.check_export_key(export_model)
+    if not log_dir:
+      raise ValueError("mox.run(export_model=...): the model is exported to "
+                       "log_dir/<version>; give log_dir.")
   for name, function in (("input_fn", input_fn), ("model_fn", model_fn)):
     if not callable(function):
       raise TypeError(f"mox.run: {name} is {function!r}; pass the function.")
@@ -204,15 +224,26 @@ def run(input_fn: Optional[Callable[..., Any]] = None,
   def call_model_fn(inputs, unused_mode):
     return model_fn(_as_list(inputs), moxing_mode)
 
-  return runner.run(
+  batch = batch_size if auto_batch else None
+  result = runner.run(
       call_input_fn, call_model_fn, optimizer_fn, run_mode=mode,
       log_dir=log_dir, max_number_of_steps=max_number_of_steps,
       checkpoint_path=checkpoint_path, log_every_n_steps=log_every_n_steps,
       save_summaries_steps=save_summary_steps,
       save_model_secs=(DEFAULT_SAVE_MODEL_SECS if save_model_secs is None
                        else save_model_secs),
-      batch_size=batch_size if auto_batch else None,
+      batch_size=batch,
       count_worker_steps=True)
+  if export_model and cluster.is_chief(runner.command_line_flags()):
+    checkpoint = checkpoint_file(log_dir if mode == model_spec.ModeKeys.TRAIN
+                                 else checkpoint_path)
+    path = serving.export_model(
+        lambda: input_fn(moxing_mode),
+        lambda inputs: model_fn(_as_list(inputs), ModeKeys.EXPORT),
+        batch, checkpoint, log_dir)
+    console().info("run: exported %s as a TF Serving model to %s.",
+                   checkpoint, path)
+  return result
 
 
 def get_flag(name: Optional[str] = None, *,

@@ -1,10 +1,10 @@
 """``moxing.tensorflow`` (MoXing, ModelArts' TF1 library) becomes ``slim_ext.mox``.
 
 ``slim_ext.mox`` provides what MoXing training scripts are built on: ``run``,
-``ModelSpec``, ``ModeKeys``, ``get_optimizer_fn``, ``get_flag``/``set_flag`` and the
-``file`` API (``slim_facts.moxing.MOX_NAMES`` / ``MOX_FILE_NAMES``). So, as in
-contrib_slim, statements that bind a name to MoXing are rewritten where they stand,
-keeping the name:
+``ModelSpec``, ``ModeKeys``, ``ExportSpec`` / ``ExportKeys``, ``get_optimizer_fn``,
+``get_flag``/``set_flag`` and the ``file`` API (``slim_facts.moxing.MOX_NAMES`` /
+``MOX_FILE_NAMES``). So, as in contrib_slim, statements that bind a name to MoXing are
+rewritten where they stand, keeping the name:
 
 - ``import moxing.tensorflow as mox`` -> ``import slim_ext.mox as mox`` (also
   ``import moxing as mox``, whose ``mox.tensorflow.run`` becomes ``mox.run``);
@@ -13,7 +13,7 @@ keeping the name:
 - ``import moxing.tensorflow`` -> ``import slim_ext.mox``, its uses
   ``moxing.tensorflow.run`` -> ``slim_ext.mox.run``.
 
-A MoXing name slim_ext does not provide (its model zoo, datasets, export, hooks) is
+A MoXing name slim_ext does not provide (its model zoo, datasets, hooks) is
 left as it is and reported with what to use instead; an import of one stays a
 ``moxing`` import, so the file still names what it needs.
 """
@@ -41,12 +41,6 @@ _HOMES = (
 
 # What to use instead of the MoXing names slim_ext.mox does not provide.
 _FIXES = {
-    **dict.fromkeys(
-        ("ExportSpec", "ExportKeys"),
-        "drop the export from the training job; afterwards restore the checkpoint and "
-        "save it with tf.compat.v1.saved_model (also remove ModelSpec(export_spec=...) "
-        "and run(export_model=...))",
-    ),
     **dict.fromkeys(
         ("get_model_fn", "get_model_meta", "NetworkKeys"),
         "build the network with tf_slim.nets (e.g. tf_slim.nets.resnet_v1.resnet_v1_50) "
@@ -96,7 +90,7 @@ def mox_path(qualified: str) -> Optional[str]:
 def missing_name(path: str) -> Optional[str]:
     """The part of a slim_ext.mox path that slim_ext does not provide, or None.
 
-    ``slim_ext.mox.ExportSpec`` -> ``ExportSpec``; ``slim_ext.mox.file.stat`` ->
+    ``slim_ext.mox.get_model_fn`` -> ``get_model_fn``; ``slim_ext.mox.file.stat`` ->
     ``file.stat``; ``slim_ext.mox.run`` -> None.
 
     Args:

@@ -100,3 +100,5 @@ def test_the_moxing_page(clone: Path) -> None:
         done = run(words, clone)
         assert done.returncode == 0, f"{words}:\n{done.stderr[-4000:]}"
     assert (clone / "mnist_train" / "checkpoint").is_file()
+    # The training script's export_model=mox.ExportKeys.TF_SERVING.
+    assert (clone / "mnist_train" / "1" / "saved_model.pb").is_file()

@@ -4,7 +4,9 @@ The user story: the TF1 MoXing scripts fail on TensorFlow 2; one `slimport rewri
 makes them run as MoXing ran them: in one process, with `--num_gpus=2` clones, and as
 2 ps + 2 workers on 127.0.0.1 from the cluster flags; the evaluation script then
 prints the accuracy of the checkpoint. Only the console output, exit codes and files
-are checked, as a user would.
+are checked, as a user would. The training script ends by exporting the model
+(``export_model=mox.ExportKeys.TF_SERVING``): the SavedModel, served eagerly, by
+``saved_model_cli run`` and by the TFLite interpreter, scores the eval script's accuracy.
 """
 from __future__ import annotations
 
@@ -174,6 +176,10 @@ def test_two_ps_and_two_workers_all_exit_cleanly(cluster):
         assert f"replica {index} of 2, 2 ps task(s)" in log, log[-3000:]
         assert f"after {STEPS} steps of this worker" in log, log[-3000:]
     assert list(cluster["train_dir"].glob("model.ckpt-*.index"))
+    # The chief alone exports, once.
+    assert sorted(p.name for p in cluster["train_dir"].iterdir() if p.name.isdigit()) == ["1"]
+    assert "as a TF Serving model" in cluster["logs"]["worker0"]
+    assert "as a TF Serving model" not in cluster["logs"]["worker1"]
 
 
 def test_cluster_checkpoint_evaluates_above_chance(ported, cluster, tmp_path):
@@ -181,3 +187,41 @@ def test_cluster_checkpoint_evaluates_above_chance(ported, cluster, tmp_path):
                                           f"--train_url={cluster['train_dir']}"],
                         tmp_path / "eval.log")
     assert accuracy_of(output) > TRAINED_ACCURACY, output[-3000:]
+
+
+def test_training_exports_a_saved_model_that_serves_the_eval_accuracy(ported, one_process,
+                                                                      tmp_path):
+    """export_model=mox.ExportKeys.TF_SERVING: train_url/1 scores what the eval script does."""
+    import numpy as np
+    import tensorflow as tf
+
+    from slim_ext import mnist_input_data
+
+    train_dir, output = one_process
+    saved_model = train_dir / "1"
+    assert f"run: exported {train_dir}/model.ckpt-{STEPS} as a TF Serving model to " \
+           f"{saved_model}." in output, output[-3000:]
+    evaluated = ported.run("eval_mnist.py", [f"--data_url={ported.data}",
+                                             f"--train_url={train_dir}"], tmp_path / "eval.log")
+    test = mnist_input_data.read_data_sets(str(ported.data), one_hot=True).test
+    labels = test.labels.argmax(1)
+
+    served = tf.saved_model.load(str(saved_model)).signatures["serving_default"]
+    eager = served(images=tf.constant(test.images))["logits"].numpy()
+    np.save(tmp_path / "images.npy", test.images)
+    cli = subprocess.run(
+        [str(Path(sys.executable).with_name("saved_model_cli")), "run", "--dir",
+         str(saved_model), "--tag_set", "serve", "--signature_def", "serving_default",
+         "--inputs", f"images={tmp_path / 'images.npy'}", "--outdir", str(tmp_path / "out")],
+        capture_output=True, text=True, timeout=RUN_TIMEOUT_SECS)
+    assert cli.returncode == 0, cli.stderr[-3000:]
+    lite = tf.lite.Interpreter(model_content=tf.lite.TFLiteConverter.from_saved_model(
+        str(saved_model)).convert()).get_signature_runner("serving_default")
+    ways = {"eager": eager, "saved_model_cli": np.load(tmp_path / "out" / "logits.npy"),
+            "tflite": lite(images=test.images)["logits"]}
+    for name, logits in ways.items():
+        np.testing.assert_allclose(logits, eager, rtol=1e-5, atol=1e-5, err_msg=name)
+    # The eval script's mean over its 100-example batches of the 2,000: a multiple of 1/2000.
+    accuracies = {name: round(float(np.mean(logits.argmax(1) == labels)), 4)
+                  for name, logits in ways.items()}
+    assert accuracies == dict.fromkeys(ways, accuracy_of(evaluated)), accuracies

@@ -112,6 +112,28 @@ def test_bootstrap_without_cluster_changes_nothing(monkeypatch):
   assert flag_values.flag_values_dict() == before
 
 
+@pytest.mark.parametrize("tf_config, argv, chief", [
+    (None, [], True),  # alone
+    (_tf_config(PLATFORM, "master", 0), [], True),
+    (_tf_config(PLATFORM, "worker", 0), [], False),  # the master is the chief
+    (_tf_config({"worker": [W0, W1], "ps": [P0]}, "worker", 0), [], True),
+    (None, [f"--ps_hosts={P0}", f"--worker_hosts={W0},{W1}", "--job_name=worker",
+            "--task_index=1"], False),
+    (None, [f"--ps_hosts={P0}", f"--worker_hosts={W0},{W1}", "--job_name=worker",
+            "--task_index=0"], True),
+])
+def test_is_chief_reads_the_cluster_and_starts_nothing(monkeypatch, tf_config, argv, chief):
+  monkeypatch.delenv("CLUSTER_SPEC", raising=False)
+  if tf_config is None:
+    monkeypatch.delenv("TF_CONFIG", raising=False)
+  else:
+    monkeypatch.setenv("TF_CONFIG", json.dumps(tf_config))
+  flag_values = _slim_flags(argv)
+  before = flag_values.flag_values_dict()
+  assert cluster.is_chief(flag_values) is chief
+  assert flag_values.flag_values_dict() == before
+
+
 def test_bootstrap_evaluator_starts_nothing_for_an_eval_script(monkeypatch):
   monkeypatch.setenv("TF_CONFIG", json.dumps(
       _tf_config({"master": [M], "worker": [W0]}, "evaluator", 0)))

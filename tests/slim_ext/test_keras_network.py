@@ -3,7 +3,9 @@
 The numbers are those of tests/slim_ext/data/tf1_slim_nets (TF 1.15's, compared as
 tests/slim_ext/test_tf1_slim_nets.py compares the graph-mode port): its logits from
 TF 1.15's checkpoint, eagerly and in a tf.function, and one SGD step from the
-fixture's drawn values, by a custom loop run eagerly and by ``Model.fit``.
+fixture's drawn values, by a custom loop run eagerly and by ``Model.fit``; and the
+restored model saved as a SavedModel (TF's, with an inference signature, and tf_keras'
+own format), loaded back without the network's code.
 """
 import json
 from pathlib import Path
@@ -110,3 +112,29 @@ def test_restoring_before_the_layer_has_weights_says_so(ported_nets):
   network = SlimNetwork.from_nets_factory(ported_nets, NAME, tf1_slim_nets.NUM_CLASSES)
   with pytest.raises(ValueError, match="no weights yet"):
     network.restore_tf1_checkpoint(str(FIXTURE / f"{NAME}.ckpt"))
+
+
+def test_saved_model_of_the_keras_route_serves_tf1s_logits(ported_nets, tmp_path):
+  # The model restored from TF 1.15's checkpoint, saved two ways and loaded back
+  # without the network's code: TF's SavedModel with an inference signature, and
+  # tf_keras' own SavedModel format.
+  _, model = _model(ported_nets)
+  model.layers[-1].restore_tf1_checkpoint(str(FIXTURE / f"{NAME}.ckpt"))
+  expected = model(IMAGES, training=False).numpy()
+  assert tf1_slim_nets.relative_error(expected, EXPECTED[NAME]["logits"]) <= 1e-5
+
+  serve = tf.function(lambda images: {"logits": model(images, training=False)})
+  signature = serve.get_concrete_function(tf.TensorSpec([None, *IMAGES.shape[1:]], tf.float32,
+                                                        name="images"))
+  tf.saved_model.save(model, str(tmp_path / "saved_model"),
+                      signatures={"serving_default": signature})
+  model.save(str(tmp_path / "keras"), save_format="tf")
+
+  served = tf.saved_model.load(str(tmp_path / "saved_model")).signatures["serving_default"]
+  reloaded = tf_keras.models.load_model(str(tmp_path / "keras"), compile=False)
+  for logits in (served(images=tf.constant(IMAGES))["logits"].numpy(),
+                 reloaded(IMAGES, training=False).numpy()):
+    np.testing.assert_allclose(logits, expected, rtol=0, atol=1e-6)
+  lite = tf.lite.Interpreter(model_content=tf.lite.TFLiteConverter.from_saved_model(
+      str(tmp_path / "saved_model")).convert()).get_signature_runner("serving_default")
+  assert tf1_slim_nets.relative_error(lite(images=IMAGES)["logits"], expected) <= 1e-5

@@ -162,7 +162,6 @@ def test_mode_keys_are_moxings_strings(mox):
     ("var_scopes", r"ModelSpec.var_scopes: not supported by slim_ext.mox: "
                    r"every trainable variable is trained"),
     ("output_info", r"ModelSpec.output_info: .* PREDICT"),
-    ("export_spec", r"ModelSpec.export_spec: .* tf.compat.v1.saved_model"),
     ("hooks", r"ModelSpec.hooks: .* no session hooks"),
 ])
 def test_model_spec_rejects_what_is_not_run(mox, tf, field, pattern):
@@ -174,6 +173,22 @@ def test_model_spec_rejects_what_is_not_run(mox, tf, field, pattern):
       mox.ModelSpec(loss=[loss, loss])
     spec = mox.ModelSpec(loss=loss, log_info={"loss": loss}, hooks=[])
   assert spec.loss is loss and list(spec.log_info) == ["loss"]
+
+
+def test_model_spec_takes_an_export_spec_only(mox, tf):
+  with tf.Graph().as_default():
+    loss = tf.reduce_mean(tf.ones([2]))
+    with pytest.raises(TypeError, match=r"ModelSpec.export_spec: expected "
+                       r"mox.ExportSpec\(inputs_dict=..., outputs_dict=...\), got \['x'\]"):
+      mox.ModelSpec(loss=loss, export_spec=["x"])
+    with pytest.raises(TypeError, match=r"ExportSpec.outputs_dict\['y'\]: expected a "
+                       r"tensor of model_fn's graph, got 3"):
+      mox.ExportSpec(inputs_dict={"x": loss}, outputs_dict={"y": 3})
+    with pytest.raises(TypeError, match=r"ExportSpec.inputs_dict: expected a dict"):
+      mox.ExportSpec(inputs_dict={}, outputs_dict={"y": loss})
+    export_spec = mox.ExportSpec(inputs_dict={"x": loss}, outputs_dict={"y": loss})
+    spec = mox.ModelSpec(loss=loss, export_spec=export_spec)
+  assert spec.export_spec is export_spec and export_spec.version == -1
 
 
 @pytest.mark.parametrize("name, kwargs, class_name", [
@@ -223,7 +238,10 @@ def test_get_and_set_flag(mox):
     ({"output_fn": print}, r"mox.run\(output_fn=...\): not supported by "
                            r"slim_ext.mox: PREDICT is not run"),
     ({"inter_mode": "EVAL"}, r"mox.run\(inter_mode=...\): .* separate job"),
-    ({"export_model": True}, r"mox.run\(export_model=...\): .*saved_model"),
+    ({"export_model": True}, r"mox.run\(export_model=True\): expected "
+                             r"mox.ExportKeys.TF_SERVING"),
+    ({"export_model": "TF_SERVING", "log_dir": None},
+     r"mox.run\(export_model=...\): the model is exported to log_dir/<version>"),
     ({"save_model_steps": 100}, r"mox.run\(save_model_steps=...\): .* "
                                 r"save_model_secs"),
     ({"run_mode": "PREDICT"}, r"run_mode: 'PREDICT' is not run by slim_ext.mox"),
@@ -329,3 +347,76 @@ def test_run_batches_single_examples_per_clone(mox, tf, tmp_path,
   # Batches of 3 per clone, 6 per step: 10 examples give 6 + 4 (short last).
   assert len(shapes) == 2 and all(shape[1:] == [2] for shape in shapes)
   assert result["global_step"] == 2
+
+
+def _exporting_model_fn(tf, mox, calls):
+  """A logistic regression whose ModelSpec names what to export, in every mode."""
+  def model_fn(inputs, run_mode, **kwargs):
+    features, labels = inputs
+    calls.append((run_mode, features.shape.as_list(), labels.shape.as_list()))
+    weights = tf.get_variable("w", [3, 1], initializer=tf.zeros_initializer())
+    bias = tf.get_variable("b", [], initializer=tf.zeros_initializer())
+    logits = tf.squeeze(tf.matmul(features, weights), 1) + bias
+    loss = tf.losses.sigmoid_cross_entropy(labels, logits)
+    export_spec = mox.ExportSpec(inputs_dict={"features": features},
+                                 outputs_dict={"logits": logits,
+                                               "probability": tf.sigmoid(logits)},
+                                 version=kwargs.get("version", -1))
+    return mox.ModelSpec(loss=loss, log_info={"loss": loss}, export_spec=export_spec)
+  return model_fn
+
+
+def test_run_exports_a_saved_model_after_training_and_evaluation(mox, tf, tmp_path):
+  calls = []
+
+  def input_fn(run_mode, **kwargs):  # single examples: run() batches them
+    features = np.random.RandomState(0).rand(8, 3).astype(np.float32)
+    labels = (features[:, 0] > 0.5).astype(np.float32)
+    return tf.data.Dataset.from_tensor_slices((features, labels)).repeat(3)
+
+  model_fn = _exporting_model_fn(tf, mox, calls)
+  common = {"input_fn": input_fn, "batch_size": 4, "log_dir": str(tmp_path),
+            "export_model": mox.ExportKeys.TF_SERVING}
+  result = mox.run(model_fn=model_fn, optimizer_fn=mox.get_optimizer_fn("sgd", 0.5),
+                   run_mode=mox.ModeKeys.TRAIN, max_number_of_steps=5, **common)
+  assert result["global_step"] == 5
+  # Trained on batches of 4, then built once more on placeholders of any batch.
+  assert calls == [("TRAIN", [None, 3], [None]), ("EXPORT", [None, 3], [None])]
+  assert sorted(p.name for p in tmp_path.iterdir() if p.is_dir()) == ["1"]
+
+  checkpoint = tf.train.load_checkpoint(str(tmp_path))
+  weights, bias = checkpoint.get_tensor("w"), checkpoint.get_tensor("b")
+  assert bias != 0  # it trained: the export must carry the checkpoint's values
+  features = np.random.RandomState(1).rand(5, 3).astype(np.float32)
+  expected = features @ weights[:, 0] + bias
+  served = tf.compat.v2.saved_model.load(str(tmp_path / "1")).signatures["serving_default"]
+  outputs = served(features=tf.constant(features))
+  np.testing.assert_allclose(outputs["logits"].numpy(), expected, rtol=1e-6, atol=1e-6)
+  np.testing.assert_allclose(outputs["probability"].numpy(), 1 / (1 + np.exp(-expected)),
+                             rtol=1e-6)
+
+  # Exported again after an evaluation: the next version number.
+  mox.run(model_fn=model_fn, run_mode=mox.ModeKeys.EVAL, checkpoint_path=str(tmp_path),
+          **common)
+  assert calls[-2:] == [("EVAL", [None, 3], [None]), ("EXPORT", [None, 3], [None])]
+  assert sorted(p.name for p in tmp_path.iterdir() if p.is_dir()) == ["1", "2"]
+  assert (tmp_path / "2" / "saved_model.pb").is_file()
+
+  # A version that exists already is refused, after the run, naming the directory.
+  named = _exporting_model_fn(tf, mox, calls)
+  with pytest.raises(ValueError, match=r"ExportSpec\(version=1\): the export directory "
+                     r".*/1 exists already"):
+    mox.run(model_fn=lambda i, m: named(i, m, version=1), run_mode=mox.ModeKeys.EVAL,
+            checkpoint_path=str(tmp_path), **common)
+
+
+def test_run_export_needs_an_export_spec(mox, tf, tmp_path):
+  calls = []
+  with pytest.raises(ValueError, match=r"model_fn returned no export_spec in run_mode "
+                     r"EXPORT; return mox.ModelSpec\(..., export_spec="):
+    mox.run(input_fn=_example_input_fn(tf, calls, batch_size=4),
+            model_fn=_example_model_fn(tf, mox, calls),
+            optimizer_fn=mox.get_optimizer_fn("sgd", 0.1), run_mode="TRAIN",
+            log_dir=str(tmp_path), max_number_of_steps=1,
+            export_model=mox.ExportKeys.TF_SERVING)
+  assert tf.train.latest_checkpoint(str(tmp_path))  # trained before it was refused

@@ -28,6 +28,9 @@ def test_the_factory_names_are_read_without_importing_it(suite, tmp_path):
     ({"eager": 0.0, "tflite": 1.6e-6, "same_top1": True}, None),
     ({"eager": 2e-6, "tflite": 1.6e-6, "same_top1": True}, "eager logits 2.0e-06 from the graph's"),
     ({"eager": 0.0, "tflite": 2e-5, "same_top1": True}, "TFLite logits 2.0e-05 from the graph's"),
+    ({"eager": 0.0, "frozen": 2e-5, "tflite": 0.0, "same_top1": True},
+     "frozen graph's logits 2.0e-05 from the graph's"),
+    ({"eager": 0.0, "frozen": 1e-7, "tflite": 1.6e-6, "same_top1": True}, None),
     ({"eager": 0.0, "tflite": 0.0, "same_top1": False}, "another top-1"),
     ({"error": "exit 1 (log: x.log)"}, "exit 1 (log: x.log)"),
 ])

@@ -70,6 +70,40 @@ def test_estimator_trains_evaluates_predicts_and_exports(tf, input_fn, tmp_path)
   assert (tmp_path / "export").exists() and exported
 
 
+def test_v1_export_savedmodel_serves_predict_eagerly(tf, input_fn, data, tmp_path):
+  # TF1 code's name (tf.compat.v1.estimator.Estimator.export_savedmodel) and a raw
+  # receiver of TF1 placeholders; the TF1 SavedModel it writes is loaded by TF 2's
+  # tf.saved_model.load and its serving_default runs eagerly, giving predict's classes.
+  estimator = tf.compat.v1.estimator.Estimator(_model_fn(tf),
+                                               config=_seeded(tf, tmp_path / "model"))
+  estimator.train(input_fn(), steps=20)
+  predicted = [p["classes"] for p in estimator.predict(input_fn(repeat=False))]
+  with tf.Graph().as_default():
+    receiver = tf.estimator.export.build_raw_serving_input_receiver_fn(
+        {"x": tf.compat.v1.placeholder(tf.float32, [None, 4], name="x")})
+  exported = estimator.export_savedmodel(str(tmp_path / "export"), receiver)
+  served = tf.compat.v2.saved_model.load(exported.decode()).signatures["serving_default"]
+  assert served(x=tf.constant(data[0]))["classes"].numpy().tolist() == predicted
+
+
+def test_train_and_evaluate_runs_the_eval_specs_exporters(tf, input_fn, data, tmp_path):
+  import slim_ext.estimator  # pylint: disable=g-import-not-at-top  (what the port calls)
+  estimator = tf.estimator.Estimator(_model_fn(tf), config=_seeded(tf, tmp_path / "model"))
+  receiver = tf.estimator.export.build_parsing_serving_input_receiver_fn(
+      {"x": tf.io.FixedLenFeature([4], tf.float32)})
+  _, exports = slim_ext.estimator.train_and_evaluate(
+      estimator, tf.estimator.TrainSpec(input_fn(), max_steps=20),
+      tf.estimator.EvalSpec(input_fn(repeat=False), throttle_secs=0, exporters=[
+          tf.estimator.LatestExporter("latest", receiver),
+          tf.estimator.FinalExporter("final", receiver)]))
+  assert [path.decode().split("/")[-2] for path in exports] == ["latest", "final"]
+  predicted = [p["classes"] for p in estimator.predict(input_fn(repeat=False))]
+  examples = [tf.train.Example(features=tf.train.Features(feature={"x": tf.train.Feature(
+      float_list=tf.train.FloatList(value=row))})).SerializeToString() for row in data[0]]
+  served = tf.compat.v2.saved_model.load(exports[1].decode()).signatures["serving_default"]
+  assert served(examples=tf.constant(examples))["classes"].numpy().tolist() == predicted
+
+
 def test_train_and_evaluate_locally_with_mirrored_strategy(tf, input_fn, tmp_path):
   config = _seeded(tf, tmp_path).replace(
       train_distribute=tf.distribute.MirroredStrategy(["/cpu:0"]))

@@ -34,7 +34,8 @@ def test_mox_path(qualified: str, expected: str) -> None:
     ("slim_ext.mox.ModeKeys.TRAIN", None),
     ("slim_ext.mox.file.copy_parallel", None),
     ("slim_ext.mox.file", None),
-    ("slim_ext.mox.ExportSpec", "ExportSpec"),
+    ("slim_ext.mox.ExportSpec", None),
+    ("slim_ext.mox.get_model_fn", "get_model_fn"),
     ("slim_ext.mox.file.stat", "file.stat"),
     ("slim_ext.mox.pytorch", "pytorch"),
 ])

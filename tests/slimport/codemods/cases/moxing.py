@@ -74,16 +74,32 @@ CASES = [
         """,
     ),
     Edit(
-        "from import splits off what slim_ext lacks",
+        "the export names are provided",
         before="""
-            from moxing.tensorflow import ExportSpec, ModelSpec, run
+            import moxing.tensorflow as mox
+
+            spec = mox.ExportSpec(inputs_dict={'images': x}, outputs_dict={'logits': y})
+            mox.run(input_fn, model_fn, export_model=mox.ExportKeys.TF_SERVING)
         """,
         after="""
-            from moxing.tensorflow import ExportSpec
+            import slim_ext.mox as mox
+
+            spec = mox.ExportSpec(inputs_dict={'images': x}, outputs_dict={'logits': y})
+            mox.run(input_fn, model_fn, export_model=mox.ExportKeys.TF_SERVING)
+        """,
+    ),
+    Edit(
+        "from import splits off what slim_ext lacks",
+        before="""
+            from moxing.tensorflow import EarlyStoppingHook, ModelSpec, run
+        """,
+        after="""
+            from moxing.tensorflow import EarlyStoppingHook
             from slim_ext.mox import ModelSpec
             from slim_ext.mox import run
         """,
-        findings=[attention(1, "moxing.tensorflow.ExportSpec: MoXing's ExportSpec has no")],
+        findings=[attention(1, "moxing.tensorflow.EarlyStoppingHook: MoXing's "
+                               "EarlyStoppingHook has no")],
     ),
     Edit(
         "star import",
@@ -155,17 +171,17 @@ CASES = [
         before="""
             import moxing.tensorflow as mox
 
-            export_spec = mox.ExportSpec(inputs_dict={'images': x})
+            hook = mox.EarlyStoppingHook(monitor='accuracy')
             mox.run(input_fn, model_fn)
         """,
         after="""
             import slim_ext.mox as mox
 
-            export_spec = mox.ExportSpec(inputs_dict={'images': x})
+            hook = mox.EarlyStoppingHook(monitor='accuracy')
             mox.run(input_fn, model_fn)
         """,
-        findings=[attention(3, "mox.ExportSpec: MoXing's ExportSpec has no slim_ext counterpart",
-                            fix="drop the export")],
+        findings=[attention(3, "mox.EarlyStoppingHook: MoXing's EarlyStoppingHook has no "
+                               "slim_ext counterpart", fix="takes no session hooks")],
     ),
     Edit(
         "every edit and report has its line and fix",
@@ -193,7 +209,8 @@ CASES = [
                     "from slim_ext.mox import ModelSpec"),
             edit(4, "moxing.tensorflow.ModelSpec -> slim_ext.mox.ModelSpec"),
             attention(5, "MoXing's get_dataset has no slim_ext counterpart (slim_ext.mox "
-                         "provides ModeKeys, ModelSpec, file, get_flag", fix="tf.data"),
+                         "provides ExportKeys, ExportSpec, ModeKeys, ModelSpec, file",
+                      fix="tf.data"),
             attention(6, "moxing.tensorflow.file.set_auth:", fix="no OBS credentials"),
         ],
     ),
