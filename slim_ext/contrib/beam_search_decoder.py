@@ -17,12 +17,39 @@ import numpy as np
 import tensorflow.compat.v1 as tf
 
 from slim_ext.contrib.attention_wrapper import AttentionWrapperState
+from slim_ext.contrib.decoder import Decoder
 from slim_ext.contrib.rnn._cell_parts import check_cell
-from slim_ext.contrib.seq2seq import Decoder, tile_batch
 
 __all__ = ["BeamSearchDecoder", "BeamSearchDecoderOutput", "BeamSearchDecoderState",
            "FinalBeamSearchDecoderOutput", "gather_tree", "gather_tree_from_array",
            "tile_batch"]
+
+
+def _tile_batch(t: Any, multiplier: int) -> tf.Tensor:
+  t = tf.convert_to_tensor(t, name="t")
+  if t.shape.ndims is None or t.shape.ndims < 1:
+    raise ValueError("t must have statically known rank")
+  shape_t = tf.shape(t)
+  tiling = [1] * (t.shape.ndims + 1)
+  tiling[1] = multiplier
+  batch = tf.compat.dimension_value(t.shape[0])
+  tiled = tf.reshape(tf.tile(tf.expand_dims(t, 1), tiling),
+                     tf.concat(([shape_t[0] * multiplier], shape_t[1:]), 0))
+  tiled.set_shape(tf.TensorShape([batch * multiplier if batch is not None else None])
+                  .concatenate(t.shape[1:]))
+  return tiled
+
+
+def tile_batch(t: Any, multiplier: int, name: Optional[str] = None) -> Any:
+  """TF1's ``tf.contrib.seq2seq.tile_batch``: each batch entry repeated ``multiplier``
+  times in place ([a, b] -> [a, a, b, b]), for every tensor of the structure ``t``.
+
+  Raises:
+    ValueError: a tensor's rank is not known.
+  """
+  flat = tf.nest.flatten(t)
+  with tf.name_scope(name, "tile_batch", flat + [multiplier]):
+    return tf.nest.map_structure(lambda tensor: _tile_batch(tensor, multiplier), t)
 
 
 class BeamSearchDecoderState(

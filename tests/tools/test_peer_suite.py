@@ -228,7 +228,7 @@ def test_python_2_code_with_no_python_3_spelling_is_the_projects():
         "AssertionError: - 1.0 + 1.00", "object_detection/utils/json_utils_test.py::"
         "JsonUtilsTest::testDumpZeroPrecision")
     assert (mixed.name, mixed.owner) == ("py2-mixed-comparison", peer_suite.PROJECT)
-    assert (rounding.name, rounding.owner) == ("py3-json-float-repr", peer_suite.PROJECT)
+    assert (rounding.name, rounding.owner) == ("py2-json-float-repr", peer_suite.PORT)
     # The same assertion elsewhere says nothing.
     assert od_suite.PEER.match_cause("AssertionError: - 1.0 + 1.00", "x_test.py::T::t").owner \
         == peer_suite.UNCLASSIFIED
