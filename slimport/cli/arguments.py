@@ -54,7 +54,7 @@ def _job_count(value: str) -> int:
     except ValueError:
         raise argparse.ArgumentTypeError(f"{value!r} is not a number of processes") from None
     if count < 0:
-        raise argparse.ArgumentTypeError("-j must be 0 (one per CPU) or more")
+        raise argparse.ArgumentTypeError("-j must be 0 (one per free CPU) or more")
     return count
 
 
@@ -163,8 +163,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     rewrite.add_argument(
         "-j", "--jobs", metavar="N", type=_job_count, default=0,
-        help="port files in N processes (default 0: one per CPU; porting is CPU-bound and "
-             "a 90-file tree ports in 58%% of the -j 1 time on 2 cores), e.g. -j 1",
+        help="port files in N processes (default 0: one per CPU that other work does not "
+             "hold, judged by the load average, and one process for a tree under 256 KB; "
+             "porting is CPU-bound), e.g. -j 1",
     )
     rewrite.add_argument(
         "--report", metavar="FILE.json|FILE.html", type=_report_path,

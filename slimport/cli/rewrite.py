@@ -90,7 +90,7 @@ def rewrite_command(args: argparse.Namespace,
 
     progress = Progress(len(plan.python_jobs), enabled=args.verbosity > QUIET)
     try:
-        outcome = engine.run_plan(plan, settings, jobs=args.jobs or os.cpu_count() or 1,
+        outcome = engine.run_plan(plan, settings, jobs=args.jobs,
                                   on_done=lambda result: progress.advance(result.path),
                                   observer=observer, cache=prepared.cache,
                                   known=prepared.known, originals=prepared.originals)

@@ -205,11 +205,38 @@ def _well_known_types() -> List[str]:
     return [f"-I{include}"] if include.is_dir() else []
 
 
-def _compile(protoc: Sequence[str], arguments: List[str], proto: str, out: Path) -> str:
-    """Runs protoc; returns its error output, or "" on success."""
-    ran = subprocess.run([*protoc, *arguments, f"--python_out={out}", proto],
+def _compile(protoc: Sequence[str], arguments: Sequence[str], names: Sequence[str],
+             out: Path) -> str:
+    """Runs protoc over ``names``; returns its error output, or "" on success."""
+    ran = subprocess.run([*protoc, *arguments, f"--python_out={out}", *names],
                          capture_output=True, text=True, check=False)
     return "" if ran.returncode == 0 else (ran.stderr.strip() or f"protoc exited {ran.returncode}")
+
+
+def _take(result: Regenerated, out: Path, error: str) -> None:
+    """``result``'s code from what protoc wrote into ``out``, or why there is none."""
+    generated = out / (result.proto[:-len(".proto")] + GENERATED_SUFFIX)
+    if error or not generated.is_file():
+        result.error = f"protoc failed: {error or 'no output'}"
+        return
+    result.code = without_runtime_check(generated.read_text(encoding="utf-8"))
+
+
+def _compile_together(protoc: Sequence[str], arguments: Sequence[str],
+                      results: Sequence[Regenerated], scratch: str) -> None:
+    """Every module of ``results`` from one protoc run (one interpreter start, not one
+    a module: a tree such as object detection's has dozens); when that run fails,
+    each module alone, so that each error names its own file. protoc writes each
+    module as it would alone."""
+    out = Path(tempfile.mkdtemp(dir=scratch))
+    names = list(dict.fromkeys(result.proto for result in results))
+    if len(names) > 1 and not _compile(protoc, arguments, names, out):
+        for result in results:
+            _take(result, out, "")
+        return
+    for result in results:
+        out = Path(tempfile.mkdtemp(dir=scratch))
+        _take(result, out, _compile(protoc, arguments, [result.proto], out))
 
 
 def regenerate(sources: Mapping[Path, bytes], protoc: Sequence[str]) -> List[Regenerated]:
@@ -249,23 +276,20 @@ def regenerate(sources: Mapping[Path, bytes], protoc: Sequence[str]) -> List[Reg
     with tempfile.TemporaryDirectory(prefix="slimport-protos-") as scratch:
         set_file = Path(scratch) / "descriptors.pb"
         set_file.write_bytes(descriptor_set(list(descriptors.values())))
+        together: Dict[Tuple[str, ...], List[Regenerated]] = {}
         for result in results:
             if result.error:
                 continue
             root = roots[result.proto]
             if (root / result.proto).is_file():
                 result.origin = "proto"
-                arguments = [f"-I{root}", *_well_known_types()]
+                arguments = (f"-I{root}", *_well_known_types())
             else:
                 result.origin = "descriptor"
-                arguments = [f"--descriptor_set_in={set_file}"]
-            out = Path(tempfile.mkdtemp(dir=scratch))
-            error = _compile(protoc, arguments, result.proto, out)
-            generated = out / (result.proto[:-len(".proto")] + GENERATED_SUFFIX)
-            if error or not generated.is_file():
-                result.error = f"protoc failed: {error or 'no output'}"
-                continue
-            result.code = without_runtime_check(generated.read_text(encoding="utf-8"))
+                arguments = (f"--descriptor_set_in={set_file}",)
+            together.setdefault(arguments, []).append(result)
+        for arguments, group in together.items():
+            _compile_together(protoc, arguments, group, scratch)
     return results
 
 

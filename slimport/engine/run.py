@@ -35,6 +35,11 @@ from slimport.output.results import CHANGED, FAILED, FileResult, TreeFinding
 from slimport.engine.cache import FileCache
 from slimport.engine.jobs import Known, PortSettings, place, port_file
 
+# ``-j 0``: below this many bytes of Python to port (about 7k lines, 2 s of porting),
+# one process. A pool pays for its start, for the parent's share of the run, and for
+# two processes sharing one L3 and the memory bus (CPU +15% a file): on less it wins
+# little or nothing.
+POOL_MIN_BYTES = 256 << 10
 # How often a pool worker checks that the process that started it is still there.
 PARENT_POLL_SECS = 0.2
 # Exit status of a worker whose parent died (EX_SOFTWARE-like, never seen by a user).
@@ -97,6 +102,38 @@ def _start_worker(settings: PortSettings, originals: Mapping[str, bytes]) -> Non
     stopping.install(in_worker=True)
     threading.Thread(target=_exit_when_orphaned, args=(os.getppid(),), daemon=True,
                      name="slimport-parent-watch").start()
+
+
+def usable_cpus() -> int:
+    """The CPUs this process may run on that other work does not hold now: those of
+    its affinity mask less the 1-minute load average (rounded), at least 1."""
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # not Linux
+        cpus = os.cpu_count() or 1
+    try:
+        busy = int(os.getloadavg()[0] + 0.5)
+    except (AttributeError, OSError):  # no load average (Windows)
+        busy = 0
+    return max(1, min(cpus, cpus - busy))
+
+
+def automatic_jobs(sizes: List[int]) -> int:
+    """How many processes ``-j 0`` ports files of ``sizes`` (bytes) in.
+
+    One process for a small tree (under ``POOL_MIN_BYTES``) and when other work holds
+    the CPUs: a pool whose workers wait for a core finishes later than one process
+    would. Otherwise one process per free CPU, never more than files.
+
+    Args:
+      sizes: the size of each file to port.
+
+    Returns:
+      The number of processes, at least 1.
+    """
+    if sum(sizes) < POOL_MIN_BYTES:
+        return 1
+    return max(1, min(usable_cpus(), len(sizes)))
 
 
 def _wrote(result: FileResult) -> bool:
@@ -224,8 +261,8 @@ def run_plan(plan: Plan, settings: PortSettings, jobs: int = 1,
     Args:
       plan: from ``make_plan``.
       settings: codemods, their options and the tree's facts, write/diff, protos.
-      jobs: worker processes for the Python files; 1 ports them in this process.
-        Never more processes than files.
+      jobs: worker processes for the Python files; 1 ports them in this process;
+        0 chooses (``automatic_jobs``). Never more processes than files.
       on_done: called with each Python file's result as it completes (progress).
       observer: told of each file about to be ported and each written.
       cache: where ports are looked up and kept (None: no cache).
@@ -263,6 +300,8 @@ def run_plan(plan: Plan, settings: PortSettings, jobs: int = 1,
         to_port = [job for job in python_jobs if job.source not in known]
         _port_in_this_process([job for job in python_jobs if job.source in known], settings,
                               on_done, observer, ported, cache, known)
+        if jobs == 0:
+            jobs = automatic_jobs([_size_or_zero(job) for job in to_port])
         if jobs <= 1 or len(to_port) <= 1:
             _port_in_this_process(to_port, settings, on_done, observer, ported, cache)
         else:

@@ -586,3 +586,32 @@ def test_results_name_lines_of_the_file_the_user_edits(tmp_path: Path, make_tree
     assert [(f.line, line) for f, line in zip(written.findings, written.source_lines)] == [
         (4, 2)]
     assert (src / "a.py").read_text().splitlines()[3] == "y = old_api"
+
+
+@pytest.mark.parametrize("cpus, load, sizes, expected", [
+    (2, 0.1, [100 << 10] * 2, 1),    # a small tree: one process
+    (2, 0.1, [100 << 10] * 3, 2),    # big enough: one per CPU
+    (2, 1.2, [100 << 10] * 30, 1),   # another job holds a core: one process
+    (4, 1.6, [100 << 10] * 30, 2),   # two of four held
+    (4, 9.0, [100 << 10] * 30, 1),   # all held: still one
+    (8, 0.0, [300 << 10] * 3, 3),    # never more processes than files
+])
+def test_the_default_jobs_leave_small_trees_and_held_cpus_alone(monkeypatch, cpus, load,
+                                                                sizes, expected):
+    from slimport.engine import run
+    monkeypatch.setattr(run.os, "sched_getaffinity", lambda pid: set(range(cpus)),
+                        raising=False)
+    monkeypatch.setattr(run.os, "getloadavg", lambda: (load, load, load))
+    assert run.automatic_jobs(sizes) == expected
+
+
+def test_jobs_zero_ports_a_small_tree_in_this_process(tmp_path, monkeypatch):
+    from slimport.engine import run
+    for name in ("a.py", "b.py"):
+        (tmp_path / name).write_text("import tensorflow as tf\nx = tf.placeholder(tf.float32)\n")
+    monkeypatch.setattr(run, "_port_in_pool", lambda *args, **kwargs: pytest.fail("a pool"))
+    plan = engine.make_plan([tmp_path], write=False)
+    from slimport import codemods
+    settings = jobs.PortSettings(tuple(codemods.select([], [])), {}, write=False)
+    result = engine.run_plan(plan, settings, jobs=0)
+    assert [r.status for r in result.results] == ["changed", "changed"]

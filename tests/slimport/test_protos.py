@@ -296,3 +296,43 @@ def test_import_root_and_descriptor_set():
     parsed = descriptor_pb2.FileDescriptorSet.FromString(
         protos.descriptor_set([f.SerializeToString() for f in files]))
     assert list(parsed.file) == files  # a 2-byte length (> 127) included
+
+
+def _counting_runs(monkeypatch) -> list:
+    runs = []
+    compile_ = protos._compile
+
+    def counted(protoc, arguments, names, out):
+        runs.append(list(names))
+        return compile_(protoc, arguments, names, out)
+
+    monkeypatch.setattr(protos, "_compile", counted)
+    return runs
+
+
+@pytest.mark.parametrize("with_protos", [False, True])
+def test_a_trees_modules_take_one_protoc_run_and_are_what_each_alone_gives(
+        tmp_path, monkeypatch, with_protos):
+    tree = old_tree(tmp_path, with_protos=with_protos)
+    sources = {path: path.read_bytes() for path in sorted(tree.rglob("*_pb2.py"))}
+    alone = {path: protos.regenerate({path: source}, protos.protoc_command())[0].code
+             for path, source in sources.items()}
+    runs = _counting_runs(monkeypatch)
+    together = protos.regenerate(sources, protos.protoc_command())
+    assert len(runs) == 1 and sorted(runs[0]) == sorted(PROTOS)
+    assert all(result.code and not result.error for result in together)
+    # unit_pb2 alone: compiled the same whether or not model_pb2 came with it.
+    unit = tree / "pkg/protos/unit_pb2.py"
+    assert {r.path: r.code for r in together}[unit] == alone[unit]
+
+
+def test_a_broken_proto_among_good_ones_fails_alone(tmp_path, monkeypatch):
+    tree = old_tree(tmp_path, with_protos=True)
+    (tree / "pkg/protos/model.proto").write_text("syntax = \"proto2\";\nmessage {\n")
+    sources = {path: path.read_bytes() for path in sorted(tree.rglob("*_pb2.py"))}
+    runs = _counting_runs(monkeypatch)
+    results = {r.path.name: r for r in protos.regenerate(sources, protos.protoc_command())}
+    assert len(runs) == 3  # together, then each alone to say which one failed
+    assert results["unit_pb2.py"].code and not results["unit_pb2.py"].error
+    assert results["model_pb2.py"].error.startswith("protoc failed: ")
+    assert "model.proto" in results["model_pb2.py"].error

@@ -47,6 +47,9 @@ NO_EVIDENCE = [
     "long = int\nx = long(3)\n",                               # the file binds the name
     "from functools import reduce\ny = reduce(f, xs)\n",
     "def f(unicode=None):\n    return unicode\n",
+    "if (long := int):\n    x = long(3)\n",                  # bound by :=
+    "def f():\n    return [(xrange := range) for _ in ()]\n",  # := in a nested scope
+    "class C:\n    def m(self, *args, xrange=range, **kw):\n        return xrange(3)\n",
     "from six.moves import xrange\nfor i in xrange(3):\n    pass\n",
     "import six\nfor k, v in six.iteritems(d):\n    pass\n",  # six's function, not a method
     "from mod import *\nfor i in xrange(3):\n    pass\n",       # the * import may bind it
