@@ -15,7 +15,7 @@ from tests.documented import ROOT, pages, shell_lines
 _LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
 # What CI itself runs: the README's two first commands (tests/slimport/test_readme.py
 # keeps them the README's first lines; the demo env's command is examples/demo.py).
-RUN_BY_CI = {"tox", "pip install tox && tox -e demo"}
+RUN_BY_CI = {"tox -p 2", "pip install tox && tox -e demo"}
 README_MAX_LINES = 250
 
 
@@ -95,7 +95,8 @@ def test_every_command_the_pages_show_is_run_by_a_test() -> None:
 
 def test_ci_runs_what_the_readme_says() -> None:
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
-    assert re.search(r"^python3 -m tox\b", ci, re.MULTILINE)
+    # The README's `tox -p 2`: every env, two at a time.
+    assert re.search(r"^python3 -m tox --parallel 2 --parallel-live\b", ci, re.MULTILINE)
     tox = (ROOT / "tox.ini").read_text(encoding="utf-8")
     demo = tox[tox.index("[testenv:demo]"):]
     assert "python examples/demo.py" in demo[:demo.index("\n[")]

@@ -73,10 +73,13 @@ def run(command: Sequence[str], deadline: Deadline, log: Optional[Path] = None,
 
 
 def rewrite(source: Path, out: Path, report: Path, deadline: Deadline,
-            log: Optional[Path] = None) -> Ran:
-    """``slimport rewrite SOURCE --out OUT --report REPORT``."""
+            log: Optional[Path] = None, jobs: Optional[int] = None) -> Ran:
+    """``slimport rewrite SOURCE --out OUT --report REPORT [-j JOBS]`` (a harness gives
+    its ``-j``: the default reads the load average, which lags behind a harness's own
+    runs just before, and would port a large tree in one process)."""
     return run([sys.executable, "-m", "slimport", "rewrite", str(source), "--out", str(out),
-                "--report", str(report)], deadline, log)
+                "--report", str(report), *(["-j", str(jobs)] if jobs is not None else [])],
+               deadline, log)
 
 
 def verify(tree: Path, arguments: Sequence[str], report: Path, deadline: Deadline,

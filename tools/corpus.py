@@ -160,7 +160,7 @@ def check_corpus(corpus: Corpus, cache: Path, workdir: Path, jobs: int,
     print(f"\n=== {corpus.requirement}: slimport rewrite {source.name} --out {ported}",
           flush=True)
     port = _harness.rewrite(source, ported, workdir / "port.json", deadline,
-                            log=workdir / "rewrite.log")
+                            log=workdir / "rewrite.log", jobs=jobs)
     if port.returncode not in (0, 2):  # 2: some files did not parse (Python 2), reported
         raise RuntimeError(f"slimport rewrite exited {port.returncode}: "
                            f"{(workdir / 'rewrite.log').read_text()[-2000:]}")

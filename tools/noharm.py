@@ -194,7 +194,7 @@ def check_package(package: str, workdir: Path, jobs: int,
     print(f"=== {package} {outcome.version}: slimport rewrite {source} --out {ported}",
           flush=True)
     port = _harness.rewrite(source, ported, workdir / "port.json", deadline,
-                            log=workdir / "rewrite.log")
+                            log=workdir / "rewrite.log", jobs=jobs)
     report = _harness.read_json(workdir / "port.json")
     summary = report["summary"]
     outcome.numbers.update({

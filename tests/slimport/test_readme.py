@@ -14,7 +14,7 @@ def test_first_lines_are_the_two_commands() -> None:
     block = re.search(r"```\n(.*?)```", README, re.DOTALL)
     assert block is not None and README.index(block.group(0)) < README.index("\n## ")
     commands = [line.split("#")[0].strip() for line in block.group(1).splitlines()]
-    assert commands == ["pip install tox && tox -e demo", "tox"]
+    assert commands == ["pip install tox && tox -e demo", "tox -p 2"]
 
 
 def test_it_links_the_codemod_reference() -> None:
