@@ -10,6 +10,8 @@ from typing import AbstractSet, List, Sequence, Tuple
 
 import libcst as cst
 
+from slimport.codemods.base import code_of
+
 
 def small_statement(text: str) -> cst.BaseSmallStatement:
     """The one small statement ``text`` parses to.
@@ -55,7 +57,7 @@ def imports_module(tree: cst.Module, module: str) -> bool:
     """
     return any(isinstance(statement, cst.SimpleStatementLine) and any(
         isinstance(small, cst.Import) and any(
-            cst.Module([]).code_for_node(alias.name) == module for alias in small.names)
+            code_of(alias.name) == module for alias in small.names)
         for small in statement.body) for statement in tree.body)
 
 
