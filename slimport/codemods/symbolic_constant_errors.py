@@ -15,7 +15,9 @@ called on names, attributes and literals only (so nothing else in it can raise),
 ``except`` of ``TypeError`` and/or ``ValueError`` also catches ``NotImplementedError``:
 ``except (TypeError, ValueError):`` -> ``except (TypeError, ValueError,
 NotImplementedError):``. A handler that catches more (``Exception``), a ``try`` with more
-in it, and TF2 code are left alone. Only TF1-era code (``tf1_era_file``).
+in it, and TF2 code are left alone. Only TF1-era code (``leftovers_are_ours``), and
+a module that copied TensorFlow's private code (``copies_tf_internals``: the idiom is
+from TensorFlow's own modules of that time; TensorFlow's own package is left alone).
 """
 from __future__ import annotations
 
@@ -26,6 +28,7 @@ import libcst as cst
 
 from slimport.analysis.ast_index import nodes_of
 from slimport.analysis.names import Bindings
+from slimport.analysis.tf_code import copies_tf_internals
 from slimport.codemods._leftovers import LeftoverCodemod
 from slimport.codemods.base import StatementFilter, code_of
 
@@ -71,7 +74,15 @@ class SymbolicConstantErrorsCommand(LeftoverCodemod):
 
     @classmethod
     def leftover_statements(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:
-        return lambda statement: any(nodes_of(statement, (ast.Try,)))
+        # The try and the one statement of its body the codemod reads (a skeleton that
+        # elided the body would hide the constant call).
+        bodies = {id(statement) for node in nodes_of(tree, (ast.Try,))
+                  for statement in node.body}  # type: ignore[attr-defined]
+        return lambda statement: id(statement) in bodies or any(nodes_of(statement, (ast.Try,)))
+
+    def leftovers_are_ours(self, parsed: ast.Module) -> bool:
+        return super().leftovers_are_ours(parsed) or \
+            copies_tf_internals(parsed, self.context.filename)
 
     def start_leftovers(self, tree: cst.Module, parsed: ast.Module) -> bool:
         self._widened: Dict[cst.ExceptHandler, cst.ExceptHandler] = {}

@@ -12,6 +12,7 @@ from tests.slimport.conftest import REPO_ROOT
 
 sys.path.insert(0, str(REPO_ROOT / "tools"))
 import _harness  # noqa: E402  pylint: disable=g-import-not-at-top,wrong-import-position
+import corpus  # noqa: E402  pylint: disable=g-import-not-at-top,wrong-import-position
 import ported_tests  # noqa: E402  pylint: disable=g-import-not-at-top,wrong-import-position
 import tf2_code  # noqa: E402  pylint: disable=g-import-not-at-top,wrong-import-position
 
@@ -114,3 +115,23 @@ def test_same_output_finds_one_answer_on_bundled_examples(tmp_path, monkeypatch)
         assert outcome.compared["twice"] == outcome.compared["in place"] > 0
         assert set(outcome.seconds) == {"port", "twice", "in place", "diff", "stdin"}
         assert all(not names for names in outcome.differences.values()), outcome.differences
+
+
+def test_a_download_reaches_the_cache_only_whole(tmp_path, monkeypatch):
+    """tox -p 2 runs two envs that fetch the same peers: while pip writes, the cached
+    name must not exist (another run would read half a file and fail its hash)."""
+    small = corpus.Corpus("six", "six==1.16.0",
+                          "1e61c37477a1626458e36f7b1d82aa5c9b094fa4802892072e49de9c60c4c926")
+    cached = tmp_path / small.archive
+    seen_after_pip = []
+    real_run = _harness.run
+
+    def run_then_look(command, deadline, *args, **kwargs):
+        ran = real_run(command, deadline, *args, **kwargs)
+        seen_after_pip.append(cached.exists())
+        return ran
+
+    monkeypatch.setattr(_harness, "run", run_then_look)
+    assert corpus.fetch(small, tmp_path, _harness.Deadline(300)) == cached
+    assert seen_after_pip == [False]
+    assert [path.name for path in tmp_path.iterdir()] == [small.archive]

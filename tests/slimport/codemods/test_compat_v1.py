@@ -150,3 +150,52 @@ def test_a_module_built_on_tf1_neighbours_is_tf1_code(tmp_path, relative, source
 ])
 def test_neighbours_of_other_kinds_decide_nothing(tmp_path, relative, source) -> None:
     assert _port_file(tmp_path, relative, source) == source
+
+
+# A project's test module beside the TF1 library it tests (tflearn 0.3.2's layout), as a
+# package (tests/__init__.py) or a folder of loose modules; then, the same files where the
+# folder is no project's (an installed package's folder: site-packages).
+_PROJECT_TEST = ("import tensorflow as tf\nimport lib\n\n\nclass T(tf.test.TestCase):\n"
+                 "    def test(self):\n        with tf.Graph().as_default():\n"
+                 "            lib.build()\n")
+_PROJECT_FILES = {
+    "lib/__init__.py": "from lib.core import build\n",
+    "lib/core.py": "import tensorflow as tf\n\ndef build():\n"
+                   "    return tf.placeholder(tf.float32)\n",
+}
+
+
+@pytest.mark.parametrize("marker", ["setup.py", "setup.cfg", "pyproject.toml"])
+@pytest.mark.parametrize("tests_package", [True, False], ids=["package", "loose"])
+def test_a_projects_test_of_its_tf1_library_is_tf1_code(tmp_path, marker,
+                                                       tests_package) -> None:
+    project = _project(tmp_path, {marker: "", **({"tests/__init__.py": ""}
+                                                 if tests_package else {})})
+    assert _port_in(project, "tests/test_lib.py") == _PROJECT_TEST.replace(
+        "import tensorflow as tf\n",
+        "import tensorflow.compat.v1 as tf\ntf.disable_v2_behavior()\n")
+
+
+@pytest.mark.parametrize("files", [
+    {"tests/__init__.py": ""},  # no setup.py, setup.cfg or pyproject.toml above
+    {"setup.py": "", "lib/__init__.py": "import os\n"},  # the library is no TF1 code
+], ids=["no project", "TF2-valid library"])
+def test_other_packages_beside_it_decide_nothing(tmp_path, files) -> None:
+    project = _project(tmp_path, files)
+    assert _port_in(project, "tests/test_lib.py") == _PROJECT_TEST
+
+
+def _project(tmp_path, files):
+    for name, text in {**_PROJECT_FILES, **files, "tests/test_lib.py": _PROJECT_TEST}.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    return tmp_path
+
+
+def _port_in(project, relative: str) -> str:
+    from slimport import engine  # pylint: disable=import-outside-toplevel
+    from slimport.codemods import CODEMODS  # pylint: disable=import-outside-toplevel
+    path = project / relative
+    ported = engine.port_source(path.read_bytes(), str(path), CODEMODS, {})
+    assert ported.error is None
+    return ported.data.decode()

@@ -2,6 +2,18 @@
 catches the NotImplementedError TF >= 1.15 raises for a graph Tensor."""
 from tests.slimport.codemods.cases import Edit, Noop
 
+INTERNALS = """
+            from tensorflow.python.framework.constant_op import constant
+            from tensorflow.python.ops.gen_array_ops import fill
+
+            def alphas(shape, alpha_value, alpha_dtype, name):
+                try:
+                    output = constant(alpha_value, shape=shape, dtype=alpha_dtype, name=name)
+                except (TypeError, ValueError{}):
+                    output = fill(shape, constant(alpha_value, dtype=alpha_dtype), name=name)
+                return output
+"""
+
 CASES = [
     Edit(
         # tensorlayer 1.11.1's array_ops.alphas (TensorFlow 1.12's array_ops.ones's idiom).
@@ -98,5 +110,17 @@ CASES = [
                 except (TypeError, ValueError):
                     return tf.fill(shape, 1.0)
         """,
+    ),
+    Edit(
+        # tensorlayer 1.11.1's array_ops.py itself: TensorFlow's private modules only, no
+        # API use that dates it; a module of a package other than TensorFlow's.
+        "a copy of TensorFlow's own code, outside TensorFlow",
+        before=INTERNALS.format(""),
+        after=INTERNALS.format(", NotImplementedError"),
+        path="tensorlayer/array_ops.py",
+    ),
+    Noop(
+        "a copy of TensorFlow's own code, where the file is not known",
+        INTERNALS.format(""),
     ),
 ]
