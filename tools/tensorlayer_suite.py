@@ -17,7 +17,7 @@ import sys
 
 import corpus
 import peer_suite
-from peer_suite import BLOCKED, PORT, PROJECT, THIRD_PARTY, Cause, Peer, Source
+from peer_suite import BLOCKED, PORT, PROJECT, Cause, Peer, Source
 
 TENSORLAYER = corpus.Corpus(
     "tensorlayer", "tensorlayer==1.11.1",
@@ -36,15 +36,15 @@ CAUSES = (
           "the test reads TF1's deprecated `Tensor._shape` (an alias of `shape` on TF 1.15, "
           "a (dims, flag) tuple on TF 2.21): the tensor_private_shape codemod writes "
           "`tensor.shape`"),
-    Cause("tf-private-constant-shape", THIRD_PARTY,
+    Cause("tf-private-constant-shape", PORT,
           r"Cannot convert a symbolic tf\.Tensor \(alphas",
           "tensorlayer's alphas() calls TensorFlow's private constant_op.constant with a "
           "Tensor shape and falls back to fill() only on TypeError/ValueError, as TF <= 1.14 "
           "raised (ValueError on TF 1.12, measured); since TF 1.15 the call raises "
-          "NotImplementedError (a symbolic Tensor to a NumPy array; TF 1.15 / NumPy 1.18 "
-          "and TF 2.21 alike). The symbolic_constant_errors codemod adds NotImplementedError "
-          "to such a handler in TF1 code (with it the 8 tests pass), but array_ops.py reads "
-          "as TF2 code (TensorFlow internals only, no TF1 sign), so the port leaves it"),
+          "NotImplementedError (TF 1.15 / NumPy 1.18 and TF 2.21 alike). The "
+          "symbolic_constant_errors codemod adds NotImplementedError to such a handler, "
+          "array_ops.py included (a copy of TensorFlow's private code): seen again, the "
+          "port missed it"),
     Cause("tf-leaky-relu-tensor-alpha", PORT,
           r"Expected float for argument 'alpha' not <tf\.Tensor",
           "PRelu passes a Tensor alpha to tf.nn.leaky_relu, which TF 1.12 computed as "

@@ -139,6 +139,9 @@ _TPU_ESTIMATOR = "tensorflow_estimator.python.estimator.tpu.tpu_estimator"
 _TPU_CONFIG = "tensorflow_estimator.python.estimator.tpu.tpu_config"
 _ADDONS = "its port in tensorflow-addons (tfa.image) on TensorFlow <= 2.15"
 _HSV = "tf.image.adjust_hue / adjust_saturation / adjust_brightness"
+# TF 1.2 renamed the variables of the cells it moved into core TensorFlow.
+_TF_1_2_CELLS = ("TF 1.2's cell: its variables are named kernel and bias, TF 1.0-1.1's "
+                 "weights and biases (a checkpoint of those versions needs its names mapped)")
 
 
 def _bayesian_layers(functional: bool) -> Dict[str, str]:
@@ -266,6 +269,19 @@ HOMES: Dict[str, Home] = {
         "deprecated_flipped_softmax_cross_entropy_with_logits",
         "deprecated_flipped_sparse_softmax_cross_entropy_with_logits",
         "deprecated_flipped_sigmoid_cross_entropy_with_logits"]),
+    # TF 1.0-1.1's contrib.rnn modules, which TF 1.2 moved into core TensorFlow (projects
+    # of that time import them, tflearn 0.3.2 in its fallback for old TensorFlows): the
+    # static RNNs became tf.nn's, the cells and LSTMStateTuple tf.nn.rnn_cell's.
+    **_same_name(COMPAT_V1, "rnn.python.ops.core_rnn", [
+        "static_rnn", "static_bidirectional_rnn", "static_state_saving_rnn"], inside="nn."),
+    **{f"rnn.python.ops.{module}.{name}": Home(COMPAT_V1, f"nn.rnn_cell.{name}", note=(
+        _TF_1_2_CELLS if name != "LSTMStateTuple" else ""))
+       for module in ("core_rnn_cell", "core_rnn_cell_impl")
+       for name in ("BasicLSTMCell", "BasicRNNCell", "DeviceWrapper", "DropoutWrapper",
+                    "GRUCell", "LSTMCell", "LSTMStateTuple", "MultiRNNCell",
+                    "ResidualWrapper")},
+    **_same_name(f"{STAND_INS}.rnn.core_rnn_cell", "rnn.python.ops.core_rnn_cell_impl", [
+        "EmbeddingWrapper", "InputProjectionWrapper", "OutputProjectionWrapper", "RNNCell"]),
     # contrib.gan.eval's frozen-graph helpers: TF-GAN runs its classifiers from TF-Hub
     # and dropped them; TF 1.14's definitions on tf.compat.v1.
     **_same_name(f"{STAND_INS}.gan_eval", "gan.eval", [
@@ -440,6 +456,10 @@ GONE_FIXES: Dict[str, str] = {
             "Dataset.batch(n, drop_remainder=True))",
     "opt": "tf.compat.v1.train optimizers, or tensorflow-addons (tfa.optimizers)",
     "crf": "slim_ext.contrib.crf (TF 1.15's public functions and cells)",
+    "tensor_forest": "TensorFlow Decision Forests (tensorflow_decision_forests: "
+                     "tfdf.keras.RandomForestModel, a Keras model trained on a tf.data "
+                     "set; contrib's graph-building ForestHParams / RandomForestGraphs and "
+                     "its data_ops have no TensorFlow 2 counterpart)",
     "metrics": "tf.compat.v1.metrics",
     "framework": "tf_slim or tf.compat.v1",
     "layers": "tf_slim or tf.compat.v1.layers",

@@ -76,6 +76,16 @@ def test_the_package_also_stands_for_tf_contrib_rnn_as_a_value():
     assert rnn.ConvLSTMCell is None
 
 
+def test_core_rnn_cell_also_holds_tf_1_1s_core_cells():
+  # TF 1.0-1.1's contrib.rnn.python.ops.core_rnn_cell held the cells TF 1.2 moved to
+  # tf.nn.rnn_cell; the module a ported import of it binds has them, the same objects.
+  from slim_ext.contrib.rnn import core_rnn_cell  # pylint: disable=g-import-not-at-top
+  for name in ("BasicLSTMCell", "BasicRNNCell", "DeviceWrapper", "DropoutWrapper", "GRUCell",
+               "LSTMCell", "LSTMStateTuple", "MultiRNNCell", "ResidualWrapper"):
+    assert getattr(core_rnn_cell, name) is getattr(tf.nn.rnn_cell, name), name
+  assert set(core_rnn_cell.__all__) >= {"LSTMStateTuple", "EmbeddingWrapper"}
+
+
 def test_cudnn_layers_raise_naming_what_to_use():
   from slim_ext.contrib import RemovedInTF2Error  # pylint: disable=g-import-not-at-top
   with pytest.raises(RemovedInTF2Error, match=r"CudnnLSTM .*tf\.keras\.layers\.LSTM"):

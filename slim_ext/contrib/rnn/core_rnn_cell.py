@@ -12,7 +12,22 @@ import tensorflow.compat.v1 as tf
 
 from slim_ext.contrib.rnn._cell_parts import Activation, Linear, RNNCell, Wrapper, check_cell
 
-__all__ = ["EmbeddingWrapper", "InputProjectionWrapper", "OutputProjectionWrapper"]
+__all__ = ["EmbeddingWrapper", "InputProjectionWrapper", "OutputProjectionWrapper",
+           "BasicLSTMCell", "BasicRNNCell", "DeviceWrapper", "DropoutWrapper", "GRUCell",
+           "LSTMCell", "LSTMStateTuple", "MultiRNNCell", "ResidualWrapper"]
+
+# TF 1.0-1.1's module of this name also held the core cells, which TF 1.2 moved to
+# tf.nn.rnn_cell (renaming their variables kernel and bias, from weights and biases):
+# code of that time reaches them here (tflearn 0.3.2's fallback for old TensorFlows).
+BasicLSTMCell = tf.nn.rnn_cell.BasicLSTMCell
+BasicRNNCell = tf.nn.rnn_cell.BasicRNNCell
+DeviceWrapper = tf.nn.rnn_cell.DeviceWrapper
+DropoutWrapper = tf.nn.rnn_cell.DropoutWrapper
+GRUCell = tf.nn.rnn_cell.GRUCell
+LSTMCell = tf.nn.rnn_cell.LSTMCell
+LSTMStateTuple = tf.nn.rnn_cell.LSTMStateTuple
+MultiRNNCell = tf.nn.rnn_cell.MultiRNNCell
+ResidualWrapper = tf.nn.rnn_cell.ResidualWrapper
 
 
 class _CheckedWrapper(Wrapper):

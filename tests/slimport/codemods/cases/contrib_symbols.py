@@ -1335,4 +1335,27 @@ CASES = [
          "import tensorflow as tf\ncell = tf.compat.v1.nn.rnn_cell.LSTMCell(4)\n"),
     Noop("a distributions module of another package",
          "import mylib.distributions as tfd\nd = tfd.Normal(0., 1.)\n"),
+    # TF 1.0-1.1's contrib.rnn modules, which TF 1.2 moved into tf.nn (tflearn 0.3.2's
+    # fallback for TensorFlow 1.1 and under).
+    Edit(
+        "TF 1.1's static RNNs and core cells",
+        before="""
+            import tensorflow as tf
+            from tensorflow.contrib.rnn.python.ops.core_rnn import static_rnn as _rnn
+            from tensorflow.contrib.rnn.python.ops import core_rnn_cell
+
+            cell = core_rnn_cell.BasicLSTMCell(4)
+            outputs, state = _rnn(cell, inputs, dtype=tf.float32)
+            new_state = core_rnn_cell.LSTMStateTuple(state.c, state.h)
+        """,
+        after="""
+            import tensorflow as tf
+            from tensorflow.compat.v1.nn import static_rnn as _rnn
+            from slim_ext.contrib.rnn import core_rnn_cell
+
+            cell = core_rnn_cell.BasicLSTMCell(4)
+            outputs, state = _rnn(cell, inputs, dtype=tf.float32)
+            new_state = core_rnn_cell.LSTMStateTuple(state.c, state.h)
+        """,
+    ),
 ]
