@@ -37,10 +37,20 @@ from tensorflow.python.ops.lookup_ops import TableInitializerBase
 from tensorflow.python.ops.lookup_ops import TextFileIdTableInitializer
 from tensorflow.python.ops.lookup_ops import TextFileStringTableInitializer
 
+# The rest of contrib.lookup's names, where the rewrite sends them one by one: with them
+# this module is all of contrib.lookup, what ``tf.contrib.lookup`` used as a value
+# becomes (object detection 2.x: ``lookup = contrib_lookup`` on TensorFlow 1).
+KeyValueTensorInitializer = tf.compat.v1.lookup.KeyValueTensorInitializer
+MutableDenseHashTable = tf.compat.v1.lookup.experimental.DenseHashTable
+TextFileIndex = tf.compat.v1.lookup.TextFileIndex
+TextFileInitializer = tf.compat.v1.lookup.TextFileInitializer
+
 __all__ = [
     "FastHashSpec", "HashTable", "HasherSpec", "IdTableWithHashBuckets",
-    "InitializableLookupTableBase", "LookupInterface", "MutableHashTable", "StrongHashSpec",
-    "TableInitializerBase", "TextFileIdTableInitializer", "TextFileStringTableInitializer",
+    "InitializableLookupTableBase", "KeyValueTensorInitializer", "LookupInterface",
+    "MutableDenseHashTable", "MutableHashTable", "StrongHashSpec", "TableInitializerBase",
+    "TextFileIdTableInitializer", "TextFileIndex", "TextFileInitializer",
+    "TextFileStringTableInitializer",
     "index_table_from_file", "index_table_from_tensor", "index_to_string",
     "index_to_string_table_from_file", "index_to_string_table_from_tensor",
     "string_to_index", "string_to_index_table_from_file",

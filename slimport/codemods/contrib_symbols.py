@@ -368,7 +368,11 @@ class ContribSymbolsCommand(SlimportCodemod):
         targets = node.targets
         if len(targets) == 1 and isinstance(targets[0].target, cst.Name):
             qualified = _normalize(self.resolve_name(node.value))
-            if qualified is not None and _is_contrib_module(qualified):
+            # ``lookup = contrib_lookup``, where the import of ``contrib_lookup`` moves to
+            # the module's mirror: the name is the mirror then, and so is the alias.
+            through_mirror = isinstance(node.value, cst.Name) and \
+                self._through_moved_import(node.value.value)
+            if qualified is not None and _is_contrib_module(qualified) and not through_mirror:
                 self.module_aliases[targets[0].target.value] = node
                 self._alias_targets[targets[0].target.value] = qualified
                 self._alias_values.add(node.value)

@@ -269,6 +269,9 @@ HOMES: Dict[str, Home] = {
         "deprecated_flipped_softmax_cross_entropy_with_logits",
         "deprecated_flipped_sparse_softmax_cross_entropy_with_logits",
         "deprecated_flipped_sigmoid_cross_entropy_with_logits"]),
+    # TF 1.5-1.6's name of what TF 1.7 called executing_eagerly (magenta's score2perf).
+    "eager.in_eager_mode": Home(COMPAT_V1, "executing_eagerly",
+                                note="TF 1.7's name for TF 1.5-1.6's in_eager_mode"),
     # TF 1.0-1.1's contrib.rnn modules, which TF 1.2 moved into core TensorFlow (projects
     # of that time import them, tflearn 0.3.2 in its fallback for old TensorFlows): the
     # static RNNs became tf.nn's, the cells and LSTMStateTuple tf.nn.rnn_cell's.
@@ -312,6 +315,7 @@ MODULE_HOMES: Dict[str, str] = {
     "image": f"{STAND_INS}.image",
     "image.python.ops.image_ops": f"{STAND_INS}.image",
     "quantize": f"{STAND_INS}.quantize",
+    "lookup": f"{STAND_INS}.lookup",
     "quantize.python.graph_matcher": f"{STAND_INS}.quantize.graph_matcher",
     "learn.preprocessing": f"{STAND_INS}.learn.preprocessing",
     "learn.python.learn.preprocessing": f"{STAND_INS}.learn.preprocessing",

@@ -1358,4 +1358,54 @@ CASES = [
             new_state = core_rnn_cell.LSTMStateTuple(state.c, state.h)
         """,
     ),
+    # Object detection 2.x's fallback for TensorFlow 1: the module, then an alias of it,
+    # as values. The import moves to slim_ext's mirror of all of contrib.lookup, and the
+    # alias is that module too (nothing left to report).
+    Edit(
+        "contrib.lookup as a value, through an alias",
+        before="""
+            import tensorflow as tf
+            try:
+                from tensorflow.contrib import lookup as contrib_lookup
+            except ImportError:
+                pass
+
+            def table(keys, values):
+                try:
+                    lookup = tf.compat.v2.lookup
+                except AttributeError:
+                    lookup = contrib_lookup
+                return lookup.KeyValueTensorInitializer(keys, values)
+        """,
+        after="""
+            import tensorflow as tf
+            try:
+                from slim_ext.contrib import lookup as contrib_lookup
+            except ImportError:
+                pass
+
+            def table(keys, values):
+                try:
+                    lookup = tf.compat.v2.lookup
+                except AttributeError:
+                    lookup = contrib_lookup
+                return lookup.KeyValueTensorInitializer(keys, values)
+        """,
+    ),
+    Edit(
+        "TF 1.5's eager-mode test",
+        before="""
+            import tensorflow as tf
+            import tensorflow.contrib.eager as tfe
+
+            if tfe.in_eager_mode():
+                x = 1
+        """,
+        after="""
+            import tensorflow as tf
+
+            if tf.compat.v1.executing_eagerly():
+                x = 1
+        """,
+    ),
 ]
