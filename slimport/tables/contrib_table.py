@@ -315,7 +315,6 @@ MODULE_HOMES: Dict[str, str] = {
     "image": f"{STAND_INS}.image",
     "image.python.ops.image_ops": f"{STAND_INS}.image",
     "quantize": f"{STAND_INS}.quantize",
-    "lookup": f"{STAND_INS}.lookup",
     "quantize.python.graph_matcher": f"{STAND_INS}.quantize.graph_matcher",
     "learn.preprocessing": f"{STAND_INS}.learn.preprocessing",
     "learn.python.learn.preprocessing": f"{STAND_INS}.learn.preprocessing",

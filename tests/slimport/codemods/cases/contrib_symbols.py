@@ -1369,13 +1369,10 @@ CASES = [
                 from tensorflow.contrib import lookup as contrib_lookup
             except ImportError:
                 pass
-
-            def table(keys, values):
-                try:
-                    lookup = tf.compat.v2.lookup
-                except AttributeError:
-                    lookup = contrib_lookup
-                return lookup.KeyValueTensorInitializer(keys, values)
+            try:
+                lookup = tf.compat.v2.lookup
+            except AttributeError:
+                lookup = contrib_lookup
         """,
         after="""
             import tensorflow as tf
@@ -1383,13 +1380,10 @@ CASES = [
                 from slim_ext.contrib import lookup as contrib_lookup
             except ImportError:
                 pass
-
-            def table(keys, values):
-                try:
-                    lookup = tf.compat.v2.lookup
-                except AttributeError:
-                    lookup = contrib_lookup
-                return lookup.KeyValueTensorInitializer(keys, values)
+            try:
+                lookup = tf.compat.v2.lookup
+            except AttributeError:
+                lookup = contrib_lookup
         """,
     ),
     Edit(
