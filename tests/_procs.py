@@ -167,6 +167,15 @@ class Proc:
                 f" log {self.log_path} ends with:\n{log_tail(self.log_path)}"
             ) from None
 
+    def pause(self) -> None:
+        """Stops the process where it is (SIGSTOP) until `resume`; its listening sockets
+        still accept connections (the kernel completes them), so it still looks up."""
+        self.popen.send_signal(signal.SIGSTOP)
+
+    def resume(self) -> None:
+        """Lets a paused process run on (SIGCONT)."""
+        self.popen.send_signal(signal.SIGCONT)
+
     def stop(self, grace_secs: float = 5.0) -> int:
         """Stops the process: SIGTERM, then SIGKILL after `grace_secs`.
 
@@ -175,6 +184,7 @@ class Proc:
         """
         if self.popen.poll() is None:
             self.popen.send_signal(signal.SIGTERM)
+            self.popen.send_signal(signal.SIGCONT)  # a paused process handles it now
             try:
                 self.popen.wait(timeout=grace_secs)
             except subprocess.TimeoutExpired:
