@@ -18,6 +18,7 @@ import ast
 import sys
 import weakref
 from bisect import bisect_left
+from collections import deque
 from typing import Dict, Iterator, List, Optional, Tuple, Type
 
 # On the node a walk started from: its _Index.
@@ -78,6 +79,24 @@ def child_nodes(node: ast.AST) -> List[ast.AST]:
         elif isinstance(value, list):
             children.extend(item for item in value if isinstance(item, ast.AST))
     return children
+
+
+def walk(node: ast.AST) -> Iterator[ast.AST]:
+    """``ast.walk(node)``, in its order (breadth first), without the operators and
+    expression contexts (``child_nodes``): for a question whose answer depends on which
+    node comes first, and is asked once of a tree (the index files nodes in pre-order).
+
+    Args:
+      node: a stdlib ``ast`` node.
+
+    Returns:
+      ``node`` and the nodes under it.
+    """
+    pending = deque([node])
+    while pending:
+        node = pending.popleft()
+        pending.extend(child_nodes(node))
+        yield node
 
 
 def _walked(root: ast.AST) -> _Index:

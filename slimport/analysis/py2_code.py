@@ -36,7 +36,7 @@ import ast
 from dataclasses import dataclass
 from typing import AbstractSet, Dict, List, Sequence, Set, Tuple
 
-from slimport.analysis.ast_index import child_nodes, kinds_under
+from slimport.analysis.ast_index import child_nodes, kinds_under, walk
 from slimport.analysis.names import bound_names, uses_walrus
 
 # Builtins Python 3 removed (``file`` is left out: a free ``file`` is more often a bug
@@ -265,7 +265,8 @@ def _bound_anywhere(tree: ast.Module) -> Set[str]:
 def _module_names(tree: ast.Module) -> Dict[str, str]:
     """Local name -> module, for the ``import M`` / ``import M as m`` of the file."""
     modules: Dict[str, str] = {}
-    for node in ast.walk(tree):
+    # In ast.walk's order: where two imports bind one name, which comes first decides.
+    for node in walk(tree):
         if isinstance(node, ast.Import):
             for alias in node.names:
                 modules[alias.asname or alias.name.split(".")[0]] = \

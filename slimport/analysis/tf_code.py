@@ -19,7 +19,7 @@ from typing import (Dict, FrozenSet, Iterator, List, Optional, Sequence, Set,
                     Tuple, Union)
 
 from slimport.analysis import file_reads
-from slimport.analysis.ast_index import child_nodes, nodes_of
+from slimport.analysis.ast_index import child_nodes, nodes_of, walk
 from slimport.analysis.py2_code import is_python2_code
 from slimport.tables.tf_api import COMPAT_V1, TF, TF1, TF2, Api, tf_api
 from slimport.analysis.names import (
@@ -408,8 +408,9 @@ def imports_tf1_neighbour(tree: ast.Module, filename: Optional[str]) -> bool:
 
 def _imported_modules(tree: ast.Module) -> Iterator[str]:
     """Dotted names (and, for ``from A import b``, ``A.b``) the module imports; relative
-    ones as paths from its directory (``./../core/x``)."""
-    for node in ast.walk(tree):
+    ones as paths from its directory (``./../core/x``), in ast.walk's order (the order
+    the neighbours' files are looked at, which the cache notes)."""
+    for node in walk(tree):
         if isinstance(node, ast.Import):
             yield from (alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
