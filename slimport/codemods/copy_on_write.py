@@ -18,7 +18,9 @@ Two more savings, for visitors that cannot tell: a visitor whose ``on_visit`` an
 own, or one ``dispatches_by_node_type`` names) and that handles no whitespace or
 punctuation node does not see those nodes at all (``TRIVIA``: two thirds of a tree),
 nor the names and literals it has no method for (nothing but trivia under them: a
-visit there calls nothing and changes nothing; a third of the rest);
+visit there calls nothing and changes nothing; a third of the rest), nor any
+expression when it has methods only for nodes no expression holds (statements and
+their parts: an import codemod's walk is the statements');
 and the attribute hooks are not called where nothing listens to them.
 
 What a visitor can notice: an unchanged node is handed to ``on_leave`` as both the
@@ -53,6 +55,17 @@ _TRIVIA_TYPES: FrozenSet[type] = frozenset(getattr(cst, name) for name in TRIVIA
 _LEAF_TYPES: FrozenSet[type] = frozenset(
     getattr(cst, name) for name, fields in CHILDREN.items()
     if name not in TRIVIA and all(field in ("lpar", "rpar") for field, _ in fields))
+# Expressions: what a visitor with methods only for ``_STATEMENT_PARTS`` never sees.
+_EXPRESSION_TYPES: FrozenSet[type] = frozenset(
+    kind for kind in (getattr(cst, name) for name in CHILDREN)
+    if issubclass(kind, cst.BaseExpression))
+# The node classes no expression holds at any depth (a lambda's parameters are in one).
+_STATEMENT_PARTS: FrozenSet[str] = frozenset(
+    name for name in CHILDREN
+    if issubclass(getattr(cst, name), (cst.BaseStatement, cst.BaseSmallStatement,
+                                       cst.BaseSuite, cst.Module))) | {
+    "AsName", "AssignTarget", "Decorator", "Else", "ExceptHandler", "ExceptStarHandler",
+    "Finally", "ImportAlias", "ImportStar", "NameItem", "WithItem"}
 # on_visit / on_leave methods that do nothing but call visit_<Node> / leave_<Node>.
 _DISPATCHERS: Set[Callable[..., Any]] = {
     cst.CSTTransformer.on_visit, cst.CSTTransformer.on_leave,
@@ -138,6 +151,8 @@ def _visitor_facts(kind: type) -> Tuple[bool, FrozenSet[type]]:
         skipped = frozenset(leaf for leaf in _LEAF_TYPES if not _handles(kind, leaf.__name__))
         if not any(_handles(kind, name) for name in TRIVIA):
             skipped |= _TRIVIA_TYPES
+        if not any(_handles(kind, name) for name in CHILDREN if name not in _STATEMENT_PARTS):
+            skipped |= _EXPRESSION_TYPES
     _VISITORS[kind] = found = (attributes, skipped)
     return found
 
