@@ -161,12 +161,13 @@ class _Reader:
 
     def __init__(self, tree: ast.Module) -> None:
         self.evidence: List[Evidence] = []
-        self.bound = _bound_anywhere(tree)
+        # Most files spell none of the words: their expressions are not walked, and what
+        # reading them takes is not worked out.
+        self.in_expressions = not _EXPRESSION_WORDS.isdisjoint(identifiers(tree))
+        self.bound = _bound_anywhere(tree) if self.in_expressions else set()
         self.star = any(isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names)
                         for node in tree.body)
-        self.modules = _module_names(tree)
-        # Most files spell none of the words: their expressions are not walked.
-        self.in_expressions = not _EXPRESSION_WORDS.isdisjoint(identifiers(tree))
+        self.modules = _module_names(tree) if self.in_expressions else {}
         for feature in sorted(future_features(tree) & FUTURE_FEATURES):
             line = next(s.lineno for s in tree.body if isinstance(s, ast.ImportFrom)
                         and s.module == "__future__" and any(a.name == feature for a in s.names))

@@ -180,7 +180,13 @@ class SignalScan:
         return keep
 
     def _walk(self, body: Sequence[ast.stmt], local: FrozenSet[str]) -> None:
+        heads = self.heads
         for statement in body:
+            # Every signal is a chain or a call that starts with a TensorFlow name: a
+            # statement that spells none anywhere in it (most), nested ones included, is
+            # settled by the shared index.
+            if not any(name.id in heads for name in nodes_of(statement, (ast.Name,))):  # type: ignore[attr-defined]
+                continue
             self._judge(statement, local)
             if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 inner = _locally_bound(statement, self.walrus)
@@ -191,11 +197,6 @@ class SignalScan:
                     self._walk(block, local)
 
     def _judge(self, statement: ast.stmt, local: FrozenSet[str]) -> None:
-        # Every signal is a chain or a call that starts with a TensorFlow name: a
-        # statement that spells none anywhere in it (most) is settled by the shared index.
-        heads = self.heads
-        if not any(name.id in heads for name in nodes_of(statement, (ast.Name,))):  # type: ignore[attr-defined]
-            return
         found: List[Tuple[str, bool]] = []
         scopes_inside = False
         # One walk over the statement's own expressions: chains are judged whole,
