@@ -19,7 +19,7 @@ import sys
 import weakref
 from bisect import bisect_left
 from collections import deque
-from typing import Dict, Iterator, List, Optional, Tuple, Type
+from typing import Dict, Iterator, List, Tuple, Type
 
 # On the node a walk started from: its _Index.
 _INDEX = "_slimport_index"
@@ -77,7 +77,9 @@ def child_nodes(node: ast.AST) -> List[ast.AST]:
         if isinstance(value, ast.AST):
             children.append(value)
         elif isinstance(value, list):
-            children.extend(item for item in value if isinstance(item, ast.AST))
+            for item in value:  # (a loop, not a generator: this is every node's cost)
+                if isinstance(item, ast.AST):
+                    children.append(item)
     return children
 
 
@@ -99,31 +101,43 @@ def walk(node: ast.AST) -> Iterator[ast.AST]:
         yield node
 
 
+class _Filed:
+    """On the walk's stack after a statement's nodes: they are all filed once it is popped."""
+
+    __slots__ = ("statement", "first")
+
+    def __init__(self, statement: ast.stmt, first: int) -> None:
+        self.statement, self.first = statement, first
+
+
 def _walked(root: ast.AST) -> _Index:
     index = _Index()
     nodes, numbers = index.nodes, index.numbers
     reference = weakref.ref(index)
     number = 0
-    # (node, None): file the node; (statement, its number): its nodes are all filed.
-    pending: List[Tuple[ast.AST, Optional[int]]] = [
-        (child, None) for child in reversed(child_nodes(root))]
+    # Nodes to file, and a _Filed after each statement's (nodes alone, not in tuples: this
+    # loop runs for every node of every file).
+    pending: List[object] = child_nodes(root)
+    pending.reverse()
     while pending:
-        node, first = pending.pop()
-        if first is not None:
-            setattr(node, _SPAN, (reference, first, number))
-            continue
+        node = pending.pop()
         kind = type(node)
+        if kind is _Filed:
+            setattr(node.statement, _SPAN, (reference, node.first, number))  # type: ignore[attr-defined]
+            continue
         filed = nodes.get(kind)
         if filed is None:
-            nodes[kind] = [node]
+            nodes[kind] = [node]  # type: ignore[list-item]
             numbers[kind] = [number]
         else:
-            filed.append(node)
+            filed.append(node)  # type: ignore[arg-type]
             numbers[kind].append(number)
         if isinstance(node, ast.stmt):
-            pending.append((node, number))
+            pending.append(_Filed(node, number))
         number += 1
-        pending.extend((child, None) for child in reversed(child_nodes(node)))
+        children = child_nodes(node)  # type: ignore[arg-type]
+        children.reverse()
+        pending += children
     setattr(root, _INDEX, index)
     return index
 
