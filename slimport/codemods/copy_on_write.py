@@ -20,8 +20,10 @@ punctuation node does not see those nodes at all (``TRIVIA``: two thirds of a tr
 nor the names and literals it has no method for (nothing but trivia under them: a
 visit there calls nothing and changes nothing; a third of the rest), nor any
 expression when it has methods only for nodes no expression holds (statements and
-their parts: an import codemod's walk is the statements');
-and the attribute hooks are not called where nothing listens to them.
+their parts: an import codemod's walk is the statements'); a field whose type (libcst's
+annotation) admits only such nodes is not even read (two thirds of the fields are
+whitespace, parentheses and punctuation); and the attribute hooks are not called where
+nothing listens to them.
 
 What a visitor can notice: an unchanged node is handed to ``on_leave`` as both the
 original and the updated node (libcst hands it an equal copy), and a tree after a walk
@@ -31,6 +33,7 @@ node is still never in one tree twice, so nothing that reads them can tell other
 from __future__ import annotations
 
 import re
+import typing
 from typing import Any, Callable, Dict, FrozenSet, List, Optional, Set, Tuple, Union
 
 import libcst as cst
@@ -93,8 +96,16 @@ _ATTRIBUTE_HANDLER = re.compile(r"(?:visit|leave)_([A-Za-z]+)_\w+\Z")
 
 # libcst's visitor base classes: every visitor inherits their do-nothing methods.
 _LIBCST_BASES: FrozenSet[type] = frozenset((*cst.CSTTransformer.__mro__, *cst.CSTVisitor.__mro__))
+# The node classes the table knows.
+_TABLE_CLASSES: FrozenSet[type] = frozenset(getattr(cst, name) for name in CHILDREN)
 # Node class -> its fields (None: not in the table, libcst walks it).
 _FIELDS: Dict[type, Optional[Fields]] = {}
+# Node class -> per field of the table, the node classes its annotation admits.
+_FIELD_CLASSES: Dict[type, Tuple[FrozenSet[type], ...]] = {}
+# What a field the cache has not seen maps to.
+_UNKNOWN = object()
+# The nodes a walk skips -> node class -> the fields that may hold another node.
+_WALKED_FIELDS: Dict[FrozenSet[type], Dict[type, Optional[Fields]]] = {}
 # Visitor class -> (whether it hears of attributes, the node classes it never sees).
 _VISITORS: Dict[type, Tuple[bool, FrozenSet[type]]] = {}
 
@@ -129,6 +140,33 @@ def _fields(kind: type) -> Optional[Fields]:
         _FIELDS[kind] = CHILDREN[name] if getattr(cst, name, None) is kind \
             and name in CHILDREN else None
     return _FIELDS[kind]
+
+
+def _admitted(annotation: Any) -> FrozenSet[type]:
+    """The node classes of the table a field annotated ``annotation`` may hold (libcst's
+    trees hold no others; ``__subclasses__`` would also list the classes libcst's
+    ``add_slots`` replaced, which nothing makes)."""
+    if typing.get_origin(annotation) is not None:  # Sequence[...], Union[...], Optional
+        return frozenset().union(*(_admitted(part) for part in typing.get_args(annotation)))
+    if not (isinstance(annotation, type) and issubclass(annotation, CSTNode)):
+        return frozenset()  # MaybeSentinel, None: nothing to visit
+    return frozenset(kind for kind in _TABLE_CLASSES if issubclass(kind, annotation))
+
+
+def _walked_fields(kind: type, skipped: FrozenSet[type]) -> Optional[Fields]:
+    """``_fields(kind)`` without the fields that can hold only nodes in ``skipped``."""
+    known = _WALKED_FIELDS.setdefault(skipped, {})
+    if kind in known:
+        return known[kind]
+    fields = _fields(kind)
+    if fields is not None:
+        if kind not in _FIELD_CLASSES:
+            hints = typing.get_type_hints(kind)
+            _FIELD_CLASSES[kind] = tuple(_admitted(hints[name]) for name, _ in fields)
+        fields = tuple(field for field, admitted in zip(fields, _FIELD_CLASSES[kind])
+                       if not admitted <= skipped)
+    known[kind] = fields
+    return fields
 
 
 def _visitor_facts(kind: type) -> Tuple[bool, FrozenSet[type]]:
@@ -231,13 +269,22 @@ class _Walk:
         self.on_leave = visitor.on_leave
         self.attributes = attributes
         self.skipped = skipped
+        # Node class -> the fields the walk reads (every field where attribute hooks
+        # listen: they hear of each).
+        self.fields_of = _FIELDS if attributes else _WALKED_FIELDS.setdefault(skipped, {})
+
+    def _fields_of(self, kind: type) -> Optional[Fields]:
+        fields = self.fields_of.get(kind, _UNKNOWN)
+        if fields is _UNKNOWN:
+            fields = _fields(kind) if self.attributes else _walked_fields(kind, self.skipped)
+        return fields  # type: ignore[return-value]
 
     # -- a transformer: build only what changed -----------------------------------------
 
     def node(self, node: CSTNode) -> Union[CSTNode, RemovalSentinel, FlattenSentinel]:
         visitor = self.visitor
         if self.on_visit(node):
-            fields = _fields(type(node))
+            fields = self._fields_of(type(node))
             if fields is None:
                 updated = node._visit_and_replace_children(visitor)
             else:
@@ -322,7 +369,7 @@ class _Walk:
     def look(self, node: CSTNode) -> CSTNode:
         visitor = self.visitor
         if self.on_visit(node):
-            fields = _fields(type(node))
+            fields = self._fields_of(type(node))
             if fields is None:
                 node._visit_and_replace_children(visitor)
             else:

@@ -163,6 +163,20 @@ def test_a_visitor_of_statements_only_never_walks_into_an_expression(
     assert imports_only.calls == ["os", "except", "sys"] and called == []
 
 
+def test_a_walk_reads_only_the_fields_that_may_hold_a_node_it_visits() -> None:
+    # A call's parentheses and whitespace, an attribute's dot and name (a visitor with no
+    # method for names): libcst's annotations admit nothing the walk would enter there.
+    def read(visitor: type, node: type) -> List[str]:
+        attributes, skipped = copy_on_write._visitor_facts(visitor)
+        fields = copy_on_write._walked_fields(node, skipped)
+        return [name for name, _ in fields or ()]
+
+    assert read(_CallsOnly, cst.Call) == ["func", "args"]
+    assert read(_CallsOnly, cst.Attribute) == ["value"]
+    assert read(_NamesToo, cst.Attribute) == ["value", "attr"]
+    assert read(_ImportsOnly, cst.Assign) == ["targets"]
+
+
 @pytest.mark.parametrize("path", SOURCES, ids=lambda path: str(path.relative_to(REPO_ROOT)))
 def test_a_dispatching_visitor_gets_libcsts_tree(path: Path) -> None:
     source = path.read_text(encoding="utf-8")
