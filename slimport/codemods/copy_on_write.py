@@ -58,15 +58,22 @@ _TRIVIA_TYPES: FrozenSet[type] = frozenset(getattr(cst, name) for name in TRIVIA
 _LEAF_TYPES: FrozenSet[type] = frozenset(
     getattr(cst, name) for name, fields in CHILDREN.items()
     if name not in TRIVIA and all(field in ("lpar", "rpar") for field, _ in fields))
+
+def _derives(kind: type, *bases: type) -> bool:
+    """``issubclass`` by the MRO: libcst's node classes are ABCs, whose ``issubclass``
+    walks every subclass the first time it is asked (a tenth of a second over the table)."""
+    return any(base in kind.__mro__ for base in bases)
+
+
 # Expressions: what a visitor with methods only for ``_STATEMENT_PARTS`` never sees.
 _EXPRESSION_TYPES: FrozenSet[type] = frozenset(
     kind for kind in (getattr(cst, name) for name in CHILDREN)
-    if issubclass(kind, cst.BaseExpression))
+    if _derives(kind, cst.BaseExpression))
 # The node classes no expression holds at any depth (a lambda's parameters are in one).
 _STATEMENT_PARTS: FrozenSet[str] = frozenset(
     name for name in CHILDREN
-    if issubclass(getattr(cst, name), (cst.BaseStatement, cst.BaseSmallStatement,
-                                       cst.BaseSuite, cst.Module))) | {
+    if _derives(getattr(cst, name), cst.BaseStatement, cst.BaseSmallStatement,
+                cst.BaseSuite, cst.Module)) | {
     "AsName", "AssignTarget", "Decorator", "Else", "ExceptHandler", "ExceptStarHandler",
     "Finally", "ImportAlias", "ImportStar", "NameItem", "WithItem"}
 # on_visit / on_leave methods that do nothing but call visit_<Node> / leave_<Node>.
@@ -148,9 +155,9 @@ def _admitted(annotation: Any) -> FrozenSet[type]:
     ``add_slots`` replaced, which nothing makes)."""
     if typing.get_origin(annotation) is not None:  # Sequence[...], Union[...], Optional
         return frozenset().union(*(_admitted(part) for part in typing.get_args(annotation)))
-    if not (isinstance(annotation, type) and issubclass(annotation, CSTNode)):
+    if not (isinstance(annotation, type) and _derives(annotation, CSTNode)):
         return frozenset()  # MaybeSentinel, None: nothing to visit
-    return frozenset(kind for kind in _TABLE_CLASSES if issubclass(kind, annotation))
+    return frozenset(kind for kind in _TABLE_CLASSES if _derives(kind, annotation))
 
 
 def _walked_fields(kind: type, skipped: FrozenSet[type]) -> Optional[Fields]:
