@@ -18,7 +18,8 @@ import ast
 import sys
 import weakref
 from bisect import bisect_left
-from typing import Dict, Iterator, List, Optional, Tuple, Type
+from collections import deque
+from typing import Dict, Iterator, List, Tuple, Type
 
 # On the node a walk started from: its _Index.
 _INDEX = "_slimport_index"
@@ -76,8 +77,37 @@ def child_nodes(node: ast.AST) -> List[ast.AST]:
         if isinstance(value, ast.AST):
             children.append(value)
         elif isinstance(value, list):
-            children.extend(item for item in value if isinstance(item, ast.AST))
+            for item in value:  # (a loop, not a generator: this is every node's cost)
+                if isinstance(item, ast.AST):
+                    children.append(item)
     return children
+
+
+def walk(node: ast.AST) -> Iterator[ast.AST]:
+    """``ast.walk(node)``, in its order (breadth first), without the operators and
+    expression contexts (``child_nodes``): for a question whose answer depends on which
+    node comes first, and is asked once of a tree (the index files nodes in pre-order).
+
+    Args:
+      node: a stdlib ``ast`` node.
+
+    Returns:
+      ``node`` and the nodes under it.
+    """
+    pending = deque([node])
+    while pending:
+        node = pending.popleft()
+        pending.extend(child_nodes(node))
+        yield node
+
+
+class _Filed:
+    """On the walk's stack after a statement's nodes: they are all filed once it is popped."""
+
+    __slots__ = ("statement", "first")
+
+    def __init__(self, statement: ast.stmt, first: int) -> None:
+        self.statement, self.first = statement, first
 
 
 def _walked(root: ast.AST) -> _Index:
@@ -85,26 +115,29 @@ def _walked(root: ast.AST) -> _Index:
     nodes, numbers = index.nodes, index.numbers
     reference = weakref.ref(index)
     number = 0
-    # (node, None): file the node; (statement, its number): its nodes are all filed.
-    pending: List[Tuple[ast.AST, Optional[int]]] = [
-        (child, None) for child in reversed(child_nodes(root))]
+    # Nodes to file, and a _Filed after each statement's (nodes alone, not in tuples: this
+    # loop runs for every node of every file).
+    pending: List[object] = child_nodes(root)
+    pending.reverse()
     while pending:
-        node, first = pending.pop()
-        if first is not None:
-            setattr(node, _SPAN, (reference, first, number))
-            continue
+        node = pending.pop()
         kind = type(node)
+        if kind is _Filed:
+            setattr(node.statement, _SPAN, (reference, node.first, number))  # type: ignore[attr-defined]
+            continue
         filed = nodes.get(kind)
         if filed is None:
-            nodes[kind] = [node]
+            nodes[kind] = [node]  # type: ignore[list-item]
             numbers[kind] = [number]
         else:
-            filed.append(node)
+            filed.append(node)  # type: ignore[arg-type]
             numbers[kind].append(number)
         if isinstance(node, ast.stmt):
-            pending.append((node, number))
+            pending.append(_Filed(node, number))
         number += 1
-        pending.extend((child, None) for child in reversed(child_nodes(node)))
+        children = child_nodes(node)  # type: ignore[arg-type]
+        children.reverse()
+        pending += children
     setattr(root, _INDEX, index)
     return index
 

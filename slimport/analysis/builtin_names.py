@@ -12,7 +12,7 @@ from typing import AbstractSet, Set
 
 import libcst as cst
 
-from slimport.analysis.ast_index import nodes_of
+from slimport.analysis.ast_index import kinds_under, nodes_of
 from slimport.analysis.names import bound_names
 from slimport.analysis.scopes import CLASS, ScopeStack, names_bound_by
 
@@ -46,8 +46,8 @@ def binds_anywhere(parsed: ast.Module, names: AbstractSet[str]) -> bool:
     Returns:
       True when some binding of one of ``names`` is in the file.
     """
-    return any(names & set(bound_names(node)) for node in ast.walk(parsed)
-               if isinstance(node, ast.stmt)) or any(
+    return any(names & set(bound_names(node)) for kind, nodes in kinds_under(parsed)
+               if issubclass(kind, ast.stmt) for node in nodes) or any(
         node.arg in names for node in nodes_of(parsed, (ast.arg,)))  # type: ignore[attr-defined]
 
 

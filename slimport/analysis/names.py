@@ -23,7 +23,7 @@ from typing import Dict, FrozenSet, Iterator, List, Optional, Sequence, Set, Tup
 
 import libcst as cst
 
-from slimport.analysis.ast_index import child_nodes, kinds_under
+from slimport.analysis.ast_index import child_nodes, kinds_under, nodes_of
 
 
 def dotted_parts(node: Union[cst.CSTNode, ast.AST]) -> Optional[List[str]]:
@@ -433,7 +433,7 @@ def uses_walrus(tree: ast.Module) -> bool:
     """
     known = getattr(tree, _WALRUS, None)
     if known is None:
-        known = any(isinstance(node, ast.NamedExpr) for node in ast.walk(tree))
+        known = next(iter(nodes_of(tree, (ast.NamedExpr,))), None) is not None
         setattr(tree, _WALRUS, known)
     return known
 

@@ -36,8 +36,8 @@ import ast
 from dataclasses import dataclass
 from typing import AbstractSet, Dict, List, Sequence, Set, Tuple
 
-from slimport.analysis.ast_index import child_nodes, kinds_under
-from slimport.analysis.names import bound_names, uses_walrus
+from slimport.analysis.ast_index import child_nodes, kinds_under, walk
+from slimport.analysis.names import bound_names, identifiers, uses_walrus
 
 # Builtins Python 3 removed (``file`` is left out: a free ``file`` is more often a bug
 # of the code's own than Python 2's builtin).
@@ -54,6 +54,8 @@ PY2_MODULE_NAMES: Dict[str, AbstractSet[str]] = {
     "string": frozenset({"maketrans", "letters", "lowercase", "uppercase"}),
     "itertools": frozenset({"izip", "imap", "ifilter", "izip_longest", "ifilterfalse"}),
 }
+# The identifiers one of which every piece of evidence in an expression spells.
+_EXPRESSION_WORDS = PY2_BUILTINS.union(*PY2_MODULE_NAMES.values())
 # A Python 2 special method -> the Python 3 one a class written for both defines too.
 SPECIAL_METHODS: Dict[str, str] = {"__nonzero__": "__bool__", "__div__": "__truediv__",
                                    "__cmp__": "__lt__"}
@@ -159,10 +161,13 @@ class _Reader:
 
     def __init__(self, tree: ast.Module) -> None:
         self.evidence: List[Evidence] = []
-        self.bound = _bound_anywhere(tree)
+        # Most files spell none of the words: their expressions are not walked, and what
+        # reading them takes is not worked out.
+        self.in_expressions = not _EXPRESSION_WORDS.isdisjoint(identifiers(tree))
+        self.bound = _bound_anywhere(tree) if self.in_expressions else set()
         self.star = any(isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names)
                         for node in tree.body)
-        self.modules = _module_names(tree)
+        self.modules = _module_names(tree) if self.in_expressions else {}
         for feature in sorted(future_features(tree) & FUTURE_FEATURES):
             line = next(s.lineno for s in tree.body if isinstance(s, ast.ImportFrom)
                         and s.module == "__future__" and any(a.name == feature for a in s.names))
@@ -191,7 +196,7 @@ class _Reader:
             items = value[1] if isinstance(value[1], list) else [value[1]]
             if items and all(isinstance(item, ast.stmt) for item in items):
                 self._walk(items)
-            else:
+            elif self.in_expressions:
                 for item in items:
                     if isinstance(item, ast.AST):
                         self._expressions(item)
@@ -265,7 +270,8 @@ def _bound_anywhere(tree: ast.Module) -> Set[str]:
 def _module_names(tree: ast.Module) -> Dict[str, str]:
     """Local name -> module, for the ``import M`` / ``import M as m`` of the file."""
     modules: Dict[str, str] = {}
-    for node in ast.walk(tree):
+    # In ast.walk's order: where two imports bind one name, which comes first decides.
+    for node in walk(tree):
         if isinstance(node, ast.Import):
             for alias in node.names:
                 modules[alias.asname or alias.name.split(".")[0]] = \

@@ -19,7 +19,7 @@ from typing import (Dict, FrozenSet, Iterator, List, Optional, Sequence, Set,
                     Tuple, Union)
 
 from slimport.analysis import file_reads
-from slimport.analysis.ast_index import child_nodes, nodes_of
+from slimport.analysis.ast_index import child_nodes, nodes_of, walk
 from slimport.analysis.py2_code import is_python2_code
 from slimport.tables.tf_api import COMPAT_V1, TF, TF1, TF2, Api, tf_api
 from slimport.analysis.names import (
@@ -180,7 +180,13 @@ class SignalScan:
         return keep
 
     def _walk(self, body: Sequence[ast.stmt], local: FrozenSet[str]) -> None:
+        heads = self.heads
         for statement in body:
+            # Every signal is a chain or a call that starts with a TensorFlow name: a
+            # statement that spells none anywhere in it (most), nested ones included, is
+            # settled by the shared index.
+            if not any(name.id in heads for name in nodes_of(statement, (ast.Name,))):  # type: ignore[attr-defined]
+                continue
             self._judge(statement, local)
             if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 inner = _locally_bound(statement, self.walrus)
@@ -191,11 +197,6 @@ class SignalScan:
                     self._walk(block, local)
 
     def _judge(self, statement: ast.stmt, local: FrozenSet[str]) -> None:
-        # Every signal is a chain or a call that starts with a TensorFlow name: a
-        # statement that spells none anywhere in it (most) is settled by the shared index.
-        heads = self.heads
-        if not any(name.id in heads for name in nodes_of(statement, (ast.Name,))):  # type: ignore[attr-defined]
-            return
         found: List[Tuple[str, bool]] = []
         scopes_inside = False
         # One walk over the statement's own expressions: chains are judged whole,
@@ -461,8 +462,9 @@ def _is_project(folder: Path) -> bool:
 
 def _imported_modules(tree: ast.Module) -> Iterator[str]:
     """Dotted names (and, for ``from A import b``, ``A.b``) the module imports; relative
-    ones as paths from its directory (``./../core/x``)."""
-    for node in ast.walk(tree):
+    ones as paths from its directory (``./../core/x``), in ast.walk's order (the order
+    the neighbours' files are looked at, which the cache notes)."""
+    for node in walk(tree):
         if isinstance(node, ast.Import):
             yield from (alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):

@@ -342,6 +342,20 @@ class SlimportCodemod(VisitorBasedCodemodCommand):
         return not cls.NAME_TRIGGERS or not cls.NAME_TRIGGERS.isdisjoint(names)
 
     @classmethod
+    def applies_to_file(cls, original: ast.Module) -> bool:
+        """Cheap check of the user's file: False means ``start_file`` declines it whatever
+        the skeleton and the codemods before have made of it, so the engine neither runs
+        the codemod nor keeps statements for it (default: True).
+
+        Args:
+          original: the stdlib ``ast`` of the user's file before any codemod ran.
+
+        Returns:
+          False when the codemod certainly does nothing in the file.
+        """
+        return True
+
+    @classmethod
     def statement_filter(cls, tree: ast.Module, bindings: Bindings) -> Optional[StatementFilter]:
         """Which statements inside functions and classes this codemod may edit or read.
 

@@ -18,8 +18,12 @@ Two more savings, for visitors that cannot tell: a visitor whose ``on_visit`` an
 own, or one ``dispatches_by_node_type`` names) and that handles no whitespace or
 punctuation node does not see those nodes at all (``TRIVIA``: two thirds of a tree),
 nor the names and literals it has no method for (nothing but trivia under them: a
-visit there calls nothing and changes nothing; a third of the rest);
-and the attribute hooks are not called where nothing listens to them.
+visit there calls nothing and changes nothing; a third of the rest), nor any
+expression when it has methods only for nodes no expression holds (statements and
+their parts: an import codemod's walk is the statements'); a field whose type (libcst's
+annotation) admits only such nodes is not even read (two thirds of the fields are
+whitespace, parentheses and punctuation); and the attribute hooks are not called where
+nothing listens to them.
 
 What a visitor can notice: an unchanged node is handed to ``on_leave`` as both the
 original and the updated node (libcst hands it an equal copy), and a tree after a walk
@@ -29,6 +33,7 @@ node is still never in one tree twice, so nothing that reads them can tell other
 from __future__ import annotations
 
 import re
+import typing
 from typing import Any, Callable, Dict, FrozenSet, List, Optional, Set, Tuple, Union
 
 import libcst as cst
@@ -53,6 +58,24 @@ _TRIVIA_TYPES: FrozenSet[type] = frozenset(getattr(cst, name) for name in TRIVIA
 _LEAF_TYPES: FrozenSet[type] = frozenset(
     getattr(cst, name) for name, fields in CHILDREN.items()
     if name not in TRIVIA and all(field in ("lpar", "rpar") for field, _ in fields))
+
+def _derives(kind: type, *bases: type) -> bool:
+    """``issubclass`` by the MRO: libcst's node classes are ABCs, whose ``issubclass``
+    walks every subclass the first time it is asked (a tenth of a second over the table)."""
+    return any(base in kind.__mro__ for base in bases)
+
+
+# Expressions: what a visitor with methods only for ``_STATEMENT_PARTS`` never sees.
+_EXPRESSION_TYPES: FrozenSet[type] = frozenset(
+    kind for kind in (getattr(cst, name) for name in CHILDREN)
+    if _derives(kind, cst.BaseExpression))
+# The node classes no expression holds at any depth (a lambda's parameters are in one).
+_STATEMENT_PARTS: FrozenSet[str] = frozenset(
+    name for name in CHILDREN
+    if _derives(getattr(cst, name), cst.BaseStatement, cst.BaseSmallStatement,
+                cst.BaseSuite, cst.Module)) | {
+    "AsName", "AssignTarget", "Decorator", "Else", "ExceptHandler", "ExceptStarHandler",
+    "Finally", "ImportAlias", "ImportStar", "NameItem", "WithItem"}
 # on_visit / on_leave methods that do nothing but call visit_<Node> / leave_<Node>.
 _DISPATCHERS: Set[Callable[..., Any]] = {
     cst.CSTTransformer.on_visit, cst.CSTTransformer.on_leave,
@@ -80,8 +103,16 @@ _ATTRIBUTE_HANDLER = re.compile(r"(?:visit|leave)_([A-Za-z]+)_\w+\Z")
 
 # libcst's visitor base classes: every visitor inherits their do-nothing methods.
 _LIBCST_BASES: FrozenSet[type] = frozenset((*cst.CSTTransformer.__mro__, *cst.CSTVisitor.__mro__))
+# The node classes the table knows.
+_TABLE_CLASSES: FrozenSet[type] = frozenset(getattr(cst, name) for name in CHILDREN)
 # Node class -> its fields (None: not in the table, libcst walks it).
 _FIELDS: Dict[type, Optional[Fields]] = {}
+# Node class -> per field of the table, the node classes its annotation admits.
+_FIELD_CLASSES: Dict[type, Tuple[FrozenSet[type], ...]] = {}
+# What a field the cache has not seen maps to.
+_UNKNOWN = object()
+# The nodes a walk skips -> node class -> the fields that may hold another node.
+_WALKED_FIELDS: Dict[FrozenSet[type], Dict[type, Optional[Fields]]] = {}
 # Visitor class -> (whether it hears of attributes, the node classes it never sees).
 _VISITORS: Dict[type, Tuple[bool, FrozenSet[type]]] = {}
 
@@ -118,6 +149,33 @@ def _fields(kind: type) -> Optional[Fields]:
     return _FIELDS[kind]
 
 
+def _admitted(annotation: Any) -> FrozenSet[type]:
+    """The node classes of the table a field annotated ``annotation`` may hold (libcst's
+    trees hold no others; ``__subclasses__`` would also list the classes libcst's
+    ``add_slots`` replaced, which nothing makes)."""
+    if typing.get_origin(annotation) is not None:  # Sequence[...], Union[...], Optional
+        return frozenset().union(*(_admitted(part) for part in typing.get_args(annotation)))
+    if not (isinstance(annotation, type) and _derives(annotation, CSTNode)):
+        return frozenset()  # MaybeSentinel, None: nothing to visit
+    return frozenset(kind for kind in _TABLE_CLASSES if _derives(kind, annotation))
+
+
+def _walked_fields(kind: type, skipped: FrozenSet[type]) -> Optional[Fields]:
+    """``_fields(kind)`` without the fields that can hold only nodes in ``skipped``."""
+    known = _WALKED_FIELDS.setdefault(skipped, {})
+    if kind in known:
+        return known[kind]
+    fields = _fields(kind)
+    if fields is not None:
+        if kind not in _FIELD_CLASSES:
+            hints = typing.get_type_hints(kind)
+            _FIELD_CLASSES[kind] = tuple(_admitted(hints[name]) for name, _ in fields)
+        fields = tuple(field for field, admitted in zip(fields, _FIELD_CLASSES[kind])
+                       if not admitted <= skipped)
+    known[kind] = fields
+    return fields
+
+
 def _visitor_facts(kind: type) -> Tuple[bool, FrozenSet[type]]:
     """Whether a visitor of class ``kind`` hears of attributes, and the nodes it skips."""
     found = _VISITORS.get(kind)
@@ -138,6 +196,8 @@ def _visitor_facts(kind: type) -> Tuple[bool, FrozenSet[type]]:
         skipped = frozenset(leaf for leaf in _LEAF_TYPES if not _handles(kind, leaf.__name__))
         if not any(_handles(kind, name) for name in TRIVIA):
             skipped |= _TRIVIA_TYPES
+        if not any(_handles(kind, name) for name in CHILDREN if name not in _STATEMENT_PARTS):
+            skipped |= _EXPRESSION_TYPES
     _VISITORS[kind] = found = (attributes, skipped)
     return found
 
@@ -216,13 +276,22 @@ class _Walk:
         self.on_leave = visitor.on_leave
         self.attributes = attributes
         self.skipped = skipped
+        # Node class -> the fields the walk reads (every field where attribute hooks
+        # listen: they hear of each).
+        self.fields_of = _FIELDS if attributes else _WALKED_FIELDS.setdefault(skipped, {})
+
+    def _fields_of(self, kind: type) -> Optional[Fields]:
+        fields = self.fields_of.get(kind, _UNKNOWN)
+        if fields is _UNKNOWN:
+            fields = _fields(kind) if self.attributes else _walked_fields(kind, self.skipped)
+        return fields  # type: ignore[return-value]
 
     # -- a transformer: build only what changed -----------------------------------------
 
     def node(self, node: CSTNode) -> Union[CSTNode, RemovalSentinel, FlattenSentinel]:
         visitor = self.visitor
         if self.on_visit(node):
-            fields = _fields(type(node))
+            fields = self._fields_of(type(node))
             if fields is None:
                 updated = node._visit_and_replace_children(visitor)
             else:
@@ -307,7 +376,7 @@ class _Walk:
     def look(self, node: CSTNode) -> CSTNode:
         visitor = self.visitor
         if self.on_visit(node):
-            fields = _fields(type(node))
+            fields = self._fields_of(type(node))
             if fields is None:
                 node._visit_and_replace_children(visitor)
             else:

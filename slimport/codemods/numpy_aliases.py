@@ -32,6 +32,7 @@ from typing import ClassVar, Dict, Optional, Pattern, Set, Tuple
 
 import libcst as cst
 
+from slimport.analysis.ast_index import nodes_of
 from slimport.codemods.base import StatementFilter, chain_filter, code_of
 from slimport.analysis.builtin_names import bound_here, module_bound_names
 from slimport.codemods._leftovers import LeftoverCodemod
@@ -97,8 +98,8 @@ class NumpyAliasesCommand(LeftoverCodemod):
                             or parts[-1] in (TOSTRING, FROMSTRING))
         return lambda statement: (uses(statement)
                                   or bool(builtins & set(bound_names(statement)))
-                                  or any(isinstance(node, ast.Attribute) and node.attr == TOSTRING
-                                         for node in ast.walk(statement)))
+                                  or any(node.attr == TOSTRING  # type: ignore[attr-defined]
+                                         for node in nodes_of(statement, (ast.Attribute,))))
 
     def start_leftovers(self, tree: cst.Module, parsed: ast.Module) -> bool:
         self._module_bound = module_bound_names(tree, parsed)
@@ -108,8 +109,8 @@ class NumpyAliasesCommand(LeftoverCodemod):
         # np.fromstring calls ported -> the index of the sep='' argument they drop.
         self._fromstring: Dict[cst.Call, Optional[int]] = {}
         self._defines_tostring = any(
-            isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == TOSTRING
-            for node in ast.walk(parsed))
+            node.name == TOSTRING  # type: ignore[attr-defined]
+            for node in nodes_of(parsed, (ast.FunctionDef, ast.AsyncFunctionDef)))
         return True
 
     def visit_AssignTarget(self, node: cst.AssignTarget) -> None:

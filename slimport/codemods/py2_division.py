@@ -48,6 +48,11 @@ def _divides(statement: ast.stmt) -> bool:
         node.attr == "div" for node in nodes_of(statement, (ast.Attribute,)))  # type: ignore[attr-defined]
 
 
+def _floored_division(whole: ast.Module) -> bool:
+    """Whether ``whole`` (the user's file) is Python 2 code whose ``/`` floored integers."""
+    return bool(python2_evidence(whole)) and "division" not in future_features(whole)
+
+
 def _plain_target(node: cst.BaseExpression) -> bool:
     """A name, or an attribute or subscript of names and literals: safe to read twice."""
     if dotted_parts(node) is not None:
@@ -71,16 +76,20 @@ class Py2DivisionCommand(LeftoverCodemod):
     TRIGGER: ClassVar[Pattern[str]] = _TRIGGER_TEXT
 
     @classmethod
+    def applies_to_file(cls, original: ast.Module) -> bool:
+        # Most files are Python 3 code, or import division: nothing to keep or walk.
+        return _floored_division(original)
+
+    @classmethod
     def leftover_statements(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:
         return _divides
 
     def start_leftovers(self, tree: cst.Module, parsed: ast.Module) -> bool:
         whole = self.original_ast or parsed
-        evidence = python2_evidence(whole)
-        if not evidence or "division" in future_features(whole):
+        if not _floored_division(whole):
             return False
-        self._why = f"Python 2 code ({describe(evidence)}) without `from __future__ import " \
-                    "division`: / floored integers"
+        self._why = f"Python 2 code ({describe(python2_evidence(whole))}) without " \
+                    "`from __future__ import division`: / floored integers"
         self._module_bound = module_bound_names(tree, parsed)
         self._replaced: Dict[int, cst.CSTNode] = {}
         return True

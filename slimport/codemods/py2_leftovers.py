@@ -42,6 +42,7 @@ from typing import ClassVar, Dict, FrozenSet, Iterator, List, Pattern, Set, Tupl
 
 import libcst as cst
 
+from slimport.analysis.ast_index import nodes_of
 from slimport.codemods.base import StatementFilter, code_of
 from slimport.codemods._leftovers import LeftoverCodemod
 from slimport.codemods.tree_facts import TREE_METHODS, TreeFact
@@ -99,11 +100,10 @@ _DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 def _iter_receivers(statement: ast.stmt) -> Iterator[str]:
     """Names that ``statement`` (or a statement in it) calls ``.iteritems()`` (or kin, or
     ``.next()``) on."""
-    for node in ast.walk(statement):
-        if isinstance(node, ast.Attribute) and (node.attr in ITER_METHODS
-                                                or node.attr == NEXT_METHOD) \
-                and isinstance(node.value, ast.Name):
-            yield node.value.id
+    for node in nodes_of(statement, (ast.Attribute,)):
+        if (node.attr in ITER_METHODS or node.attr == NEXT_METHOD) \
+                and isinstance(node.value, ast.Name):  # type: ignore[attr-defined]
+            yield node.value.id  # type: ignore[attr-defined]
 
 
 def _statements(body: List[ast.stmt]) -> Iterator[ast.stmt]:
@@ -121,8 +121,8 @@ def _receiver_bindings(tree: ast.Module) -> Set[int]:
     iterator is read off them."""
     keep: Set[int] = set()
     scopes: List[List[ast.stmt]] = [tree.body]
-    scopes += [node.body for node in ast.walk(tree) if isinstance(node, _DEFINITIONS)
-               and not isinstance(node, ast.Lambda)]
+    scopes += [node.body for node in nodes_of(  # type: ignore[attr-defined]
+        tree, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
     for body in scopes:
         statements = list(_statements(body))
         receivers = {name for statement in statements for name in _iter_receivers(statement)}
@@ -162,15 +162,15 @@ class Py2LeftoversCommand(LeftoverCodemod):
                 or (isinstance(node, ast.Global) and names & set(node.names))
                 # (A compound statement's nested statements count too: that keeps only
                 # its header more, the nested ones are asked on their own.)
-                for node in ast.walk(statement))
+                for node in nodes_of(statement, (ast.Name, ast.Attribute, ast.Global)))
         return needed
 
     def start_leftovers(self, tree: cst.Module, parsed: ast.Module) -> bool:
         self._module = tree
         self._module_bound = module_bound_names(tree, parsed)
         self._star_import = has_star_import(parsed)
-        defined = {node.name for node in ast.walk(parsed)
-                   if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
+        defined = {node.name for node in  # type: ignore[attr-defined]
+                   nodes_of(parsed, (ast.FunctionDef, ast.AsyncFunctionDef))}
         self._defines_iter_method = bool(defined & set(ITER_METHODS))
         self._defines_next = NEXT_METHOD in defined
         # (Read off the whole file: a skeleton elides the bodies that yield.)

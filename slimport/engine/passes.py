@@ -223,9 +223,14 @@ def run_pass(codemods: Sequence[type], start: int, text: str, tree: ast.Module,
       NeedsWholeFile: the skeleton does not serve (see the class).
       RecursionError: libcst's parser or code generation found it nested too deeply.
     """
-    # Codemods whose text pre-check matches; those the identifiers rule out get no libcst
-    # work (their statement filters are not even asked).
-    matching = [codemod for codemod in codemods[start:] if applies(codemod, text)]
+    def declined(codemod: type) -> bool:
+        """The codemod does nothing in the user's file (``applies_to_file``)."""
+        return original is not None and not codemod.applies_to_file(original)
+
+    # Codemods whose text pre-check matches; those the identifiers or the user's file rule
+    # out get no libcst work (their statement filters are not even asked).
+    matching = [codemod for codemod in codemods[start:]
+                if applies(codemod, text) and not declined(codemod)]
     group = [codemod for codemod in matching if codemod.applies_to_names(identifiers(tree))]
     cut = skeleton.Skeleton(text, [])
     if sparse and skeleton.PLACEHOLDER_PREFIX not in text:
@@ -248,8 +253,9 @@ def run_pass(codemods: Sequence[type], start: int, text: str, tree: ast.Module,
     index = start
     while index < len(codemods):
         codemod = codemods[index]
-        if not applies(codemod, full) or (codemod not in group and not codemod.applies_to_names(
-                _identifiers_now(tree, module_ast, changed=full is not text))):
+        if not applies(codemod, full) or declined(codemod) or (
+                codemod not in group and not codemod.applies_to_names(
+                    _identifiers_now(tree, module_ast, changed=full is not text))):
             index += 1
             continue
         if codemod not in group:

@@ -129,10 +129,58 @@ def test_a_dispatching_visitor_never_walks_into_names_or_literals_it_has_no_meth
     assert names_too.names == ["f", "x", "g", "h"] and called == []
 
 
+class _ImportsOnly(cst.CSTTransformer):
+    """Dispatches by node type and handles only what no expression holds: it renames
+    ``os`` in imports and notes the imports and handlers it met."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.calls: List[str] = []
+
+    def visit_ImportAlias(self, node: cst.ImportAlias) -> None:
+        self.calls.append(cst.Module(body=[]).code_for_node(node.name))
+
+    def visit_ExceptHandler(self, node: cst.ExceptHandler) -> None:
+        self.calls.append("except")
+
+    def leave_Import(self, original: cst.Import, updated: cst.Import) -> cst.Import:
+        return updated.with_changes(names=[
+            alias.with_changes(name=cst.Name("os2")) if isinstance(alias.name, cst.Name)
+            and alias.name.value == "os" else alias for alias in updated.names])
+
+
+def test_a_visitor_of_statements_only_never_walks_into_an_expression(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    called: List[str] = []
+    for kind in ("Call", "Lambda", "ListComp", "Attribute"):
+        monkeypatch.setattr(cst.CSTTransformer, f"visit_{kind}",
+                            lambda self, node, kind=kind: called.append(kind))
+    module = cst.parse_module("import os\ntry:\n    f(lambda: [os.x for x in y])\n"
+                              "except E:\n    import sys\n")
+    imports_only = _ImportsOnly()
+    assert copy_on_write.visit(module, imports_only).code == module.code.replace(
+        "import os", "import os2")
+    assert imports_only.calls == ["os", "except", "sys"] and called == []
+
+
+def test_a_walk_reads_only_the_fields_that_may_hold_a_node_it_visits() -> None:
+    # A call's parentheses and whitespace, an attribute's dot and name (a visitor with no
+    # method for names): libcst's annotations admit nothing the walk would enter there.
+    def read(visitor: type, node: type) -> List[str]:
+        attributes, skipped = copy_on_write._visitor_facts(visitor)
+        fields = copy_on_write._walked_fields(node, skipped)
+        return [name for name, _ in fields or ()]
+
+    assert read(_CallsOnly, cst.Call) == ["func", "args"]
+    assert read(_CallsOnly, cst.Attribute) == ["value"]
+    assert read(_NamesToo, cst.Attribute) == ["value", "attr"]
+    assert read(_ImportsOnly, cst.Assign) == ["targets"]
+
+
 @pytest.mark.parametrize("path", SOURCES, ids=lambda path: str(path.relative_to(REPO_ROOT)))
 def test_a_dispatching_visitor_gets_libcsts_tree(path: Path) -> None:
     source = path.read_text(encoding="utf-8")
-    for visitor in (_CallsOnly, _NamesToo):
+    for visitor in (_CallsOnly, _NamesToo, _ImportsOnly):
         ours, libcsts = visitor(), visitor()
         assert copy_on_write.visit(cst.parse_module(source), ours).code == \
             copy_on_write.LIBCST_VISIT(cst.parse_module(source), libcsts).code

@@ -298,6 +298,24 @@ def test_dataset_receivers_are_traced_the_same_on_skeletons() -> None:
     assert "dataset.map(parse, num_parallel_calls=size).prefetch(size)\n" in text
 
 
+def test_a_codemod_that_declines_the_users_file_gets_no_run(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # py2_division's / is Python 2's only in Python 2 code: in a Python 3 file (most) it
+    # is never made, and the statements that divide are kept for no one.
+    from slimport.codemods.py2_division import Py2DivisionCommand
+
+    started: List[str] = []
+    start = Py2DivisionCommand.start_leftovers
+    monkeypatch.setattr(Py2DivisionCommand, "start_leftovers",
+                        lambda self, tree, parsed: started.append(self.context.filename)
+                        or start(self, tree, parsed))
+    python3 = "import numpy as np\n\n\ndef half(x):\n    return np.ones(3) / 2\n"
+    assert _port_both_ways(python3.encode("utf-8"), "py3.py").data == python3.encode("utf-8")
+    python2 = python3.replace("np.ones(3)", "len(xrange(3))")
+    assert b"len(range(3)) // 2" in _port_both_ways(python2.encode("utf-8"), "py2.py").data
+    assert set(started) == {"py2.py"}
+
+
 # The codemods a skeleton does not serve, and why. Any other codemod without a statement
 # filter makes each file it applies to a whole-file pass for every codemod of its run
 # (structured_array_asserts did, on 52 object detection test files: a fifth more CPU).
