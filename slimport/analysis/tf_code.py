@@ -396,22 +396,16 @@ def imports_tf1_neighbour(tree: ast.Module, filename: Optional[str]) -> bool:
     if not filename:
         return False
     path = file_reads.resolve(Path(filename))
-    package = path.parent
-    while file_reads.is_file(package.parent / "__init__.py"):
-        package = package.parent
+    package = _top_package(path)
     in_package = file_reads.is_file(package / "__init__.py")
     own_root = package if in_package else path.parent
     project: Optional[Path] = None  # looked for at the first import it could serve
     for name in _imported_modules(tree):
         top = name.split(".")[0]
-        if name.startswith("."):
+        if in_package or name.startswith("."):  # ``object_detection.core.x``, ``.x``
+            found = _package_module(name, path.parent, package)
+        else:  # a script outside packages: the modules beside it
             found = _module_file(path.parent, name)
-        elif in_package and top == package.name:  # ``object_detection.core.x``
-            found = _module_file(package.parent, name)
-        elif not in_package:  # a script outside packages: the modules beside it
-            found = _module_file(path.parent, name)
-        else:
-            found = None
         if found is None and not name.startswith(".") and top != own_root.name:
             if project is None:
                 project = own_root.parent if _is_project(own_root.parent) else Path()
@@ -425,6 +419,25 @@ def imports_tf1_neighbour(tree: ast.Module, filename: Optional[str]) -> bool:
     return False
 
 
+def _top_package(path: Path) -> Path:
+    """The top package above the module at ``path``: the highest folder of the unbroken
+    line of ``__init__.py`` above it (its own folder when there is none: no package)."""
+    package = path.parent
+    while file_reads.is_file(package.parent / "__init__.py"):
+        package = package.parent
+    return package
+
+
+def _package_module(name: str, folder: Path, package: Path) -> Optional[Path]:
+    """The file of ``name``, imported from ``folder`` inside ``package``, when it is one of
+    the package's own modules (relative, or under the package's name); else None."""
+    if name.startswith("."):
+        return _module_file(folder, name)
+    if name.split(".")[0] == package.name:
+        return _module_file(package.parent, name)
+    return None
+
+
 def _gives_tf1_code(module: Path) -> bool:
     """Whether a module met from another root is TF1 code, or, for a package's
     ``__init__.py`` (``import tflearn``), imports a TF1 module of its package: a
@@ -433,20 +446,13 @@ def _gives_tf1_code(module: Path) -> bool:
         return True
     if module.name != "__init__.py":
         return False
-    init = module
     try:
-        entry = ast.parse(file_reads.read_bytes(init))
+        entry = ast.parse(file_reads.read_bytes(module))
     except (OSError, SyntaxError, ValueError):
         return False
-    package = init.parent
     for name in _imported_modules(entry):
-        if name.startswith("."):
-            found = _module_file(package, name)
-        elif name.split(".")[0] == package.name:
-            found = _module_file(package.parent, name)
-        else:
-            continue
-        if found is not None and found != init and _is_tf1_file(found):
+        found = _package_module(name, module.parent, module.parent)
+        if found is not None and found != module and _is_tf1_file(found):
             return True
     return False
 
@@ -668,10 +674,7 @@ def copies_tf_internals(tree: ast.Module, filename: Optional[str]) -> bool:
         (TF + ".", "keras", "tf_keras"))) and not target.startswith(TF_PRIVATE)]
     if not private or public or not filename:
         return False
-    package = file_reads.resolve(Path(filename)).parent
-    while file_reads.is_file(package.parent / "__init__.py"):
-        package = package.parent
-    return package.name != TF
+    return _top_package(file_reads.resolve(Path(filename))).name != TF
 
 
 def leftovers_are_ours(tree: ast.Module, original: Optional[ast.Module],

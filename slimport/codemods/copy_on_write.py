@@ -59,6 +59,7 @@ _LEAF_TYPES: FrozenSet[type] = frozenset(
     getattr(cst, name) for name, fields in CHILDREN.items()
     if name not in TRIVIA and all(field in ("lpar", "rpar") for field, _ in fields))
 
+
 def _derives(kind: type, *bases: type) -> bool:
     """``issubclass`` by the MRO: libcst's node classes are ABCs, whose ``issubclass``
     walks every subclass the first time it is asked (a tenth of a second over the table)."""
