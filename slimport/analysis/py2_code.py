@@ -33,6 +33,7 @@ no longer there to port).
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass
 from typing import AbstractSet, Dict, List, Sequence, Set, Tuple
 
@@ -64,6 +65,36 @@ FUTURE_FEATURES = frozenset({"division", "print_function", "absolute_import",
 _GUARD_ERRORS = frozenset({"ImportError", "NameError", "AttributeError",
                            "ModuleNotFoundError"})
 _VERSION_WORDS = frozenset({"PY2", "PY3", "PY34", "version_info", "version"})
+
+
+# Text that Python 2-only evidence needs (a cheap check before parsing a whole tree for
+# the ``tree_python2`` fact): a Python 2 builtin called, a Python 2 module imported, a
+# removed module name read (``m.izip``, also through an alias) or imported, ``cmp=``, a
+# Python 2 special method defined.
+_REMOVED_NAMES = "|".join(sorted(set().union(*PY2_MODULE_NAMES.values())))
+# The builtins whose names are words of English too (``long``, ``reduce``, ``apply``) count
+# where called or listed (``(int, long)``), the others anywhere.
+_WORDLIKE_BUILTINS = frozenset({"long", "reduce", "cmp", "intern", "apply", "buffer"})
+_ONLY_TEXT = re.compile(
+    r"\b(?:%s)\b|\b(?:%s)[ \t]*[(),]|^[ \t]*(?:import|from)[ \t]+(?:%s)\b|\.(?:%s)\b"
+    r"|^[ \t]*from[ \t]+\w+[ \t]+import\b.*\b(?:%s)\b|\bcmp[ \t]*=|\bdef[ \t]+(?:%s)\b" % (
+        "|".join(sorted(PY2_BUILTINS - _WORDLIKE_BUILTINS)), "|".join(sorted(_WORDLIKE_BUILTINS)),
+        "|".join(sorted(PY2_MODULES)), _REMOVED_NAMES, _REMOVED_NAMES,
+        "|".join(sorted(SPECIAL_METHODS))), re.MULTILINE)
+
+
+def may_be_python2_only(text: str) -> bool:
+    """Whether a file's text may hold Python 2-only evidence (``is_python2_only``): False
+    means it certainly holds none, without parsing it.
+
+    Args:
+      text: a Python file's text.
+
+    Returns:
+      True when a word such evidence spells is there (a builtin called, a module
+      imported or a removed name read); parse the file to know.
+    """
+    return _ONLY_TEXT.search(text) is not None
 
 
 @dataclass(frozen=True)

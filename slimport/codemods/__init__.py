@@ -49,7 +49,9 @@ from slimport.codemods.py2_leftovers import Py2LeftoversCommand
 from slimport.codemods.py2_lists import Py2ListsCommand
 from slimport.codemods.py2_methods import Py2MethodsCommand
 from slimport.codemods.py2_modules import Py2ModulesCommand
+from slimport.codemods.py2_native_strs import Py2NativeStrsCommand
 from slimport.codemods.py2_ordering import Py2OrderingCommand
+from slimport.codemods.py2_str_equality import Py2StrEqualityCommand
 from slimport.codemods.register_shape import RegisterShapeCommand
 from slimport.codemods.removed_stdlib import RemovedStdlibCommand
 from slimport.codemods.replica_device import ReplicaDeviceCommand
@@ -109,6 +111,8 @@ CODEMODS: List[Type[SlimportCodemod]] = [
     ScipyMiscCommand,
     TestCaseAssertsCommand,
     StructuredArrayAssertsCommand,
+    Py2StrEqualityCommand,
+    Py2NativeStrsCommand,
     LegacyKerasCommand,
     EstimatorPsStrategyCommand,
     LateCollectiveStrategyCommand,

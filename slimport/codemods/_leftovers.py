@@ -13,7 +13,7 @@ or ``map(`` is in too many files (``along``, ``tf.map_fn(``).
 from __future__ import annotations
 
 import ast
-from typing import AbstractSet, Any, Optional
+from typing import AbstractSet, Any, ClassVar, Optional, Tuple
 
 import libcst as cst
 
@@ -21,6 +21,7 @@ from slimport.analysis.ast_index import nodes_of
 from slimport.codemods.base import SlimportCodemod, StatementFilter
 from slimport.analysis.names import Bindings
 from slimport.analysis.tf_code import leftovers_are_ours, tf1_era_file
+from slimport.codemods.tree_facts import TREE_PYTHON2, TreeFact
 
 
 def reads_attribute(attributes: AbstractSet[str]) -> StatementFilter:
@@ -41,8 +42,13 @@ class LeftoverCodemod(SlimportCodemod):
     """Base of the leftover codemods; subclasses set ``TRIGGER`` (the pattern a file's
     text must match) and define ``leftover_statements`` and ``start_leftovers``."""
 
+    # Is the file part of a Python 2 project? (Subclasses that read more facts add theirs
+    # to these.)
+    TREE_FACTS: ClassVar[Tuple[TreeFact, ...]] = (TREE_PYTHON2,)
+
     def __init__(self, context: Any, tree_methods: Optional[AbstractSet[str]] = None,
-                 tree_imports: Optional[AbstractSet[str]] = None, **kwargs: Any) -> None:
+                 tree_imports: Optional[AbstractSet[str]] = None,
+                 tree_python2: Optional[str] = None, **kwargs: Any) -> None:
         """
         Args:
           context: libcst's codemod context.
@@ -50,11 +56,15 @@ class LeftoverCodemod(SlimportCodemod):
             define, or None when the tree is not known (a receiver only the tree could
             tell about is then reported).
           tree_imports: the modules the whole tree imports, or None when not known.
+          tree_python2: what shows that the file's project is Python 2 code (a module
+            of its scope that fails on Python 3 as written), or None: not one, or the
+            tree is not known.
           **kwargs: for the base class.
         """
         # (Set first: the base's __init__ starts an empty file.)
         self.tree_methods = tree_methods
         self.tree_imports = tree_imports
+        self.tree_python2 = tree_python2
         super().__init__(context, **kwargs)
 
     @classmethod
@@ -85,8 +95,9 @@ class LeftoverCodemod(SlimportCodemod):
         return self.start_leftovers(tree, parsed)
 
     def leftovers_are_ours(self, parsed: ast.Module) -> bool:
-        """Whether this file's leftovers are for this codemod to port (``leftovers_are_ours``;
-        a codemod whose idiom dates a file by itself widens it).
+        """Whether this file's leftovers are for this codemod to port: those of a Python 2
+        project's modules (tree fact ``tree_python2``), else ``leftovers_are_ours`` (a
+        codemod whose idiom dates a file by itself widens it).
 
         Args:
           parsed: the file's stdlib ``ast``.
@@ -94,7 +105,8 @@ class LeftoverCodemod(SlimportCodemod):
         Returns:
           True to port the file.
         """
-        return leftovers_are_ours(parsed, self.original_ast, self.context.filename)
+        return self.tree_python2 is not None or \
+            leftovers_are_ours(parsed, self.original_ast, self.context.filename)
 
     def start_leftovers(self, tree: cst.Module, parsed: ast.Module) -> bool:
         """Set up this file's state, once its leftovers are known to be ours.

@@ -47,7 +47,7 @@ class MatplotlibApiCommand(LeftoverCodemod):
     )
     TRIGGER: ClassVar[Pattern[str]] = _TRIGGER_TEXT
     # A figure may come from another module of the tree: does the tree use matplotlib?
-    TREE_FACTS: ClassVar[Tuple[TreeFact, ...]] = (TREE_IMPORTS,)
+    TREE_FACTS: ClassVar[Tuple[TreeFact, ...]] = LeftoverCodemod.TREE_FACTS + (TREE_IMPORTS,)
 
     @classmethod
     def leftover_statements(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:

@@ -84,7 +84,7 @@ class NumpyAliasesCommand(LeftoverCodemod):
     )
     TRIGGER: ClassVar[Pattern[str]] = _TRIGGER_TEXT
     # Is ``x.tostring()`` NumPy's (or Python's, Pillow's), or the tree's own method?
-    TREE_FACTS: ClassVar[Tuple[TreeFact, ...]] = (TREE_METHODS,)
+    TREE_FACTS: ClassVar[Tuple[TreeFact, ...]] = LeftoverCodemod.TREE_FACTS + (TREE_METHODS,)
 
     @classmethod
     def applies_to(cls, source: str) -> bool:

@@ -53,7 +53,8 @@ class PandasAsMatrixCommand(CollectsFirst, LeftoverCodemod):
     )
     TRIGGER: ClassVar[Pattern[str]] = re.compile(r"\.as_matrix\(")
     # Is an unknown receiver's as_matrix pandas', or another library's or the tree's?
-    TREE_FACTS: ClassVar[Tuple[TreeFact, ...]] = (TREE_METHODS, TREE_IMPORTS)
+    TREE_FACTS: ClassVar[Tuple[TreeFact, ...]] = \
+        LeftoverCodemod.TREE_FACTS + (TREE_METHODS, TREE_IMPORTS)
 
     @classmethod
     def leftover_statements(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:

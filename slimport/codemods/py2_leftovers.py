@@ -144,7 +144,7 @@ class Py2LeftoversCommand(LeftoverCodemod):
     NAME_TRIGGERS: ClassVar[FrozenSet[str]] = frozenset(
         {*BUILTINS, *MOVED, *REMOVED, *ITER_METHODS, *ITERTOOLS, "maxint", NEXT_METHOD})
     # Is ``d.itervalues()`` Python 2's, or a method the tree itself defines?
-    TREE_FACTS: ClassVar[Tuple[TreeFact, ...]] = (TREE_METHODS,)
+    TREE_FACTS: ClassVar[Tuple[TreeFact, ...]] = LeftoverCodemod.TREE_FACTS + (TREE_METHODS,)
 
     @classmethod
     def leftover_statements(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:

@@ -261,6 +261,8 @@ class SlimExtImportCommand(SlimportCodemod):
         self._tries: List[cst.Try] = []
         self._uses_legacy_keras = False
         self._uses_estimator = False
+        # Whether a module-level tensorflow_estimator / tensorflow_gan import was seen.
+        self._estimator_imported = False
         # The module-level tensorflow_estimator import that comes before any TensorFlow
         # import: slim_ext goes before it.
         self._estimator_first: Optional[cst.CSTNode] = None
@@ -354,13 +356,17 @@ class SlimExtImportCommand(SlimportCodemod):
         modules = _imported_modules(node)
         if any(is_under(module, SLIM_EXT) for module in modules):
             # Shims apply once, for the whole process; functions run after the module.
-            self._covered.add(scope)
+            # At module level they must come before a tensorflow_estimator or
+            # tensorflow_gan import, which fails without them: one after it (another
+            # codemod's runtime import, added after the file's imports) covers nothing.
+            if not (scope == 0 and self._estimator_imported):
+                self._covered.add(scope)
         elif any(is_under(module, TF_SLIM) for module in modules):
             self._tf_slim_lines.setdefault(scope, self._line)  # type: ignore[arg-type]
         elif any(is_under(module, package) for module in modules
                  for package in _NEED_ESTIMATOR_AT_IMPORT):
             if scope == 0:
-                self._uses_estimator = True
+                self._uses_estimator = self._estimator_imported = True
                 if scope not in self._covered and scope not in self._tf_lines \
                         and self._estimator_first is None:
                     self._estimator_first = self._line

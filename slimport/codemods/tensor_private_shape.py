@@ -71,19 +71,22 @@ class TensorPrivateShapeCommand(LeftoverCodemod):
         "shape, where the tree sets no _shape of its own; others reported"
     )
     TRIGGER: ClassVar[Pattern[str]] = re.compile(r"\._shape\b")
-    TREE_FACTS: ClassVar[Tuple[TreeFact, ...]] = (TREE_BINDS_PRIVATE_SHAPE,)
+    TREE_FACTS: ClassVar[Tuple[TreeFact, ...]] = \
+        LeftoverCodemod.TREE_FACTS + (TREE_BINDS_PRIVATE_SHAPE,)
 
     def __init__(self, context: Any, tree_binds_private_shape: Optional[bool] = None,
-                 **kwargs: Any) -> None:
+                 tree_python2: Optional[str] = None, **kwargs: Any) -> None:
         """
         Args:
           context: libcst's codemod context.
           tree_binds_private_shape: whether the tree gives anything a ``_shape`` of its
             own; None when the tree is not known (every read is then reported).
+          tree_python2: what shows that the file's project is Python 2 code, or None
+            (passed on to LeftoverCodemod).
           **kwargs: for the base class.
         """
         self.tree_binds_private_shape = tree_binds_private_shape
-        super().__init__(context, **kwargs)
+        super().__init__(context, tree_python2=tree_python2, **kwargs)
 
     @classmethod
     def leftover_statements(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:

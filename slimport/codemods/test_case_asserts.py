@@ -70,7 +70,7 @@ class TestCaseAssertsCommand(ClassesFollowed, LeftoverCodemod):
     )
     TRIGGER: ClassVar[Pattern[str]] = _TRIGGER_TEXT
     # Is ``self.assertItemsEqual`` unittest's old name, or a method of the tree's own?
-    TREE_FACTS: ClassVar[Tuple[TreeFact, ...]] = (TREE_METHODS,)
+    TREE_FACTS: ClassVar[Tuple[TreeFact, ...]] = LeftoverCodemod.TREE_FACTS + (TREE_METHODS,)
 
     @classmethod
     def leftover_statements(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:

@@ -16,10 +16,13 @@ findings what it could not know.
 from __future__ import annotations
 
 import ast
+import functools
+import os
 import re
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, FrozenSet, Optional, Sequence
 
+from slimport.analysis.py2_code import describe, may_be_python2_only, python2_evidence
 from slimport.analysis.source_tree import SourceTree
 
 # context.scratch key: {fact name: value} for the facts the engine gathered.
@@ -35,6 +38,8 @@ class TreeContents:
     # The text of every Python file of the scope the fact is gathered over (UTF-8,
     # undecodable bytes replaced): ``slimport.engine.facts``.
     texts: Sequence[str]
+    # Their paths, in the same order (empty where not known): for a fact's report.
+    paths: Sequence[str] = ()
 
 
 # How far a fact reaches: the code a module can meet through what it imports (its
@@ -187,6 +192,56 @@ def structured_dtype_names(texts: Sequence[str]) -> FrozenSet[str]:
     return frozenset(name for name, count in structured.items() if bindings.get(name) == count)
 
 
+def python2_only_evidence(text: str) -> Optional[str]:
+    """What in one file's text fails on Python 3 as written (``is_python2_only``), as a
+    report names it, or None.
+
+    Args:
+      text: a Python file's text.
+
+    Returns:
+      ``import StringIO (line 17)`` and the like; None for a file with no such evidence
+      or that does not parse.
+    """
+    return _parsed_evidence(text) if may_be_python2_only(text) else None
+
+
+# Remembered: a run gathers the fact once per scope, and scopes share roots.
+@functools.lru_cache(maxsize=1024)
+def _parsed_evidence(text: str) -> Optional[str]:
+    try:
+        evidence = [e for e in python2_evidence(ast.parse(text)) if e.only]
+    except (SyntaxError, ValueError):
+        return None
+    return describe(evidence, shown=1) if evidence else None
+
+
+def python2_project(tree: TreeContents) -> Optional[str]:
+    """Whether the tree is a Python 2 project, and what shows it: a module of it that
+    fails on Python 3 as written (a Python 2 builtin, module or removed name, outside
+    any version guard). Such a project ran on Python 2, so its other modules did too:
+    their string literals were bytes, their ``map`` a list, whatever TF API they use.
+
+    Args:
+      tree: the texts (and paths) of the tree's Python files.
+
+    Returns:
+      The first such file and its evidence (``proj/utils/io.py: import StringIO (line
+      17)``, from the folder above the scope's files), or None for a tree none of whose
+      files shows it.
+    """
+    for index, text in enumerate(tree.texts):
+        found = python2_only_evidence(text)
+        if found:
+            if index >= len(tree.paths):
+                return found
+            # Named from the folder that holds the scope's files: the same words
+            # wherever the run starts and whichever part of the tree it was given.
+            top = os.path.dirname(os.path.commonpath(tree.paths))
+            return f"{os.path.relpath(tree.paths[index], top)}: {found}"
+    return None
+
+
 # Is ``x.iteritems()`` / ``x.next()`` / ``self.assertItemsEqual`` Python 2's or a
 # library's old name, or a method the tree itself defines?
 TREE_METHODS = TreeFact("tree_methods", lambda tree: methods_defined(tree.texts))
@@ -196,3 +251,6 @@ TREE_IMPORTS = TreeFact("tree_imports", lambda tree: modules_imported(tree.texts
 # then makes an array TF 2's assertions cannot name the dtype of)?
 TREE_STRUCTURED_DTYPES = TreeFact("tree_structured_dtypes",
                                   lambda tree: structured_dtype_names(tree.texts))
+# Is the file part of a Python 2 project (its string literals bytes, its ``map`` a list)
+# though it shows no Python 2 sign of its own?
+TREE_PYTHON2 = TreeFact("tree_python2", python2_project)

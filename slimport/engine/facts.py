@@ -95,8 +95,8 @@ def _display(root: Root) -> str:
 
 
 def scopes_of(texts: Mapping[str, str], around: Optional[Mapping[str, str]] = None,
-              gather: Callable[[str, Sequence[str]], Mapping[str, Any]] = lambda reach,
-              texts: {}) -> TreeFacts:
+              gather: Callable[[str, Sequence[str], Sequence[str]], Mapping[str, Any]] =
+              lambda reach, paths, texts: {}) -> TreeFacts:
     """The scope of every file of ``texts``, and ``gather``'s facts of each.
 
     A file's facts of reach IMPORTS are gathered over its scope (its root and the roots
@@ -107,7 +107,7 @@ def scopes_of(texts: Mapping[str, str], around: Optional[Mapping[str, str]] = No
       texts: absolute path -> text of every Python file of the run.
       around: absolute path -> text of the other files of the roots the run's files
         are in (``rest_of_roots``): read for facts, never ported.
-      gather: the facts of one reach over the texts of a scope's files (default: none,
+      gather: the facts of one reach over the paths and texts of a scope's files (default: none,
         for a run whose every port the cache has: the report still names the roots).
 
     Returns:
@@ -122,8 +122,8 @@ def scopes_of(texts: Mapping[str, str], around: Optional[Mapping[str, str]] = No
     def facts_over(reach: str, members: FrozenSet[Root]) -> Mapping[str, Any]:
         known = gathered.get((reach, members))
         if known is None:
-            known = gathered[reach, members] = gather(reach, [
-                every[name] for root in sorted(members) for name in roots.files_of.get(root, ())])
+            names = [name for root in sorted(members) for name in roots.files_of.get(root, ())]
+            known = gathered[reach, members] = gather(reach, names, [every[name] for name in names])
         return known
 
     scopes: List[Scope] = []
@@ -171,8 +171,9 @@ def survey(codemods: Sequence[type], options: Mapping[str, Any],
     if not gather_facts:
         return Survey(TreeFacts(), warnings)
 
-    def gather(reach: str, scope_texts: Sequence[str]) -> Mapping[str, Any]:
-        contents = TreeContents(source, scope_texts)
+    def gather(reach: str, scope_paths: Sequence[str], scope_texts: Sequence[str]
+               ) -> Mapping[str, Any]:
+        contents = TreeContents(source, scope_texts, scope_paths)
         return {name: fact.gather(contents) for name, fact in declared.items()
                 if fact.reach == reach}
 

@@ -11,7 +11,8 @@ import libcst as cst
 from slimport import engine
 from slimport.analysis.source_tree import SourceTree
 from slimport.codemods.base import SlimportCodemod
-from slimport.codemods.tree_facts import (PROCESS, TreeContents, TreeFact,
+from slimport.codemods.py2_str_equality import Py2StrEqualityCommand
+from slimport.codemods.tree_facts import (PROCESS, TreeContents, TreeFact, python2_project,
                                           structured_dtype_names)
 from tests.slimport.conftest import write_tree
 
@@ -198,3 +199,44 @@ def test_structured_dtype_names_are_those_bound_to_records_only() -> None:
            "def f():\n  label_data_type = 3\n")
     elsewhere = "other_type = 3\nnp = None\nrenamed_type = np.dtype([('x', 'i4')])\n"
     assert structured_dtype_names([vrd, elsewhere]) == {"label_data_type", "box_type"}
+
+
+PYTHON2_AND_3 = {
+    # A Python 2 project: one module fails on Python 3 as written; its test module does
+    # not show it. A Python 3 project beside it, and a module guarded for both.
+    "od/pkg/__init__.py": "", "od/pkg/io_utils.py": "import os\nimport StringIO\n",
+    "od/pkg/io_test.py": "import tensorflow as tf\n\nclass T(tf.test.TestCase):\n  pass\n",
+    "new/lib/__init__.py": "",
+    "new/lib/compat.py": "try:\n  import cPickle as pickle\nexcept ImportError:\n  import pickle\n",
+    "new/lib/lib_test.py": "import tensorflow as tf\n\nclass T(tf.test.TestCase):\n  pass\n",
+}
+
+
+def test_a_python2_project_is_known_by_any_module_of_it(tmp_path: Path) -> None:
+    """Issue 40: a module of a Python 2 project shows no sign of its own (object detection
+    0.1.1's test modules), yet its literals were bytes: the tree fact tree_python2 says
+    which module shows it; a project written for both (a guarded import) is not one."""
+    write_tree(tmp_path, PYTHON2_AND_3)
+    plan = engine.make_plan([tmp_path], write=False)
+    prepared = engine.prepare_run(plan, engine.Request(), lambda: ((Py2StrEqualityCommand,), []))
+    facts = {job.source.relative_to(tmp_path).as_posix():
+             prepared.facts.for_file(str(job.source))["tree_python2"] for job in plan.python_jobs}
+    od = "pkg/io_utils.py: import StringIO (line 2)"  # from the folder above the package
+    assert facts == {"od/pkg/__init__.py": od, "od/pkg/io_utils.py": od, "od/pkg/io_test.py": od,
+                     "new/lib/__init__.py": None, "new/lib/compat.py": None,
+                     "new/lib/lib_test.py": None}
+    # The same words when the test module's folder is ported alone.
+    alone = engine.make_plan([tmp_path / "od" / "pkg"], write=False)
+    prepared = engine.prepare_run(alone, engine.Request(), lambda: ((Py2StrEqualityCommand,), []))
+    assert prepared.facts.for_file(str(tmp_path / "od/pkg/io_test.py"))["tree_python2"] == od
+    outcome = engine.run_plan(plan, engine.PortSettings((Py2StrEqualityCommand,),
+                                                        tree_facts=prepared.facts))
+    assert [Path(r.path).relative_to(tmp_path).as_posix() for r in outcome.results
+            if r.status == "changed"] == ["od/pkg/io_test.py"]
+
+
+def test_python2_project_reads_only_what_may_show_it() -> None:
+    texts = ["x = 1\n" * 50, "def long_name(): pass  # reduce, apply\n",
+             "import six\nif six.PY2:\n  range = xrange\n", "x = unicode(y)\n"]
+    assert python2_project(TreeContents(None, texts)) == "unicode (line 1)"
+    assert python2_project(TreeContents(None, texts[:3])) is None

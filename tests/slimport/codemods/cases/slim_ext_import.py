@@ -205,6 +205,23 @@ CASES = [
         """,
     ),
     Edit(
+        # object detection 0.1.1's model_lib_test.py, where py2_str_equality had added
+        # its runtime import after the file's imports: it came too late for the
+        # tensorflow_estimator import above it.
+        "a slim_ext import after tensorflow_estimator's covers nothing",
+        before="""
+            import tensorflow.compat.v1 as tf
+            from tensorflow_estimator.python.estimator.tpu import tpu_config
+            import slim_ext.test_util
+        """,
+        after="""
+            import tensorflow.compat.v1 as tf
+            import slim_ext.estimator
+            from tensorflow_estimator.python.estimator.tpu import tpu_config
+            import slim_ext.test_util
+        """,
+    ),
+    Edit(
         "tf-gan imported first",
         before="""
             import tensorflow_gan as tfgan
