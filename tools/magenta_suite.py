@@ -3,6 +3,8 @@
     python tools/magenta_suite.py [--cache DIR] [--keep DIR] [-j N] [--as-script]
                                   [--only SUBSTRING] [--report FILE.json] [-v]
     tox -e peersuite            (with tools/tensorlayer_suite.py)
+    tox -e era                  (also unported, in its time: --tf1-python of
+                                 tools/tf1_env.py --peer magenta, --tf1-all)
 
 magenta 1.1.7 (PyPI's wheel; it has no sdist of that version) is Google's TF1 music
 project: ``tf.contrib.training.HParams``, ``tf.contrib.rnn`` / ``cudnn_rnn`` cells,

@@ -48,6 +48,7 @@ import ast
 import json
 import os
 import re
+import shutil
 import subprocess
 import tempfile
 import time
@@ -722,7 +723,11 @@ def run_unported(trees: Trees, modules: Sequence[str], python: str, workdir: Pat
     ``python -m pytest MODULE`` with no other argument on its command line (pytest's
     options come from PYTEST_ADDOPTS): TF1's flags parse ``sys.argv`` on first access,
     and pytest's own options there would fail them. On Python 2 the tree's namespace
-    folders (``namespace_folders``) follow the trees on PYTHONPATH.
+    folders (``namespace_folders``) follow the trees on PYTHONPATH. The interpreter's
+    folder leads PATH, as in its activated virtualenv (TF 1.14's TFLite converter runs
+    its ``toco_from_protos`` script from there), and matplotlib draws with Agg, as a
+    headless CI of its time was set up (matplotlib 2 took TkAgg and failed without
+    $DISPLAY; 3.0 falls back to Agg by itself, as on the port's side).
     """
     outdir = workdir / "tf1"
     outdir.mkdir(parents=True, exist_ok=True)
@@ -733,6 +738,9 @@ def run_unported(trees: Trees, modules: Sequence[str], python: str, workdir: Pat
     def one(module: str) -> None:
         stem = outdir / module.replace("/", "__")[:-3]
         env = {"PYTHONPATH": os.pathsep.join(str(p) for p in path),
+               "PATH": os.pathsep.join([str(Path(shutil.which(python) or python).parent),
+                                        os.environ.get("PATH", "")]),
+               "MPLBACKEND": "Agg",
                "PYTEST_ADDOPTS": f"-q -p no:cacheprovider --tb=native -o junit_family=xunit2 "
                                  f"--junitxml={stem.with_suffix('.xml')}"}
         try:

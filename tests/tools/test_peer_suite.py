@@ -350,3 +350,24 @@ def test_python_2_gets_a_path_entry_for_each_namespace_folder(tmp_path):
         (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / path).write_text("")
     assert peer_suite.namespace_folders([tmp_path]) == [tmp_path / "nets", tmp_path / "nets/deep"]
+
+
+def test_the_unported_run_is_as_in_its_activated_virtualenv_headless(tmp_path, monkeypatch):
+    # TF 1.14's TFLite converter runs the venv's toco_from_protos script (PATH);
+    # matplotlib 2 took TkAgg and failed without $DISPLAY (MPLBACKEND).
+    seen = {}
+
+    def run(command, deadline, log, env, cwd):
+        seen.update(env)
+        log.write_text("")
+        return peer_suite._harness.Ran(0, 0.1)
+
+    monkeypatch.setattr(peer_suite, "python_major", lambda python: 2)
+    monkeypatch.setattr(peer_suite._harness, "run", run)
+    monkeypatch.setattr(peer_suite, "read_runs", lambda outdir, ported: {})
+    venv = tmp_path / "py27" / "bin"
+    venv.mkdir(parents=True)
+    trees = peer_suite.Trees(tmp_path / "ported", [], tmp_path / "src", [tmp_path / "src"])
+    peer_suite.run_unported(trees, ["a_test.py"], str(venv / "python"), tmp_path, 1, 60.0)
+    assert seen["PATH"].split(":")[0] == str(venv)
+    assert seen["MPLBACKEND"] == "Agg"
