@@ -42,6 +42,7 @@ from slimport.codemods.op_type_names import OpTypeNamesCommand
 from slimport.codemods.own_server import OwnServerCommand
 from slimport.codemods.pandas_as_matrix import PandasAsMatrixCommand
 from slimport.codemods.pillow_api import PillowApiCommand
+from slimport.codemods.protobuf_bytes_joins import ProtobufBytesJoinsCommand
 from slimport.codemods.protobuf_bytes_strs import ProtobufBytesStrsCommand
 from slimport.codemods.protobuf_int64_bools import ProtobufInt64BoolsCommand
 from slimport.codemods.py2_division import Py2DivisionCommand
@@ -103,6 +104,7 @@ CODEMODS: List[Type[SlimportCodemod]] = [
     PillowApiCommand,
     ProtobufInt64BoolsCommand,
     ProtobufBytesStrsCommand,
+    ProtobufBytesJoinsCommand,
     TfInternalsCommand,
     TensorPrivateShapeCommand,
     LeakyReluAlphaCommand,
