@@ -22,6 +22,7 @@ from typing import ClassVar, Dict, Iterator, List, Optional, Pattern, Set, Tuple
 
 import libcst as cst
 
+from slimport.analysis.ast_index import nodes_of
 from slimport.analysis.names import Bindings
 from slimport.analysis.py2_code import is_python2_code
 from slimport.codemods._leftovers import LeftoverCodemod
@@ -209,6 +210,12 @@ def formatted_encodings(tree: ast.Module) -> Dict[Key, str]:
       unique in the file are left out.
     """
     found: Dict[Key, str] = {}
+    # Most files that call .encode( assign no name its result (the shared walk's index
+    # says so without walking the scopes).
+    if not any(len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)  # type: ignore[attr-defined]
+               and _encoded_value(node.value) is not None  # type: ignore[attr-defined]
+               for node in nodes_of(tree, (ast.Assign,))):
+        return found
     scopes = list(_scopes(tree))
     paths = [path for path, _ in scopes]
     for path, scope in scopes:
