@@ -23,7 +23,8 @@ from slimport.analysis.names import Bindings
 from slimport.codemods._leftovers import LeftoverCodemod
 from slimport.codemods.base import StatementFilter, code_of
 
-_TRIGGER_TEXT = re.compile(r"\.join\(")
+# The field the edit needs (``.join(`` alone is in most files: ``os.path.join``).
+_TRIGGER_TEXT = re.compile(r"\.bytes_list\.value\b")
 
 
 def _bytes_field(node: cst.BaseExpression) -> bool:
@@ -46,6 +47,10 @@ class ProtobufBytesJoinsCommand(LeftoverCodemod):
         "joined (Python 3's str.join refuses the field's bytes)"
     )
     TRIGGER: ClassVar[Pattern[str]] = _TRIGGER_TEXT
+
+    @classmethod
+    def applies_to(cls, source: str) -> bool:
+        return ".join(" in source and super().applies_to(source)
 
     @classmethod
     def leftover_statements(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:
