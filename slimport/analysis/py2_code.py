@@ -218,7 +218,7 @@ class _Reader:
             self._walk(statement.orelse)
             self._walk(statement.finalbody)
             return
-        if isinstance(statement, ast.If) and _reads_version(statement.test):
+        if isinstance(statement, ast.If) and reads_version(statement.test):
             return
         if isinstance(statement, ast.ClassDef):
             self._class(statement)
@@ -322,8 +322,16 @@ def _catches_version_errors(handler: ast.ExceptHandler) -> bool:
                for t in types)
 
 
-def _reads_version(test: ast.expr) -> bool:
-    """Whether an ``if`` test tells Python 2 from 3 (``six.PY2``, ``sys.version_info``)."""
+def reads_version(test: ast.expr) -> bool:
+    """Whether an ``if`` test tells Python 2 from 3 (``six.PY2``, ``sys.version_info``):
+    what such an ``if`` holds was written to run on Python 3 too.
+
+    Args:
+      test: the ``if`` statement's test.
+
+    Returns:
+      True when it reads ``PY2``/``PY3``/``version_info``/``version``.
+    """
     return any((isinstance(node, ast.Name) and node.id in _VERSION_WORDS)
                or (isinstance(node, ast.Attribute) and node.attr in _VERSION_WORDS)
                for node in ast.walk(test))

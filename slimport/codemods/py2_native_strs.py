@@ -11,7 +11,8 @@ formats it into text -- an argument of ``.format``, the right of ``'...' % ...``
 string literal in ``+``, in an f-string -- the value gets ``.decode(<encoding>)``: the
 same characters (those ``encode`` dropped or replaced stay so), as text, which is what
 Python 2 formatted. A name read any other way (written to a file, compared with bytes,
-returned) is left. Only Python 2 code (``py2_code``, or a Python 2 project's module:
+returned) is left, and so is one in an ``if`` that tells Python 2 from 3 (``if six.PY2:``:
+written for both). Only Python 2 code (``py2_code``, or a Python 2 project's module:
 tree fact ``tree_python2``).
 """
 from __future__ import annotations
@@ -23,8 +24,8 @@ from typing import ClassVar, Dict, Iterator, List, Optional, Pattern, Set, Tuple
 import libcst as cst
 
 from slimport.analysis.ast_index import nodes_of
-from slimport.analysis.names import Bindings
-from slimport.analysis.py2_code import is_python2_code
+from slimport.analysis.names import Bindings, statement_blocks
+from slimport.analysis.py2_code import is_python2_code, reads_version
 from slimport.codemods._leftovers import LeftoverCodemod
 from slimport.codemods.base import StatementFilter, code_of
 
@@ -46,12 +47,17 @@ def _encoding(call: ast.Call) -> Optional[str]:
         else None
 
 
+def _encode_call(value: ast.AST) -> bool:
+    """``<expression>.encode(...)``: the assignments this codemod numbers, the same ones
+    on the stdlib ``ast`` (``formatted_encodings``) and in libcst (``visit_Assign``)."""
+    return isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and \
+        value.func.attr == "encode"
+
+
 def _encoded_value(value: ast.AST) -> Optional[str]:
-    """The codec when ``value`` is ``<expression>.encode(...)``, else None."""
-    if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and \
-            value.func.attr == "encode":
-        return _encoding(value)
-    return None
+    """The codec when ``value`` is ``<expression>.encode(...)`` with a codec it spells
+    (``_encoding``), else None."""
+    return _encoding(value) if _encode_call(value) else None  # type: ignore[arg-type]
 
 
 def _scopes(tree: ast.Module) -> Iterator[Tuple[Tuple[str, ...], ast.AST]]:
@@ -124,6 +130,8 @@ class _Scope:
     def __init__(self, scope: ast.AST) -> None:
         self.parents: Dict[int, ast.AST] = {}
         self.names: List[ast.Name] = []
+        # Names a nested function or class also reads or binds (a closure: reads this
+        # codemod does not follow), and those the scope declares global or nonlocal.
         self.declared: Set[str] = set()
         for node, parent in _own_nodes(scope):
             self.parents[id(node)] = parent
@@ -131,10 +139,23 @@ class _Scope:
                 self.names.append(node)
             elif isinstance(node, (ast.Global, ast.Nonlocal)):
                 self.declared.update(node.names)
+            elif isinstance(node, _SCOPES):
+                self.declared.update(inner.id for inner in ast.walk(node)
+                                     if isinstance(inner, ast.Name))
         self.scope = scope
 
     def parent(self, node: ast.AST) -> Optional[ast.AST]:
         return self.parents.get(id(node))
+
+    def version_guarded(self, node: ast.AST) -> bool:
+        """Whether ``node`` is in an ``if`` that tells Python 2 from 3 (``if six.PY2:``):
+        code written for both, whose Python 2 branch Python 3 never runs."""
+        around = self.parent(node)
+        while around is not None:
+            if isinstance(around, ast.If) and reads_version(around.test):
+                return True
+            around = self.parent(around)
+        return False
 
     def reads_reached(self, statement: ast.stmt, name: str) -> Optional[List[ast.Name]]:
         """The reads of ``name`` the assignment ``statement`` can reach, or None when a
@@ -182,12 +203,10 @@ class _Scope:
 def _statements_around(block: Optional[ast.AST], statement: ast.AST
                        ) -> Tuple[List[ast.stmt], List[ast.stmt]]:
     """The statements before and after ``statement`` in the list of ``block`` holding it."""
-    for field in ("body", "orelse", "finalbody"):
-        statements = getattr(block, field, None)
-        if isinstance(statements, list):
-            for index, candidate in enumerate(statements):
-                if candidate is statement:
-                    return statements[:index], statements[index + 1:]
+    for statements in statement_blocks(block) if block is not None else ():  # type: ignore[arg-type]
+        for index, candidate in enumerate(statements):
+            if candidate is statement:
+                return statements[:index], statements[index + 1:]
     return [], []
 
 
@@ -226,13 +245,12 @@ def formatted_encodings(tree: ast.Module) -> Dict[Key, str]:
         for node in sorted(own.names, key=_position):
             statement = own.parent(node)
             if not isinstance(node.ctx, ast.Store) or not isinstance(statement, ast.Assign) \
-                    or len(statement.targets) != 1 or statement.targets[0] is not node:
-                continue
-            codec = _encoded_value(statement.value)
-            if codec is None:
+                    or len(statement.targets) != 1 or statement.targets[0] is not node \
+                    or not _encode_call(statement.value):
                 continue
             index = counts[node.id] = counts.get(node.id, -1) + 1
-            if node.id in own.declared:
+            codec = _encoded_value(statement.value)
+            if codec is None or node.id in own.declared or own.version_guarded(statement):
                 continue
             reads = own.reads_reached(statement, node.id)
             if reads and all(_formats_into_text(read, own.parent(read),  # type: ignore[arg-type]
@@ -255,7 +273,7 @@ class Py2NativeStrsCommand(LeftoverCodemod):
     @classmethod
     def leftover_statements(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:
         return lambda statement: isinstance(statement, ast.Assign) and \
-            _encoded_value(statement.value) is not None
+            _encode_call(statement.value)
 
     def start_leftovers(self, tree: cst.Module, parsed: ast.Module) -> bool:
         whole = self.original_ast or parsed

@@ -58,6 +58,37 @@ CASES = [
         """,
         options={"tree_python2": "pkg/io.py: import StringIO (line 1)"},
     ),
+    Edit(
+        # The assignments are numbered alike on both sides, the one whose codec is no
+        # literal included: before, the first was decoded with the second's codec.
+        "the second of two encodings of a name, the first written as bytes",
+        before="""
+            import StringIO
+
+            def f(x, y, codec, out):
+                label = x.encode(codec)
+                out.write(label)
+                label = y.encode('ascii')
+                print('{}'.format(label))
+        """,
+        after="""
+            import StringIO
+
+            def f(x, y, codec, out):
+                label = x.encode(codec)
+                out.write(label)
+                label = y.encode('ascii').decode('ascii')
+                print('{}'.format(label))
+        """,
+    ),
+    Noop("a closure reads the bytes (a read the codemod does not follow)",
+         "import StringIO\n\ndef f(x):\n    key = x.encode('ascii')\n    def g():\n"
+         "        return key\n    print('{}'.format(key))\n    return g\n"),
+    # models-research 2.8's object_detection_evaluation.py: written for Python 2 and 3.
+    Noop("the Python 2 branch of code written for both",
+         "from __future__ import print_function\nimport six\n\ndef name(category_name):\n"
+         "    if six.PY2:\n        category_name = category_name.encode('ascii', 'ignore')\n"
+         "    return 'AP/{}'.format(category_name)\n"),
     Noop("a loop that carries the bytes back to a read that is no formatting",
          "import StringIO\n\ndef f(xs, out):\n    name = ''\n    for x in xs:\n"
          "        out.write(name)\n        name = x.encode('ascii')\n"
