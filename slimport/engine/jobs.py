@@ -77,13 +77,19 @@ def read_regular(path: Path) -> Tuple[bytes, int]:
         os.close(descriptor)
 
 
-def atomic_write(path: Path, data: bytes, mode: int) -> None:
+def atomic_write(path: Path, data: bytes, mode: int, durable: bool = True) -> None:
     """Replace ``path`` with ``data`` so readers see the old or the new file, never half.
 
     Args:
       path: the file to write (its directory must exist).
       data: the new content.
       mode: permission bits to give the new file.
+      durable: flush the new file to the disk before it replaces the old one, so that
+        a crash of the machine (not only of the process) leaves one or the other. A
+        port in place needs it: it replaces the user's only copy. A copy into ``--out``
+        does not (the originals stay; the files it copies unchanged are not flushed
+        either), and there it cost an eighth of a port's wall time (a journal commit
+        per file: object detection 0.1.1, 274 files, 0.96 s of 7.6).
 
     Raises:
       OSError: the directory is not writable, the disk is full, ...; no temp file is
@@ -95,7 +101,8 @@ def atomic_write(path: Path, data: bytes, mode: int) -> None:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
-            os.fsync(handle.fileno())
+            if durable:
+                os.fsync(handle.fileno())
         os.chmod(temp_name, mode)
         os.replace(temp_name, path)
     except BaseException:
@@ -234,7 +241,7 @@ def _port_file(job: Job, settings: PortSettings, cache: Optional[FileCache],
     try:
         with stopping.writing():
             if changed:
-                atomic_write(job.dest, ported.data, mode)
+                atomic_write(job.dest, ported.data, mode, durable=job.in_place)
             elif not job.in_place:
                 shutil.copy2(job.source, job.dest)
     except OSError as error:

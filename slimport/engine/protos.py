@@ -337,7 +337,8 @@ def regenerate_in_run(plan: Plan, results: List[FileResult], settings: PortSetti
         result = by_path[job.display]
         if not regenerated.error and job.dest is not None:
             try:
-                atomic_write(job.dest, regenerated.code.encode("utf-8"), mode)
+                atomic_write(job.dest, regenerated.code.encode("utf-8"), mode,
+                             durable=job.in_place)
             except OSError as error:
                 result.status, result.error = FAILED, (
                     f"cannot write {job.dest}: {error.strerror or error}")
