@@ -145,10 +145,13 @@ CAUSES = (
           "`list(d.values())` (2to3's fix_dict)"),
     Cause("py2-itertools", PORT, r"module 'itertools' has no attribute 'i(zip|map|filter)",
           "`itertools.izip` -> `zip` (imap -> map, ifilter -> filter; 2to3's fix_itertools)"),
-    Cause("py2-stringio", PROJECT, r"No module named '(c?StringIO|cPickle|urllib2)'",
-          "Python 2's StringIO held str, which was bytes: io.StringIO (2to3's choice) or "
-          "io.BytesIO is the data's to decide (here PIL writes PNG bytes into it); the "
-          "rewrite reports the import with that fix (removed_stdlib), it cannot choose"),
+    Cause("py2-stringio", PORT, r"No module named 'c?StringIO'",
+          "Python 2's StringIO held str, which was bytes, or unicode: the rewrite points "
+          "`import StringIO` / `cStringIO` at slim_ext.py2_stringio, whose buffer holds "
+          "either as written (removed_stdlib); this module still imports it"),
+    Cause("py2-modules", PROJECT, r"No module named '(cPickle|urllib2)'",
+          "a Python 2 module Python 3 renamed (cPickle -> pickle, urllib2 -> "
+          "urllib.request): the project's on Python 3"),
     # Names the port leaves or cannot give.
     Cause("contrib-left", PORT, r"has no attribute 'contrib'|No module named 'tensorflow\.contrib",
           "tf.contrib names left in place as 'no home' (tf.contrib.lookup.HashTable now goes "

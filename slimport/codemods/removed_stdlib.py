@@ -9,9 +9,14 @@
   it to round its output); Python 3 removed it, so a read fails and a write has no
   effect. A file that reads or sets it gets ``import slim_ext.py2_json``, which gives
   the name back and has json honour it where Python 2.7 did; the code stays as written.
-- ``import StringIO`` / ``import cStringIO``: Python 2's buffer held ``str``, which was
-  bytes; Python 3 splits it into ``io.StringIO`` (text) and ``io.BytesIO`` (bytes), and
-  which one the code needs is its data's business: reported, never guessed.
+- ``import StringIO`` / ``import cStringIO`` (``as`` any name), ``from StringIO import
+  StringIO`` / ``from cStringIO import StringIO``: Python 2's buffer held ``str``, which
+  was bytes, and ``unicode``; Python 3 splits it into ``io.StringIO`` (text) and
+  ``io.BytesIO`` (bytes), and which one a line needs depends on what it writes at run
+  time (PIL's PNG bytes, a CSV's lines), so neither is chosen here: the import becomes
+  ``slim_ext.py2_stringio``'s (``import slim_ext.py2_stringio as StringIO``, the name it
+  bound kept), whose ``StringIO`` holds bytes or text as written, as Python 2's did. A
+  ``from`` import of another name (``cStringIO.InputType``) is reported.
 
 Only TF1-era code and plain Python are ported (``tf1_era_file``).
 """
@@ -37,17 +42,20 @@ PY2_JSON = "slim_ext.py2_json"
 SHARED_FIELDS: Dict[str, str] = {"args": "args", "varargs": "varargs",
                                  "defaults": "defaults", "keywords": "varkw"}
 PY2_BUFFERS = ("StringIO", "cStringIO")
+# Python 2's buffer of bytes or text, as written (both modules' StringIO).
+PY2_STRINGIO = "slim_ext.py2_stringio"
 _TRIGGER_TEXT = re.compile(r"getargspec|FLOAT_REPR|\bc?StringIO\b")
+_PY2_BUFFER = "Python 2's buffer: it holds bytes or text, as written"
 
 
 class RemovedStdlibCommand(LeftoverCodemod):
-    """Ports inspect.getargspec and json.encoder.FLOAT_REPR; reports StringIO imports."""
+    """Ports inspect.getargspec, json.encoder.FLOAT_REPR and the StringIO modules."""
 
     NAME: ClassVar[str] = "removed_stdlib"
     DESCRIPTION: ClassVar[str] = (
         "standard-library names Python 3 removed: inspect.getargspec -> getfullargspec, "
-        "json.encoder.FLOAT_REPR given back (import slim_ext.py2_json); StringIO imports "
-        "reported"
+        "json.encoder.FLOAT_REPR given back (import slim_ext.py2_json), StringIO / "
+        "cStringIO -> slim_ext.py2_stringio (bytes or text, as written)"
     )
     TRIGGER: ClassVar[Pattern[str]] = _TRIGGER_TEXT
 
@@ -62,20 +70,33 @@ class RemovedStdlibCommand(LeftoverCodemod):
         return True
 
     def visit_Import(self, node: cst.Import) -> bool:
-        for alias in node.names:
-            if get_full_name_for_node(alias.name) in PY2_BUFFERS:
-                self.needs_attention(
-                    node, f"`import {get_full_name_for_node(alias.name)}`: Python 3 has no "
-                    "such module; its buffer held Python 2's str, text or bytes",
-                    "use io.BytesIO where bytes are written (images, protos), io.StringIO "
-                    "for text")
+        names = list(node.names)
+        for number, alias in enumerate(names):
+            module = get_full_name_for_node(alias.name)
+            if module in PY2_BUFFERS:
+                bound = alias.asname.name.value if alias.asname is not None else module  # type: ignore[attr-defined]
+                names[number] = alias.with_changes(
+                    name=cst.parse_expression(PY2_STRINGIO), asname=cst.AsName(cst.Name(bound)))
+                self.record_edit(node, f"`import {module}`: Python 3 has no such module -> "
+                                       f"import {PY2_STRINGIO} as {bound} ({_PY2_BUFFER})")
+        if names != list(node.names):
+            self._replacements[id(node)] = node.with_changes(names=names)
         return False
 
     def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
         module = get_full_name_for_node(node.module) if node.module is not None else None
         if not node.relative and module in PY2_BUFFERS:
-            self.needs_attention(node, f"`from {module} import ...`: Python 3 has no such "
-                                 "module", "use io.BytesIO for bytes, io.StringIO for text")
+            if isinstance(node.names, cst.ImportStar) or any(
+                    alias.evaluated_name != "StringIO" for alias in node.names):
+                self.needs_attention(node, f"`from {module} import ...` of another name than "
+                                     "StringIO: Python 3 has no such module",
+                                     f"import StringIO from {PY2_STRINGIO} (bytes or text, "
+                                     "as written), the rest by hand")
+            else:
+                self._replacements[id(node)] = node.with_changes(
+                    module=cst.parse_expression(PY2_STRINGIO))
+                self.record_edit(node, f"`from {module} import StringIO`: Python 3 has no "
+                                       f"such module -> from {PY2_STRINGIO} ({_PY2_BUFFER})")
         elif not node.relative and module == "inspect" and not isinstance(
                 node.names, cst.ImportStar) and any(
                 alias.evaluated_name == "getargspec" for alias in node.names):

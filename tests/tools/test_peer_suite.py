@@ -203,7 +203,9 @@ def test_a_module_that_died_keeps_the_outcomes_its_progress_file_recorded(tmp_pa
 
 
 @pytest.mark.parametrize("error, cause, owner", [
-    ("ModuleNotFoundError: No module named 'StringIO'", "py2-stringio", peer_suite.PROJECT),
+    # Ported since (slim_ext.py2_stringio): the port's if it comes back.
+    ("ModuleNotFoundError: No module named 'StringIO'", "py2-stringio", peer_suite.PORT),
+    ("ModuleNotFoundError: No module named 'cPickle'", "py2-modules", peer_suite.PROJECT),
     ("AssertionError: ['1'] != array([b'1'], dtype=object)", "py2-str-as-bytes",
      peer_suite.PROJECT),
     # A library change the leftover codemods port: the port's if it comes back.

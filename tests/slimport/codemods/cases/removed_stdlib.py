@@ -1,5 +1,5 @@
-"""removed_stdlib: inspect.getargspec and json.encoder.FLOAT_REPR ported; StringIO reported."""
-from tests.slimport.codemods.cases import Edit, Noop, Reported, attention
+"""removed_stdlib: inspect.getargspec, json.encoder.FLOAT_REPR and the StringIO modules ported."""
+from tests.slimport.codemods.cases import Edit, Noop, Reported, attention, edit
 
 CASES = [
     Edit(
@@ -68,12 +68,38 @@ CASES = [
              "from json import encoder\nfrom mylib import slim_ext\n"
              "encoder.FLOAT_REPR = lambda o: format(o, '.2f')\n",
              [attention(3, "no FLOAT_REPR hook", fix="import slim_ext.py2_json")]),
-    Reported("import StringIO", "import StringIO\nbuffer = StringIO.StringIO()\n",
-             [attention(1, "`import StringIO`", fix="io.BytesIO")]),
-    Reported("import cStringIO as another name", "import cStringIO as io_\n",
-             [attention(1, "`import cStringIO`", fix="io.BytesIO")]),
-    Reported("from StringIO import StringIO", "from StringIO import StringIO\n",
-             [attention(1, "`from StringIO import ...`", fix="io.BytesIO")]),
+    # Python 2's buffer took bytes (PIL's PNG, object detection 0.1.1's
+    # detection_inference_test) or text: slim_ext.py2_stringio holds either, as written.
+    Edit(
+        "import StringIO: the module's name kept",
+        before="""
+            import StringIO
+
+            buffer = StringIO.StringIO()
+            image.save(buffer, format='png')
+        """,
+        after="""
+            import slim_ext.py2_stringio as StringIO
+
+            buffer = StringIO.StringIO()
+            image.save(buffer, format='png')
+        """,
+        findings=[edit(1, "import slim_ext.py2_stringio as StringIO")],
+    ),
+    Edit("import cStringIO as another name, beside another module",
+         "import os, cStringIO as io_\nbuffer = io_.StringIO()\n",
+         "import os, slim_ext.py2_stringio as io_\nbuffer = io_.StringIO()\n",
+         findings=[edit(1, "`import cStringIO`")]),
+    Edit("from StringIO import StringIO", "from StringIO import StringIO\n",
+         "from slim_ext.py2_stringio import StringIO\n",
+         findings=[edit(1, "from slim_ext.py2_stringio")]),
+    Edit("from cStringIO import StringIO as another name",
+         "from cStringIO import StringIO as BytesOrText\n",
+         "from slim_ext.py2_stringio import StringIO as BytesOrText\n",
+         findings=[edit(1, "`from cStringIO import StringIO`")]),
+    Reported("from cStringIO import a name slim_ext has not",
+             "from cStringIO import StringIO, InputType\n",
+             [attention(1, "another name than StringIO", fix="slim_ext.py2_stringio")]),
     Noop("getfullargspec already", "import inspect\nspec = inspect.getfullargspec(f).args\n"),
     Noop("another library as inspect",
          "import mylib as inspect\nnames = inspect.getargspec(f).args\n"),
