@@ -30,6 +30,7 @@ from slimport.codemods.late_collective_strategy import LateCollectiveStrategyCom
 from slimport.codemods.leaky_relu_alpha import LeakyReluAlphaCommand
 from slimport.codemods.legacy_keras import LegacyKerasCommand
 from slimport.codemods.librosa_keywords import LibrosaKeywordsCommand
+from slimport.codemods.librosa_output import LibrosaOutputCommand
 from slimport.codemods.matplotlib_api import MatplotlibApiCommand
 from slimport.codemods.moved_modules import MovedModulesCommand
 from slimport.codemods.moxing import MoxingCommand
@@ -97,6 +98,7 @@ CODEMODS: List[Type[SlimportCodemod]] = [
     NumpyStackGeneratorsCommand,
     Numpy1ScalarsCommand,
     LibrosaKeywordsCommand,
+    LibrosaOutputCommand,
     FractionsGcdCommand,
     PandasAsMatrixCommand,
     OpTypeNamesCommand,
