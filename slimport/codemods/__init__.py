@@ -35,6 +35,7 @@ from slimport.codemods.matplotlib_api import MatplotlibApiCommand
 from slimport.codemods.moved_modules import MovedModulesCommand
 from slimport.codemods.moxing import MoxingCommand
 from slimport.codemods.numpy_aliases import NumpyAliasesCommand
+from slimport.codemods.numpy1_ragged import Numpy1RaggedCommand
 from slimport.codemods.numpy1_scalars import Numpy1ScalarsCommand
 from slimport.codemods.numpy_float_counts import NumpyFloatCountsCommand
 from slimport.codemods.numpy_slice_lists import NumpySliceListsCommand
@@ -97,6 +98,7 @@ CODEMODS: List[Type[SlimportCodemod]] = [
     NumpyFloatCountsCommand,
     NumpyStackGeneratorsCommand,
     Numpy1ScalarsCommand,
+    Numpy1RaggedCommand,
     LibrosaKeywordsCommand,
     LibrosaOutputCommand,
     FractionsGcdCommand,

@@ -13,7 +13,7 @@ names, the standard-library names the Python 2 codemods write, and the library n
 codemods for removed library APIs write (scipy_misc, test_case_asserts, tf_internals,
 pillow_api, matplotlib_api, fractions_gcd, librosa_output, leaky_relu_alpha,
 register_shape) and the runtime functions the Python 2 and NumPy 1 codemods call
-(py2_ordering, py2_division, numpy1_scalars).
+(py2_ordering, py2_division, numpy1_scalars, numpy1_ragged).
 """
 from __future__ import annotations
 
@@ -29,7 +29,8 @@ from slimport.codemods import device_spec, moved_modules, numpy_aliases
 from slimport.tables import contrib_table
 from slimport.codemods import py2_leftovers, removed_stdlib, tf0_names
 from slimport.codemods import (fractions_gcd, leaky_relu_alpha, librosa_output,
-                                protobuf_int64_bools, register_shape, scipy_misc)
+                                numpy1_ragged, protobuf_int64_bools, register_shape,
+                                scipy_misc)
 from slimport.codemods import numpy1_scalars, protobuf_bytes_strs, py2_division, py2_ordering
 from slimport.codemods import pillow_api
 from slimport.codemods import test_case_asserts
@@ -182,5 +183,7 @@ def test_library_successors_resolve() -> None:
     assert resolves(py2_ordering.CMP_TO_KEY.rpartition(".")[2], "functools")
     assert unresolved(numpy1_scalars.RUNTIME, [name.rpartition(".")[2] for name in
                                                numpy1_scalars.CONVERSIONS.values()]) == []
+    assert unresolved(numpy1_ragged.RUNTIME, [name.rpartition(".")[2] for name in
+                                              numpy1_ragged.HOMES.values()]) == []
     assert unresolved(py2_division.RUNTIME, [name.rpartition(".")[2] for name in (
         py2_division.DIV, py2_division.IDIV)]) == []

@@ -502,6 +502,12 @@ def audio(y, sr, t, axis):
 def save(path, y, sr):
     unused = 11
     librosa.output.write_wav(path, y, sr, norm=True)
+
+
+def controls(control):
+    unused = 12
+    if np.size(control):
+        return control
 '''
 
 
@@ -523,7 +529,8 @@ def test_library_leftovers_port_the_same_on_skeletons() -> None:
                     "value=slim_ext.protobuf3.int64_values(flags)", "t[tuple(s)], t.shape",
                     "np.stack([x for x in y])", "melspectrogram(y=y, sr=sr)",
                     "slim_ext.stdlib.fractions_gcd(sr, 2)", "np.linspace(0, 1, int(sr * 0.5))",
-                    "slim_ext.librosa_output.write_wav(path, y, sr, norm=True)"):
+                    "slim_ext.librosa_output.write_wav(path, y, sr, norm=True)",
+                    "if slim_ext.numpy1.size(control):"):
         assert written in text, written
 
 
