@@ -40,7 +40,7 @@ CAUSES = (
           "environments, TF-GAN), and t2t reaches tf.contrib through utils/contrib.py, "
           "whose functions hand out whole contrib modules (contrib.framework(), "
           ".layers(), .summary(), .opt(), ...: 13 imports left, reported); of the 49 names "
-          "it uses through them 18 have no TF 2 home (contrib.summary, opt.LazyAdam"
+          "it uses through them 16 have no TF 2 home (contrib.summary, opt.LazyAdam"
           "Optimizer, mixed_precision.LossScaleOptimizer, nn.nth_element, ...), nor has "
           "utils/metrics.py's tfe.metrics.Mean"),
     Cause("rtmidi", BLOCKED, r"No module named 'rtmidi'",
