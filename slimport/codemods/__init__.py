@@ -30,10 +30,12 @@ from slimport.codemods.late_collective_strategy import LateCollectiveStrategyCom
 from slimport.codemods.leaky_relu_alpha import LeakyReluAlphaCommand
 from slimport.codemods.legacy_keras import LegacyKerasCommand
 from slimport.codemods.librosa_keywords import LibrosaKeywordsCommand
+from slimport.codemods.librosa_output import LibrosaOutputCommand
 from slimport.codemods.matplotlib_api import MatplotlibApiCommand
 from slimport.codemods.moved_modules import MovedModulesCommand
 from slimport.codemods.moxing import MoxingCommand
 from slimport.codemods.numpy_aliases import NumpyAliasesCommand
+from slimport.codemods.numpy1_ragged import Numpy1RaggedCommand
 from slimport.codemods.numpy1_scalars import Numpy1ScalarsCommand
 from slimport.codemods.numpy_float_counts import NumpyFloatCountsCommand
 from slimport.codemods.numpy_slice_lists import NumpySliceListsCommand
@@ -96,7 +98,9 @@ CODEMODS: List[Type[SlimportCodemod]] = [
     NumpyFloatCountsCommand,
     NumpyStackGeneratorsCommand,
     Numpy1ScalarsCommand,
+    Numpy1RaggedCommand,
     LibrosaKeywordsCommand,
+    LibrosaOutputCommand,
     FractionsGcdCommand,
     PandasAsMatrixCommand,
     OpTypeNamesCommand,

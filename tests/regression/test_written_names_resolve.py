@@ -11,8 +11,9 @@ installed, as every tox env that runs this has them), tf0_names' renames, compat
 moved_modules' and moxing's homes, device_spec's TF1 DeviceSpec, numpy_aliases' NumPy
 names, the standard-library names the Python 2 codemods write, and the library names the
 codemods for removed library APIs write (scipy_misc, test_case_asserts, tf_internals,
-pillow_api, matplotlib_api, fractions_gcd, leaky_relu_alpha, register_shape) and the runtime
-functions the Python 2 and NumPy 1 codemods call (py2_ordering, py2_division, numpy1_scalars).
+pillow_api, matplotlib_api, fractions_gcd, librosa_output, leaky_relu_alpha,
+register_shape) and the runtime functions the Python 2 and NumPy 1 codemods call
+(py2_ordering, py2_division, numpy1_scalars, numpy1_ragged).
 """
 from __future__ import annotations
 
@@ -27,8 +28,9 @@ from slim_facts.moxing import MOX_FILE_NAMES, MOX_MODULE, MOX_NAMES
 from slimport.codemods import device_spec, moved_modules, numpy_aliases
 from slimport.tables import contrib_table
 from slimport.codemods import py2_leftovers, removed_stdlib, tf0_names
-from slimport.codemods import (fractions_gcd, leaky_relu_alpha, protobuf_int64_bools,
-                                register_shape, scipy_misc)
+from slimport.codemods import (fractions_gcd, leaky_relu_alpha, librosa_output,
+                                numpy1_ragged, protobuf_int64_bools, register_shape,
+                                scipy_misc)
 from slimport.codemods import numpy1_scalars, protobuf_bytes_strs, py2_division, py2_ordering
 from slimport.codemods import pillow_api
 from slimport.codemods import test_case_asserts
@@ -173,6 +175,7 @@ def test_library_successors_resolve() -> None:
     assert unresolved("numpy", ["frombuffer", "ndarray.tobytes", "ndarray.copy", "asarray"]) \
         == []
     assert resolves(fractions_gcd.HOME.rpartition(".")[2], fractions_gcd.RUNTIME)
+    assert resolves(librosa_output.HOME.rpartition(".")[2], librosa_output.RUNTIME)
     assert resolves(leaky_relu_alpha.FUNCTION, leaky_relu_alpha.RUNTIME)
     assert resolves(register_shape.DECORATOR, register_shape.RUNTIME)
     assert unresolved(py2_ordering.RUNTIME, [name.rpartition(".")[2] for name in (
@@ -180,5 +183,7 @@ def test_library_successors_resolve() -> None:
     assert resolves(py2_ordering.CMP_TO_KEY.rpartition(".")[2], "functools")
     assert unresolved(numpy1_scalars.RUNTIME, [name.rpartition(".")[2] for name in
                                                numpy1_scalars.CONVERSIONS.values()]) == []
+    assert unresolved(numpy1_ragged.RUNTIME, [name.rpartition(".")[2] for name in
+                                              numpy1_ragged.HOMES.values()]) == []
     assert unresolved(py2_division.RUNTIME, [name.rpartition(".")[2] for name in (
         py2_division.DIV, py2_division.IDIV)]) == []

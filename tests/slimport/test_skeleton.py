@@ -497,6 +497,17 @@ def audio(y, sr, t, axis):
     mel = librosa.feature.melspectrogram(y, sr)
     ramp = np.linspace(0, 1, sr * 0.5)
     return t[s], t._shape, np.stack(x for x in y), mel, fractions.gcd(sr, 2), ramp
+
+
+def save(path, y, sr):
+    unused = 11
+    librosa.output.write_wav(path, y, sr, norm=True)
+
+
+def controls(control):
+    unused = 12
+    if np.size(control):
+        return control
 '''
 
 
@@ -517,7 +528,9 @@ def test_library_leftovers_port_the_same_on_skeletons() -> None:
                     "self.convolution_op(", "self.assertCountEqual(",
                     "value=slim_ext.protobuf3.int64_values(flags)", "t[tuple(s)], t.shape",
                     "np.stack([x for x in y])", "melspectrogram(y=y, sr=sr)",
-                    "slim_ext.stdlib.fractions_gcd(sr, 2)", "np.linspace(0, 1, int(sr * 0.5))"):
+                    "slim_ext.stdlib.fractions_gcd(sr, 2)", "np.linspace(0, 1, int(sr * 0.5))",
+                    "slim_ext.librosa_output.write_wav(path, y, sr, norm=True)",
+                    "if slim_ext.numpy1.size(control):"):
         assert written in text, written
 
 

@@ -265,11 +265,16 @@ def test_the_rate_that_decides_leaves_out_the_modules_that_did_not_start():
     assert counts.rate == 0.1 and counts.started_rate == 0.5
 
 
-def test_a_wall_clock_test_stays_the_projects_when_the_reference_passed_it():
+@pytest.mark.parametrize("test, error", [
+    ("MidiHubTest::testStartPlayback_Updates", "AssertionError: 17.95 != 17.94 within 0.01 delta"),
+    # time.time() - wait_start against 1.2 s, with the machine loaded (issue 40's run).
+    ("MidiHubTest::testWaitForEvent_Signal",
+     "AssertionError: 1.3217313289642334 != 1.2 within 0.01 delta (0.1217 difference)"),
+    ("MidiHubTest::testMetronome", "AssertionError: 7 != 6"),
+])
+def test_a_wall_clock_test_stays_the_projects_when_the_reference_passed_it(test, error):
     # Load decides; the reference run passing it is no evidence of missing TF1 semantics.
-    test = "MidiHubTest::testStartPlayback_Updates"
     module = "magenta/interfaces/midi/midi_hub_test.py"
-    error = "AssertionError: 17.95 != 17.94 within 0.01 delta"
     runs = {module: _run(module, {test: "failed"}, [_failure(test, error, module)])}
     reference = {module: _run(module, {test: "passed"})}
     (classed,) = peer_suite.classify(magenta_suite.PEER, runs, reference)
