@@ -17,10 +17,19 @@ import numpy as np
 import scipy.io.wavfile
 
 
+class ParameterError(Exception):
+  """What ``write_wav`` raises when librosa itself is not installed: librosa's
+  ``ParameterError``, by name and message (ported code that calls ``write_wav`` imported
+  librosa, so there it is librosa's own class)."""
+
+
 def _parameter_error(message: str) -> Exception:
   """librosa's own ``ParameterError`` (what callers of librosa 0.7 caught)."""
-  from librosa.util.exceptions import ParameterError  # pylint: disable=g-import-not-at-top
-  return ParameterError(message)
+  try:
+    from librosa.util.exceptions import ParameterError as librosa_error  # pylint: disable=g-import-not-at-top
+  except ImportError:
+    return ParameterError(message)
+  return librosa_error(message)
 
 
 def _check_audio(y: Any) -> None:

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import scipy.io.wavfile
 
 from slim_ext import librosa_output
 from tests.slim_ext import librosa07_wav_cases
@@ -33,19 +34,23 @@ def test_writes_the_bytes_librosa_07_wrote(name, tmp_path):
 
 @pytest.mark.parametrize("name", sorted(librosa07_wav_cases.REFUSED))
 def test_refuses_what_librosa_07_refused(name, tmp_path):
-  librosa = pytest.importorskip("librosa")  # its ParameterError is what is raised
   signal, norm = librosa07_wav_cases.REFUSED[name]
   kind, message = json.loads((FIXTURE / "refused.json").read_text())[name]
-  with pytest.raises(librosa.util.exceptions.ParameterError) as raised:
+  with pytest.raises(Exception) as raised:
     librosa_output.write_wav(str(tmp_path / "out.wav"), signal(), 16000, norm=norm)
   assert (type(raised.value).__name__, str(raised.value)) == (kind, message)
+  # librosa's own class where librosa is installed (as it is for code that called it).
+  try:
+    from librosa.util.exceptions import ParameterError  # pylint: disable=import-outside-toplevel
+  except ImportError:
+    ParameterError = librosa_output.ParameterError
+  assert isinstance(raised.value, ParameterError)
   assert not (tmp_path / "out.wav").exists()
 
 
 def test_normalises_to_a_peak_of_one(tmp_path):
-  scipy_wavfile = pytest.importorskip("scipy.io.wavfile")
   y = np.array([0.25, -0.5, 0.125], np.float32)
   librosa_output.write_wav(str(tmp_path / "out.wav"), y, 8000, norm=True)
-  sr, written = scipy_wavfile.read(str(tmp_path / "out.wav"))
+  sr, written = scipy.io.wavfile.read(str(tmp_path / "out.wav"))
   assert sr == 8000 and written.dtype == np.float32
   np.testing.assert_array_equal(written, [0.5, -1.0, 0.25])
