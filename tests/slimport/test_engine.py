@@ -441,7 +441,7 @@ def _settings(*codemods: type, write: bool = True, diff: bool = False) -> engine
 def test_only_a_port_in_place_flushes_each_file_to_disk(tmp_path: Path, make_tree,
                                                         monkeypatch) -> None:
     """In place replaces the user's only copy: each file is flushed before the rename. A
-    copy into --out leaves the originals, and the flush per file was an eighth of its time."""
+    copy into --out leaves the originals: no flush, which waits on every other writer."""
     flushed = []
     real_fsync = os.fsync
     monkeypatch.setattr(os, "fsync", lambda fd: (flushed.append(fd), real_fsync(fd)))
