@@ -23,21 +23,22 @@ from typing import ClassVar, Dict, Pattern, Set
 
 import libcst as cst
 
+from slimport.analysis.ast_index import nodes_of
 from slimport.analysis.names import Bindings, dotted_parts
 from slimport.codemods._leftovers import LeftoverCodemod, reads_attribute
+from slimport.codemods._runtime_calls import RuntimeCalls
 from slimport.codemods.base import StatementFilter, code_of
 from slimport.codemods.numpy1_scalars import array_names
 
 RUNTIME = "slim_ext.numpy1"
 # numpy function -> NumPy 1's, in slim_ext.
-HOMES: Dict[str, str] = {f"numpy.{name}": f"{RUNTIME}.{name}"
-                         for name in ("size", "shape", "ndim")}
 _NAMES = ("size", "shape", "ndim")
+HOMES: Dict[str, str] = {f"numpy.{name}": f"{RUNTIME}.{name}" for name in _NAMES}
 # Python sequences written out.
 _SEQUENCES = (cst.List, cst.Tuple, cst.ListComp)
 
 
-class Numpy1RaggedCommand(LeftoverCodemod):
+class Numpy1RaggedCommand(RuntimeCalls, LeftoverCodemod):
     """np.size/shape/ndim of what may be a ragged list -> NumPy 1's, in slim_ext.numpy1."""
 
     NAME: ClassVar[str] = "numpy1_ragged"
@@ -46,6 +47,7 @@ class Numpy1RaggedCommand(LeftoverCodemod):
         "makes no array of it) -> slim_ext.numpy1.size / shape / ndim, NumPy 1's answer"
     )
     TRIGGER: ClassVar[Pattern[str]] = re.compile(r"\b(?:size|shape|ndim)\(")
+    RUNTIME: ClassVar[str] = RUNTIME
 
     @classmethod
     def applies_to(cls, source: str) -> bool:
@@ -55,11 +57,11 @@ class Numpy1RaggedCommand(LeftoverCodemod):
     def leftover_statements(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:
         reads = reads_attribute(set(_NAMES))
         return lambda statement: reads(statement) or any(
-            isinstance(node, ast.Name) and node.id in _NAMES for node in ast.walk(statement))
+            node.id in _NAMES for node in nodes_of(statement, (ast.Name,)))  # type: ignore[attr-defined]
 
     def start_leftovers(self, tree: cst.Module, parsed: ast.Module) -> bool:
         self._arrays = array_names(self.original_ast or parsed)
-        self._sent: Dict[int, str] = {}
+        self.start_runtime_calls()
         self._truth_tests: Set[int] = set()
         return True
 
@@ -102,16 +104,8 @@ class Numpy1RaggedCommand(LeftoverCodemod):
                    "list, which NumPy 1 made an object array of")
         if not self.slim_ext_free(node, problem, f"{home}(...)"):
             return
-        self.add_needed_import(RUNTIME)
-        self._sent[id(node)] = home
+        self.send_to_runtime(node, home)
         self.record_edit(node, f"{problem}: {code_of(node.func)} -> {home}")
-
-    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call
-                   ) -> cst.BaseExpression:
-        home = self._sent.pop(id(original_node), None)
-        if home is None:
-            return updated_node
-        return updated_node.with_changes(func=cst.parse_expression(home))
 
     def _certainly_an_array(self, value: cst.BaseExpression) -> bool:
         """A NumPy call's result, a name the file binds only to NumPy arrays."""
