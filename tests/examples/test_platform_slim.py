@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from tests._procs import run_side_by_side
-from tests.examples import _platform_tree
+from tests.examples import _platform_runs, _platform_tree
 from tests.examples.test_slim_tf1_is_tf1 import PORTED_MODULES, _imported_modules
 
 SDK = Path("uaitrain") / "arch" / "tensorflow"
@@ -260,3 +260,14 @@ def test_train_script_fails_on_tf2_at_a_tf1_api(trees, help_runs, with_sdk):
     assert failing_file.is_relative_to(trees[with_sdk]), path
     failing_line = failing_file.read_text().splitlines()[int(line) - 1]
     assert "tf.contrib" in failing_line, failing_line
+
+
+def test_a_diverged_step_is_still_a_logged_step() -> None:
+    # Two asynchronous workers sometimes diverge; slim.learning.train still logs each step.
+    log = ("global step 8: loss = 7389596459466752.0000 (0.068 sec/step)\n"
+           "global step 18: loss = nan (0.049 sec/step)\n"
+           "global step 28: loss = inf (0.050 sec/step)\n"
+           "global step 38: loss = 2.3010 (0.050 sec/step)\n")
+    steps = _platform_runs.logged_steps(log)
+    assert [step for step, _ in steps] == [8, 18, 28, 38]
+    assert steps[3][1] == 2.301
