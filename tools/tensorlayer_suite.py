@@ -63,7 +63,8 @@ CAUSES = (
 )
 # Failures whose error alone says nothing, each looked at: (test id, error, cause).
 KNOWN_TESTS = (
-    (r"test_timeout\.py::Layer_Timeoutt_Test::test_timeout_not_reuse$",
+    # Each test builds the net anew when the one before timed out (and left none).
+    (r"test_timeout\.py::Layer_Timeoutt_Test::test_timeout_(?:not_)?reuse$",
      r"TimeoutError: A timeout error have been raised",
      Cause("wall-clock-limit", PROJECT, "",
            "builds Inception-v4 within 40 s of wall clock (120 s on Travis): on this "

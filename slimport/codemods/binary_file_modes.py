@@ -1,16 +1,23 @@
-"""Pickles and NumPy files read or written through files opened in text mode.
+"""Pickles, NumPy files and serialized protobufs read or written through files opened in
+text mode.
 
 Python 2's text mode gave ``str``, which was bytes: ``pickle.load(open(path))`` and
 ``with tf.gfile.Open(path, 'r') as f: pickle.load(f)`` worked. Python 3's text mode
 gives ``str`` and pickle refuses it (``a bytes-like object is required``); ``np.load``
-and ``np.save`` likewise. Where the file a call of ``pickle.load``/``dump`` (``cPickle``,
-six's), ``np.load``/``np.save`` reads or writes is opened in the call (``pickle.load(open(
-path))``) or by the ``with`` around it (``with open(path, 'r') as f:``, the ``with``'s
-file used for nothing else), by ``open``, ``io.open`` or TensorFlow's
-``gfile.Open``/``GFile``/``FastGFile``, its mode gets the ``b`` Python 2 meant:
-``'r'`` -> ``'rb'``, ``'w'`` -> ``'wb'``, no mode -> ``'rb'`` (``'U'``, which Python 3.11
-refuses, goes). A mode that is not a string literal, a text ``encoding=``, a ``with``
-file also used otherwise, a write to a file opened without a mode: reported.
+and ``np.save`` likewise, and a protobuf message's ``ParseFromString``/``MergeFromString``
+of a file's ``read()`` (object detection's frozen graphs: ``with tf.gfile.GFile(path) as
+f: graph_def.ParseFromString(f.read())``, on Python 3 a ``UnicodeDecodeError`` or a
+``TypeError`` whatever the file holds), and a ``write`` of a message's
+``SerializeToString()`` to a file ``open``-ed for text. Where the file a call of
+``pickle.load``/``dump`` (``cPickle``, six's), ``np.load``/``np.save``, such a parse or
+such a write reads or writes is opened in the call (``pickle.load(open(path))``) or by the
+``with`` around it (``with open(path, 'r') as f:``, the ``with``'s file used for nothing
+else but ``text_format.Parse``/``Merge`` of its ``read()``, which takes bytes as it took
+Python 2's ``str``), by ``open``, ``io.open`` or TensorFlow's ``gfile.Open``/``GFile``/
+``FastGFile``, its mode gets the ``b`` Python 2 meant: ``'r'`` -> ``'rb'``, ``'w'`` ->
+``'wb'``, no mode -> ``'rb'`` (``'U'``, which Python 3.11 refuses, goes). A mode that is
+not a string literal, a text ``encoding=``, a ``with`` file also used otherwise, a write to
+a file opened without a mode: reported.
 
 In Python 2 code (``py2_code``) a ``pickle.load``/``loads`` also gets
 ``encoding='latin1'``: the pickles it reads were written by Python 2, whose ``str`` (a
@@ -22,7 +29,7 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import ClassVar, Dict, List, Optional, Pattern, Set
+from typing import ClassVar, Dict, List, Optional, Pattern, Set, Tuple
 
 import libcst as cst
 
@@ -50,8 +57,18 @@ OPENERS = frozenset({"io.open", *(f"{root}.{opener}"
                                                "tensorflow.compat.v1.io.gfile",
                                                "tensorflow.python.platform.gfile")
                                   for opener in ("Open", "GFile", "FastGFile"))})
+# A protobuf message's methods that take its serialized bytes (a file's ``read()`` given
+# to one must give bytes), and the one that makes them (``write`` it to a binary file).
+PROTO_PARSERS = frozenset({"ParseFromString", "MergeFromString"})
+PROTO_SERIALIZER = "SerializeToString"
+# What reads a file's ``read()`` as well from bytes as from text (protobuf's text format
+# decodes bytes as UTF-8): a ``with`` file used so too can still be made binary.
+EITHER_READERS = frozenset({"google.protobuf.text_format.Parse",
+                            "google.protobuf.text_format.Merge"})
 LATIN1 = "'latin1'"
-_TRIGGER_TEXT = re.compile(r"\b(?:load|dump|loads|save)\(")
+_TRIGGER_TEXT = re.compile(r"\b(?:load|dump|loads|save|ParseFromString|MergeFromString)\("
+                           r"|\.SerializeToString\(")
+_SINK_METHODS = ("load", "dump", "loads", "save", *PROTO_PARSERS, PROTO_SERIALIZER)
 
 
 def _mode_of(call: cst.Call) -> Optional[cst.Arg]:
@@ -62,6 +79,26 @@ def _mode_of(call: cst.Call) -> Optional[cst.Arg]:
     return keyword or (positional[1] if len(positional) > 1 else None)
 
 
+def _method_call(node: cst.BaseExpression, names: object) -> Optional[cst.Call]:
+    """``node`` when it is a call of a method named one of ``names`` (``x.read()``)."""
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) \
+            and node.func.attr.value in names:  # type: ignore[operator]
+        return node
+    return None
+
+
+def _file_read(node: cst.BaseExpression) -> Optional[cst.BaseExpression]:
+    """The file whose ``read()`` ``node`` is, or None."""
+    read = _method_call(node, ("read",))
+    return read.func.value if read is not None else None  # type: ignore[attr-defined]
+
+
+def _only_argument(call: cst.Call) -> Optional[cst.BaseExpression]:
+    if len(call.args) == 1 and call.args[0].keyword is None and not call.args[0].star:
+        return call.args[0].value
+    return None
+
+
 def _binary(mode: str) -> str:
     """A text mode with Python 2's ``b`` (``'r'`` -> ``'rb'``; ``U`` dropped)."""
     letters = mode.replace("U", "") or "r"
@@ -69,13 +106,14 @@ def _binary(mode: str) -> str:
 
 
 class BinaryFileModesCommand(LeftoverCodemod):
-    """Opens the files pickle and NumPy read or write in binary mode, as Python 2 did."""
+    """Opens the files pickle, NumPy and protobuf read or write in binary mode, as Python 2
+    did."""
 
     NAME: ClassVar[str] = "binary_file_modes"
     DESCRIPTION: ClassVar[str] = (
-        "pickle.load/dump and np.load/save on files opened in text mode (open, "
-        "tf.gfile.Open/GFile) -> binary mode; Python 2 code's pickle.load -> "
-        "encoding='latin1'"
+        "pickle.load/dump, np.load/save and protobuf's ParseFromString(f.read()) on files "
+        "opened in text mode (open, tf.gfile.Open/GFile) -> binary mode; Python 2 code's "
+        "pickle.load -> encoding='latin1'"
     )
     TRIGGER: ClassVar[Pattern[str]] = _TRIGGER_TEXT
 
@@ -89,7 +127,7 @@ class BinaryFileModesCommand(LeftoverCodemod):
         def serializes(statement: ast.stmt) -> bool:
             return isinstance(statement, (ast.With, ast.AsyncWith)) or any(
                 isinstance(node.func, ast.Attribute)  # type: ignore[attr-defined]
-                and node.func.attr in ("load", "dump", "loads", "save")  # type: ignore[attr-defined]
+                and node.func.attr in _SINK_METHODS  # type: ignore[attr-defined]
                 for node in nodes_of(statement, (ast.Call,))) or any(
                 node.id in files for node in nodes_of(statement, (ast.Name,)))  # type: ignore[attr-defined]
         return serializes
@@ -119,15 +157,16 @@ class BinaryFileModesCommand(LeftoverCodemod):
             calls = _CallsAndUses(name)
             node.body.visit(calls)
             files = [self._file_of(call) for call in calls.calls]
-            serialized = [call for call, file in zip(calls.calls, files)
+            serialized = [(call, writes) for call, (file, writes) in zip(calls.calls, files)
                           if isinstance(file, cst.Name) and file.value == name]
             if not serialized:
                 continue
-            writes = any(self._function(call).endswith(("dump", "save")) for call in serialized)
-            if len(serialized) < calls.uses:
-                self.needs_attention(item.item, f"`{name}` is read or written by pickle or "
-                                     "NumPy, which need a binary file, and used otherwise "
-                                     "too; left as it is", "open it in binary mode "
+            writes = any(writes for _, writes in serialized)
+            either = sum(1 for call in calls.calls if self._either_read_of(call, name))
+            if len(serialized) + either < calls.uses:
+                self.needs_attention(item.item, f"`{name}` is read or written by pickle, "
+                                     "NumPy or protobuf, which need a binary file, and used "
+                                     "otherwise too; left as it is", "open it in binary mode "
                                      f"('{'wb' if writes else 'rb'}') if the other uses read "
                                      "bytes: Python 2's text mode gave bytes")
                 continue
@@ -136,15 +175,31 @@ class BinaryFileModesCommand(LeftoverCodemod):
     def _function(self, call: cst.Call) -> str:
         return (self.resolve_name(call.func) or "") if dotted_parts(call.func) is not None else ""
 
-    def _file_of(self, call: cst.Call) -> Optional[cst.BaseExpression]:
-        """The file a serializer's call reads or writes (None: no serializer's call)."""
-        position = SERIALIZERS.get(self._function(call))
+    def _either_read_of(self, call: cst.Call, name: str) -> bool:
+        """Whether ``call`` reads the ``read()`` of the file ``name`` as bytes or text."""
+        if self._function(call) not in EITHER_READERS or not call.args:
+            return False
+        file = _file_read(call.args[0].value)
+        return isinstance(file, cst.Name) and file.value == name
+
+    def _file_of(self, call: cst.Call) -> Tuple[Optional[cst.BaseExpression], bool]:
+        """The file a call needs binary reads or writes of, and whether it writes
+        (None: a call that needs no binary file)."""
+        if _method_call(call, PROTO_PARSERS) is not None:
+            argument = _only_argument(call)
+            return (_file_read(argument) if argument is not None else None), False
+        written = _only_argument(call) if _method_call(call, ("write",)) is not None else None
+        if written is not None and _method_call(written, (PROTO_SERIALIZER,)) is not None:
+            return call.func.value, True  # type: ignore[attr-defined]
+        function = self._function(call)
+        position = SERIALIZERS.get(function)
         if position is None:
-            return None
+            return None, False
         positional = [arg for arg in call.args if arg.keyword is None and not arg.star]
         return next((arg.value for arg in call.args
                      if arg.keyword is not None and arg.keyword.value == "file"),
-                    positional[position].value if len(positional) > position else None)
+                    positional[position].value if len(positional) > position else None
+                    ), function.endswith(("dump", "save"))
 
     def visit_Call(self, node: cst.Call) -> None:
         function = self._function(node)
@@ -153,9 +208,9 @@ class BinaryFileModesCommand(LeftoverCodemod):
             self._latin1.add(id(node))
             self.record_edit(node, f"{code_of(node.func)}(...) -> encoding={LATIN1} (Python 2 "
                              "code reads Python 2 pickles, whose str Python 3 decodes as ASCII)")
-        file = self._file_of(node)
+        file, writes = self._file_of(node)
         if file is not None and self._opener(file):
-            self._make_binary(file, writes=function.endswith(("dump", "save")))  # type: ignore[arg-type]
+            self._make_binary(file, writes)  # type: ignore[arg-type]
 
     def _make_binary(self, opener: cst.Call, writes: bool) -> None:
         if id(opener) in self._binary:
@@ -165,8 +220,8 @@ class BinaryFileModesCommand(LeftoverCodemod):
         if mode is None:
             positional = [arg for arg in opener.args if arg.keyword is None]
             if writes or len(positional) != 1 or positional[0].star:
-                self.needs_attention(opener, f"{code_of(opener)}: opened in text mode for pickle "
-                                     "or NumPy, which need a binary file", fix)
+                self.needs_attention(opener, f"{code_of(opener)}: opened in text mode for "
+                                     "pickle, NumPy or protobuf, which need a binary file", fix)
                 return
             self._binary[id(opener)] = "rb"
         elif isinstance(mode.value, cst.SimpleString) and isinstance(
@@ -177,12 +232,13 @@ class BinaryFileModesCommand(LeftoverCodemod):
                 return
             self._binary[id(opener)] = _binary(mode.value.evaluated_value)
         else:
-            self.needs_attention(opener, f"{code_of(opener)}: pickle or NumPy need a binary "
-                                 "file, and the mode here is not a plain string (or a text "
-                                 "encoding is given)", fix)
+            self.needs_attention(opener, f"{code_of(opener)}: pickle, NumPy and protobuf need "
+                                 "a binary file, and the mode here is not a plain string (or a "
+                                 "text encoding is given)", fix)
             return
         self.record_edit(opener, f"{code_of(opener)} -> mode '{self._binary[id(opener)]}' "
-                         "(pickle and NumPy need a binary file; Python 2's text mode gave bytes)")
+                         "(pickle, NumPy and protobuf need a binary file; Python 2's text mode "
+                         "gave bytes)")
 
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
         mode = self._binary.pop(id(original_node), None)

@@ -7,9 +7,14 @@ import textwrap
 import pytest
 
 from slimport.analysis.py2_code import (
+    PY2_BUILTINS,
+    PY2_MODULE_NAMES,
+    PY2_MODULES,
+    SPECIAL_METHODS,
     describe,
     is_python2_code,
     is_python2_only,
+    may_be_python2_only,
     python2_evidence,
 )
 
@@ -91,3 +96,45 @@ def test_describe_names_python2_only_evidence_first():
                      "y = unicode(x)\nz = long(y)\n")
     assert describe(python2_evidence(tree)) == \
         "xrange (line 4), unicode (line 5), long (line 6) and 1 more"
+
+
+def _every_python2_only_spelling():
+    for name in sorted(PY2_BUILTINS):
+        yield f"x = {name}(1)\n"
+        yield f"types = (int, {name})\n"
+    for module in sorted(PY2_MODULES):
+        yield f"import {module}\n"
+        yield f"from {module} import thing\n"
+    for module, names in sorted(PY2_MODULE_NAMES.items()):
+        for name in sorted(names):
+            yield f"import {module}\nx = {module}.{name}\n"
+            yield f"from {module} import {name}\n"
+            yield f"from {module} import (a,\n    {name})\n"
+    for method in sorted(SPECIAL_METHODS):
+        yield f"class Box(object):\n    def {method}(self, other=None):\n        return 1\n"
+    yield "xs.sort(cmp = compare)\n"
+    yield "if 1:\n\timport cPickle\n"
+
+
+@pytest.mark.parametrize("source", list(_every_python2_only_spelling()))
+def test_the_text_check_passes_every_file_with_python2_only_evidence(source):
+    # The check rules files out of the tree_python2 fact unparsed: it must never rule
+    # out one that has such evidence.
+    assert is_python2_only(ast.parse(source)), source
+    assert may_be_python2_only(source)
+
+
+# No Python 2-only word where the text check reads one: ruled out unparsed.
+RULED_OUT = [
+    "y = tf.reduce_mean(x)\nopt.apply_gradients(g)\n",
+    "self._apply(x)\nmy_long(3)\nbuffered = 1\n",
+    "longest = max(xs)  # long ago\n",
+    "import cPickles\nfrom sys import maxints\n",
+    "x = 'unicode_literals'\nsorted(xs, key=cmpkey)\n",
+    "def __divide__(self): pass\n",
+]
+
+
+@pytest.mark.parametrize("source", RULED_OUT)
+def test_the_text_check_rules_out_words_inside_other_words(source):
+    assert not may_be_python2_only(source)

@@ -45,6 +45,60 @@ CASES = [
             other = pickle.loads(blob, encoding='latin1')
         """,
     ),
+    Edit(
+        # Object detection 0.1.1's exporter_test and export_tflite_ssd_graph_lib_test (13
+        # tests): a frozen graph read back through a text-mode GFile, or its text format.
+        "serialized protobufs read through text-mode files",
+        before="""
+            import tensorflow as tf
+            from google.protobuf import text_format
+            with tf.gfile.GFile(path) as fid:
+              if is_binary:
+                graph_def.ParseFromString(fid.read())
+              else:
+                text_format.Parse(fid.read(), graph_def)
+        """,
+        after="""
+            import tensorflow as tf
+            from google.protobuf import text_format
+            with tf.gfile.GFile(path, 'rb') as fid:
+              if is_binary:
+                graph_def.ParseFromString(fid.read())
+              else:
+                text_format.Parse(fid.read(), graph_def)
+        """,
+    ),
+    Edit(
+        "serialized protobufs read and written through files opened in the call or the with",
+        before="""
+            import tensorflow as tf
+            with tf.gfile.Open(path, 'r') as f:
+              graph_def.MergeFromString(f.read())
+            graph_def.ParseFromString(open(path).read())
+            with open(out_path, 'w') as out:
+              out.write(graph_def.SerializeToString())
+        """,
+        after="""
+            import tensorflow as tf
+            with tf.gfile.Open(path, 'rb') as f:
+              graph_def.MergeFromString(f.read())
+            graph_def.ParseFromString(open(path, 'rb').read())
+            with open(out_path, 'wb') as out:
+              out.write(graph_def.SerializeToString())
+        """,
+    ),
+    Reported(
+        "a protobuf's file read otherwise too",
+        """
+            import tensorflow as tf
+            with tf.gfile.GFile(path) as fid:
+              header = fid.readline()
+              graph_def.ParseFromString(fid.read())
+            open(path, mode).write(graph_def.SerializeToString())
+        """,
+        [attention(2, "used otherwise too", fix="binary mode ('rb')"),
+         attention(5, "not a plain string")],
+    ),
     Reported(
         "a file used otherwise, a mode in a variable, a text encoding, a write without a mode",
         """
@@ -69,5 +123,21 @@ CASES = [
                 vocab = pickle.load(f)
             config = json.load(open(config_path))
             pickle.dump(vocab, open(out, mode='wb'))
+         """),
+    # Text formats read through text mode; a parse of what is not a file's read(); a
+    # write of text; serialized bytes to a file opened by no opener.
+    Noop("protobuf text formats and other reads",
+         """
+            import tensorflow as tf
+            from google.protobuf import text_format
+            with tf.gfile.GFile(config_path, 'r') as f:
+              text_format.Merge(f.read(), config)
+            graph_def.ParseFromString(blob)
+            graph_def.ParseFromString(reader.read())
+            with open(path, 'w') as f:
+              f.write(str(graph_def))
+            sink.write(graph_def.SerializeToString())
+            with open(path, 'rb') as f:
+              graph_def.ParseFromString(f.read())
          """),
 ]
