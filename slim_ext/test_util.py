@@ -131,12 +131,14 @@ def python2_strings(value: Any) -> Any:
 
 # The TestCase assertions whose passing Python 2's str == bytes could decide: the two
 # values they compare are their first two arguments. assertNotIn is one for a substring
-# (``'scope' not in b'scope/weights'`` raises TypeError on Python 3); assertNotEqual is
-# not: what differs on Python 2 differs on Python 3 too.
+# (``'scope' not in b'scope/weights'`` raises TypeError on Python 3); assertAlmostEqual is
+# one because it passes first on ``first == second`` (of two lists of dicts, say, whose
+# difference Python 3 then fails to take); assertNotEqual is not: what differs on Python 2
+# differs on Python 3 too.
 PYTHON2_ASSERTIONS = ("assertEqual", "assertIn", "assertNotIn", "assertCountEqual",
                       "assertItemsEqual", "assertListEqual", "assertTupleEqual",
                       "assertSequenceEqual", "assertDictEqual", "assertSetEqual",
-                      "assertAllEqual")
+                      "assertAllEqual", "assertAlmostEqual")
 
 
 def _python2_assertion(name: str) -> Any:

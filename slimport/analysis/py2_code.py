@@ -96,14 +96,15 @@ _ONLY_TEXTS = tuple(tuple((pattern, regex_words.required_words(pattern)) for pat
 # A word-like builtin called or listed. Most TF files hold these words inside others
 # (``reduce_mean``, ``apply_gradients``), so no word rules a file out: the pattern has no
 # leading ``\b`` (``re`` then scans for the words' first letters) and each find's start
-# is checked for the word boundary instead.
+# is checked instead: after a letter, a digit or ``_`` it is part of another word, after
+# a ``.`` an attribute (``dataset.apply(...)``, ``functools.reduce``), never the builtin.
 _WORDLIKE_CALL = re.compile(r"(?:%s)[ \t]*[(),]" % "|".join(sorted(_WORDLIKE_BUILTINS)))
 
 
 def _wordlike_builtin_called(text: str) -> bool:
     for found in _WORDLIKE_CALL.finditer(text):
         before = text[found.start() - 1:found.start()]
-        if not (before.isalnum() or before == "_"):
+        if not (before.isalnum() or before == "_" or before == "."):
             return True
     return False
 

@@ -48,6 +48,7 @@ from slimport.codemods.protobuf_bytes_joins import ProtobufBytesJoinsCommand
 from slimport.codemods.protobuf_bytes_strs import ProtobufBytesStrsCommand
 from slimport.codemods.protobuf_int64_bools import ProtobufInt64BoolsCommand
 from slimport.codemods.py2_division import Py2DivisionCommand
+from slimport.codemods.py2_json_bytes import Py2JsonBytesCommand
 from slimport.codemods.py2_leftovers import Py2LeftoversCommand
 from slimport.codemods.py2_lists import Py2ListsCommand
 from slimport.codemods.py2_methods import Py2MethodsCommand
@@ -92,6 +93,7 @@ CODEMODS: List[Type[SlimportCodemod]] = [
     Py2DivisionCommand,
     BinaryFileModesCommand,
     RemovedStdlibCommand,
+    Py2JsonBytesCommand,
     ImplicitRelativeImportsCommand,
     NumpyAliasesCommand,
     NumpySliceListsCommand,

@@ -38,6 +38,21 @@ def reads_attribute(attributes: AbstractSet[str]) -> StatementFilter:
                                  for node in nodes_of(statement, (ast.Attribute,)))
 
 
+def reads_function(names: AbstractSet[str]) -> StatementFilter:
+    """The statements that read a name in ``names`` as an attribute (``np.size``) or as a
+    plain name (``from numpy import size``): the calls of a module's function.
+
+    Args:
+      names: the function names.
+
+    Returns:
+      A predicate on top-level and nested statements, for ``leftover_statements``.
+    """
+    attribute = reads_attribute(names)
+    return lambda statement: attribute(statement) or any(
+        node.id in names for node in nodes_of(statement, (ast.Name,)))  # type: ignore[attr-defined]
+
+
 class LeftoverCodemod(SlimportCodemod):
     """Base of the leftover codemods; subclasses set ``TRIGGER`` (the pattern a file's
     text must match) and define ``leftover_statements`` and ``start_leftovers``."""

@@ -23,9 +23,8 @@ from typing import ClassVar, Dict, Pattern, Set
 
 import libcst as cst
 
-from slimport.analysis.ast_index import nodes_of
 from slimport.analysis.names import Bindings, dotted_parts
-from slimport.codemods._leftovers import LeftoverCodemod, reads_attribute
+from slimport.codemods._leftovers import LeftoverCodemod, reads_function
 from slimport.codemods._runtime_calls import RuntimeCalls
 from slimport.codemods.base import StatementFilter, code_of
 from slimport.codemods.numpy1_scalars import array_names
@@ -55,9 +54,7 @@ class Numpy1RaggedCommand(RuntimeCalls, LeftoverCodemod):
 
     @classmethod
     def leftover_statements(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:
-        reads = reads_attribute(set(_NAMES))
-        return lambda statement: reads(statement) or any(
-            node.id in _NAMES for node in nodes_of(statement, (ast.Name,)))  # type: ignore[attr-defined]
+        return reads_function(frozenset(_NAMES))
 
     def start_leftovers(self, tree: cst.Module, parsed: ast.Module) -> bool:
         self._arrays = array_names(self.original_ast or parsed)

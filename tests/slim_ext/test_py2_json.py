@@ -87,3 +87,42 @@ def test_installing_twice_keeps_one_hook(python2_json):
   _two_places()
   py2_json.install()
   assert json.dumps([0.125], sort_keys=True) == "[0.12]"
+
+
+# Python 2's str as text: (what, Python 2's object with its str as bytes, keywords,
+# Python 2.7.18's json.dumps text for it).
+STR_CASES = [
+    ("a value and a nested value", {b"counts": b"ab\xc3\xa9", "size": [2, 3]},
+     {"sort_keys": True}, '{"counts": "ab\\u00e9", "size": [2, 3]}'),
+    ("a key and a tuple", {b"k\xc3\xa9": (b"x", "y", [b"z"])}, {"sort_keys": True},
+     '{"k\\u00e9": ["x", "y", ["z"]]}'),
+    ("Python 2's encoding argument", [b"\xe9"], {"encoding": "latin1"}, '["\\u00e9"]'),
+    ("ASCII bytes with ensure_ascii off", {b"counts": b"abc"}, {"ensure_ascii": False},
+     '{"counts": "abc"}'),
+]
+
+
+@pytest.mark.parametrize("obj,keywords,python2", [case[1:] for case in STR_CASES],
+                         ids=[case[0] for case in STR_CASES])
+def test_str_is_written_as_python_2_wrote_it(obj, keywords, python2):
+  assert py2_json.dumps(obj, **keywords) == python2
+  written = io.StringIO()
+  py2_json.dump(obj, written, **keywords)
+  assert written.getvalue() == python2
+
+
+def test_undecodable_bytes_and_cycles_fail_as_on_python_2():
+  with pytest.raises(UnicodeDecodeError):
+    py2_json.dumps([b"\xff"])
+  cycle = [b"a"]
+  cycle.append(cycle)
+  with pytest.raises(ValueError, match="Circular reference detected"):
+    py2_json.dumps(cycle)
+
+
+def test_without_bytes_json_gets_the_same_object(monkeypatch):
+  given = []
+  monkeypatch.setattr(json, "dumps", lambda obj, *args, **kwargs: given.append(obj) or "")
+  results = {"boxes": [[0.5, 1.0]], "labels": ("a", 1)}
+  py2_json.dumps(results, indent=2)
+  assert given == [results] and given[0] is results

@@ -84,6 +84,8 @@ PYTHON2_PASSES = [
     ("assertAllEqual", {"a": 1}, {b"a": 1}),  # TF 2 compares str and bytes arrays itself
     ("assertEqual", "caf\u00e9", "caf\u00e9".encode("utf-8")),  # a UTF-8 source's literal
     ("assertNotIn", "FirstStageFeatureExtractor", b"another_variable"),  # faster_rcnn's
+    # coco_tools_test: the segments exported (pycocotools' counts, bytes) and read back
+    ("assertAlmostEqual", [{"counts": b"PQ1", "score": 0.8}], [{"counts": "PQ1", "score": 0.8}]),
 ]
 
 
@@ -106,6 +108,8 @@ def test_a_failure_keeps_the_test_case_message(py2_case: tf.test.TestCase) -> No
     py2_case.assertNotIn("scope", b"scope/weights")
   with pytest.raises(TypeError, match="not iterable"):
     py2_case.assertIn("a", 5)  # no Python 2 meaning makes it pass: Python 3's error
+  with pytest.raises(TypeError, match="unsupported operand"):
+    py2_case.assertAlmostEqual([{"counts": b"PQ1"}], [{"counts": "PQ2"}])
 
 
 def test_what_python2_could_not_compare_still_raises(py2_case: tf.test.TestCase) -> None:

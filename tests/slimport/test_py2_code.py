@@ -128,6 +128,7 @@ def test_the_text_check_passes_every_file_with_python2_only_evidence(source):
 RULED_OUT = [
     "y = tf.reduce_mean(x)\nopt.apply_gradients(g)\n",
     "self._apply(x)\nmy_long(3)\nbuffered = 1\n",
+    "dataset = dataset.apply(fn)\ntotal = functools.reduce(add, xs)\n",
     "longest = max(xs)  # long ago\n",
     "import cPickles\nfrom sys import maxints\n",
     "x = 'unicode_literals'\nsorted(xs, key=cmpkey)\n",
