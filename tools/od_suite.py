@@ -68,6 +68,13 @@ KNOWN_TESTS = (
      Cause("tf-op-renamed", PORT, "",
            "looks for op type 'FusedBatchNorm'; TF >= 1.14 builds FusedBatchNormV3 (fails "
            "the same on TF 1.15): op_type_names matches both names")),
+    (r"inputs_test\.py::InputsTest::test_output_is_integer_in_replace_empty_string_with_"
+     r"random_number$", r"^AssertionError: b'\d+' != '\d+'$",
+     Cause("tf-random-stream", THIRD_PARTY, "",
+           "asserts the one number tf.random_uniform drew under tf.set_random_seed(0) when "
+           "it was written; TF 2.21 draws another (the str against bytes is "
+           "Python2StrEquality's to answer; the module does not start on Python 2.7 + TF "
+           "1.14, so not checked there)")),
     (r"shape_utils_test\.py::UtilTest::test_pad_or_clip_nd_tensor$", r"^AssertionError:",
      Cause("tf-shape-inference", THIRD_PARTY, "",
            "expects a dimension TF 1.x could not infer (None); TF 2's shape inference reads "

@@ -268,13 +268,14 @@ class Peer:
     tf1_unusable: Optional[Pattern[str]] = None
 
     def match_cause(self, error: str, key: str = "") -> Cause:
-        """The first cause whose signature the error has (the peer's, then the common
-        ones), else the known_tests entry of the test."""
-        for cause in (*self.causes, *CAUSES):
-            if re.search(cause.error, error):
-                return cause
+        """The known_tests entry of the test when it has one for this error (a failure
+        looked at one by one), else the first cause whose signature the error has (the
+        peer's, then the common ones)."""
         for test, known_error, cause in self.known_tests:
             if re.search(test, key) and re.search(known_error, error):
+                return cause
+        for cause in (*self.causes, *CAUSES):
+            if re.search(cause.error, error):
                 return cause
         return NO_CAUSE
 

@@ -236,6 +236,16 @@ def test_python_2_code_with_no_python_3_spelling_is_the_projects():
         == peer_suite.UNCLASSIFIED
 
 
+def test_a_failure_looked_at_one_by_one_wins_over_a_signature():
+    error = "AssertionError: b'6267935827440757009' != '2798129067578209328'"
+    test = ("object_detection/inputs_test.py::InputsTest::"
+            "test_output_is_integer_in_replace_empty_string_with_random_number")
+    found = od_suite.PEER.match_cause(error, test)
+    assert (found.name, found.owner) == ("tf-random-stream", peer_suite.THIRD_PARTY)
+    # The same error of another test has the signature's cause.
+    assert od_suite.PEER.match_cause(error, "x_test.py::T::t").name == "py2-str-as-bytes"
+
+
 @pytest.mark.parametrize("module, builds_networks", [
     ("object_detection/models/faster_rcnn_nas_feature_extractor_test.py", True),
     ("object_detection/models/ssd_mobilenet_v1_feature_extractor_test.py", True),
