@@ -18,6 +18,7 @@ from typing import AbstractSet, Any, ClassVar, Optional, Tuple
 import libcst as cst
 
 from slimport.analysis.ast_index import nodes_of
+from slimport.analysis.py2_code import describe, python2_evidence
 from slimport.codemods.base import SlimportCodemod, StatementFilter
 from slimport.analysis.names import Bindings
 from slimport.analysis.tf_code import leftovers_are_ours, tf1_era_file
@@ -122,6 +123,27 @@ class LeftoverCodemod(SlimportCodemod):
         """
         return self.tree_python2 is not None or \
             leftovers_are_ours(parsed, self.original_ast, self.context.filename)
+
+    def ran_on_python2_only(self, parsed: ast.Module) -> Optional[str]:
+        """What shows that this file ran on Python 2 only, as a report says it, or None.
+
+        For the codemods that carry over what Python 2 did where Python 3 raises: a file
+        whose ``from __future__`` lines alone show Python 2 ran on Python 3 too, where
+        its code raised as it does now.
+
+        Args:
+          parsed: the file's stdlib ``ast``.
+
+        Returns:
+          A module of its project that fails on Python 3 as written (tree fact
+          ``tree_python2``), else what of this file does; None for neither.
+        """
+        if self.tree_python2 is not None:
+            return f"a module of this project fails on Python 3 as written: {self.tree_python2}"
+        evidence = [e for e in python2_evidence(self.original_ast or parsed) if e.only]
+        if not evidence:
+            return None
+        return f"this file fails on Python 3 as written: {describe(evidence, 1)}"
 
     def start_leftovers(self, tree: cst.Module, parsed: ast.Module) -> bool:
         """Set up this file's state, once its leftovers are known to be ours.

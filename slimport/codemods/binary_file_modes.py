@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import ClassVar, Dict, List, Optional, Pattern, Set, Tuple
+from typing import ClassVar, Collection, Dict, List, Optional, Pattern, Set, Tuple
 
 import libcst as cst
 
@@ -79,10 +79,10 @@ def _mode_of(call: cst.Call) -> Optional[cst.Arg]:
     return keyword or (positional[1] if len(positional) > 1 else None)
 
 
-def _method_call(node: cst.BaseExpression, names: object) -> Optional[cst.Call]:
+def _method_call(node: cst.BaseExpression, names: Collection[str]) -> Optional[cst.Call]:
     """``node`` when it is a call of a method named one of ``names`` (``x.read()``)."""
     if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) \
-            and node.func.attr.value in names:  # type: ignore[operator]
+            and node.func.attr.value in names:
         return node
     return None
 

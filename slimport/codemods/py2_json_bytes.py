@@ -23,7 +23,6 @@ from typing import ClassVar, Dict, Pattern
 import libcst as cst
 
 from slimport.analysis.names import Bindings
-from slimport.analysis.py2_code import describe, python2_evidence
 from slimport.codemods._leftovers import LeftoverCodemod, reads_function
 from slimport.codemods._runtime_calls import RuntimeCalls
 from slimport.codemods.base import StatementFilter, code_of
@@ -53,14 +52,11 @@ class Py2JsonBytesCommand(RuntimeCalls, LeftoverCodemod):
     def leftover_statements(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:
         return reads_function(frozenset(_NAMES))
 
+    def leftovers_are_ours(self, parsed: ast.Module) -> bool:
+        return self.ran_on_python2_only(parsed) is not None
+
     def start_leftovers(self, tree: cst.Module, parsed: ast.Module) -> bool:
-        # Code that ran on Python 2 only: a file written for both (``from __future__``
-        # lines alone) ran on Python 3 too, where json refused bytes as it does now.
-        evidence = [found for found in python2_evidence(self.original_ast or parsed)
-                    if found.only]
-        if self.tree_python2 is None and not evidence:
-            return False
-        self._python2 = describe(evidence) if evidence else self.tree_python2
+        self._python2 = self.ran_on_python2_only(parsed)
         self.start_runtime_calls()
         return True
 
@@ -68,7 +64,7 @@ class Py2JsonBytesCommand(RuntimeCalls, LeftoverCodemod):
         home = HOMES.get(self.resolve_name(node.func) or "")
         if home is None:
             return
-        problem = (f"{code_of(node.func)}(...) in Python 2 code ({self._python2}): Python 2's "
+        problem = (f"{code_of(node.func)}(...) in Python 2 code ({self._python2}); Python 2's "
                    "json wrote str, which was bytes, as text; Python 3's raises TypeError on "
                    "bytes")
         if not self.slim_ext_free(node, problem, f"{home}(...)"):

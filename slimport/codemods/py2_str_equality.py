@@ -28,7 +28,6 @@ from typing import ClassVar, Pattern, Set
 import libcst as cst
 
 from slimport.analysis.names import Bindings
-from slimport.analysis.py2_code import describe, is_python2_only, python2_evidence
 from slimport.codemods._leftovers import LeftoverCodemod
 from slimport.codemods.base import StatementFilter, code_of
 from slimport.codemods.test_case_asserts import TEST_CASES
@@ -54,16 +53,11 @@ class Py2StrEqualityCommand(LeftoverCodemod):
         return lambda statement: isinstance(statement, ast.ClassDef)
 
     def leftovers_are_ours(self, parsed: ast.Module) -> bool:
-        return self.tree_python2 is not None or is_python2_only(self.original_ast or parsed)
+        return self.ran_on_python2_only(parsed) is not None
 
     def start_leftovers(self, tree: cst.Module, parsed: ast.Module) -> bool:
         self._test_cases: Set[int] = set()
-        if self.tree_python2 is not None:
-            self._why = ("a module of this project fails on Python 3 as written: "
-                         f"{self.tree_python2}")
-        else:
-            evidence = [e for e in python2_evidence(self.original_ast or parsed) if e.only]
-            self._why = f"this file fails on Python 3 as written: {describe(evidence, 1)}"
+        self._why = self.ran_on_python2_only(parsed)
         return True
 
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
