@@ -25,6 +25,7 @@ The standard library and grpc_tools only: no TensorFlow, no libcst.
 from __future__ import annotations
 
 import ast
+import importlib.util
 import re
 import subprocess
 import sys
@@ -86,11 +87,12 @@ def is_stale(source: bytes) -> bool:
 
 
 def embedded_descriptor(source: bytes) -> Tuple[str, bytes]:
-    """The .proto name and serialized FileDescriptorProto an old ``*_pb2.py`` embeds.
+    """The .proto name and serialized FileDescriptorProto a ``*_pb2.py`` embeds.
 
-    The descriptor is the ``serialized_pb`` argument of the module's
+    In an old module the descriptor is the ``serialized_pb`` argument of its
     ``DESCRIPTOR = _descriptor.FileDescriptor(name=..., serialized_pb=...)``: a bytes
-    literal, or (protoc 3.x for Python 2 and 3) ``_b('...')``, a str of latin-1 code points.
+    literal, or (protoc 3.x for Python 2 and 3) ``_b('...')``, a str of latin-1 code points;
+    in a current one, the bytes handed to ``AddSerializedFile``.
 
     Args:
       source: the module's bytes.
@@ -104,7 +106,17 @@ def embedded_descriptor(source: bytes) -> Tuple[str, bytes]:
     """
     for node in ast.walk(ast.parse(source)):
         if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-                and node.func.attr == "FileDescriptor"):
+                and node.func.attr in ("FileDescriptor", "AddSerializedFile")):
+            continue
+        if node.func.attr == "AddSerializedFile":
+            # protoc >= 3.20: the descriptor alone, which holds the name (field 1).
+            try:
+                blob = ast.literal_eval(node.args[0]) if len(node.args) == 1 else None
+            except ValueError:
+                continue
+            names = _strings(blob, 1) if isinstance(blob, bytes) else []
+            if names:
+                return names[0], blob
             continue
         arguments = {keyword.arg: keyword.value for keyword in node.keywords}
         serialized = arguments.get("serialized_pb")
@@ -116,7 +128,8 @@ def embedded_descriptor(source: bytes) -> Tuple[str, bytes]:
         except (KeyError, ValueError):
             continue
         return name, blob.encode("latin-1") if isinstance(blob, str) else blob
-    raise ValueError("no FileDescriptor(name=..., serialized_pb=...) with literal arguments")
+    raise ValueError("no FileDescriptor(name=..., serialized_pb=...) or AddSerializedFile(...) "
+                     "with literal arguments")
 
 
 def import_root(path: Path, proto: str) -> Optional[Path]:
@@ -183,6 +196,98 @@ def descriptor_set(descriptors: Sequence[bytes]) -> bytes:
     return b"".join(b"\x0a" + _varint(len(blob)) + blob for blob in descriptors)
 
 
+def _strings(blob: bytes, number: int) -> List[str]:
+    """The values of the length-delimited field ``number`` at the top level of the
+    serialized message ``blob`` (a FileDescriptorProto's name is field 1, its
+    dependencies field 3); [] for bytes that are not a well-formed message."""
+    found: List[str] = []
+    position = 0
+    try:
+        while position < len(blob):
+            key, position = _read_varint(blob, position)
+            kind = key & 7
+            if kind == 0:
+                _, position = _read_varint(blob, position)
+            elif kind == 1:
+                position += 8
+            elif kind == 5:
+                position += 4
+            elif kind == 2:
+                size, position = _read_varint(blob, position)
+                if key >> 3 == number:
+                    found.append(blob[position:position + size].decode("utf-8"))
+                position += size
+            else:
+                return []
+    except (IndexError, UnicodeDecodeError):
+        return []
+    return found if position == len(blob) else []
+
+
+def _read_varint(blob: bytes, position: int) -> Tuple[int, int]:
+    value = shift = 0
+    while True:
+        byte = blob[position]
+        position += 1
+        value |= (byte & 0x7F) << shift
+        shift += 7
+        if not byte & 0x80:
+            return value, position
+
+
+def installed_descriptor(proto: str) -> Optional[bytes]:
+    """The serialized FileDescriptorProto of ``proto`` from the generated module an
+    installed package ships for it, or None.
+
+    A TF1 tree's .proto may import TensorFlow's own (``import
+    "tensorflow/core/framework/tensor.proto"``: serving and data-service protos do);
+    the TensorFlow wheel ships no .proto files, only ``tensor_pb2.py``, which embeds
+    the descriptor. The package is found without being imported.
+
+    Args:
+      proto: an import path, ``tensorflow/core/framework/tensor.proto``.
+
+    Returns:
+      The descriptor, when an importable package has that module and it names ``proto``.
+    """
+    parts = proto[:-len(".proto")].split("/") if proto.endswith(".proto") else []
+    if len(parts) < 2 or not all(part.isidentifier() for part in parts):
+        return None
+    try:
+        spec = importlib.util.find_spec(parts[0])
+    except (ImportError, ValueError):
+        return None
+    for location in (spec.submodule_search_locations or []) if spec else []:
+        module = Path(location, *parts[1:-1], parts[-1] + GENERATED_SUFFIX)
+        try:
+            name, blob = embedded_descriptor(module.read_bytes())
+        except (OSError, SyntaxError, ValueError):
+            continue
+        if name == proto:
+            return blob
+    return None
+
+
+def _installed_dependencies(descriptors: Mapping[str, bytes], roots: Mapping[str, Path]
+                            ) -> Dict[str, bytes]:
+    """The descriptors of the imports of ``descriptors`` that neither the tree (its
+    stale modules, a .proto under their import root) nor protobuf's well-known types
+    give, from installed packages (``installed_descriptor``), with theirs in turn."""
+    found: Dict[str, bytes] = {}
+    pending = [(name, roots[proto]) for proto, blob in descriptors.items()
+               for name in _strings(blob, 3)]
+    while pending:
+        name, root = pending.pop()
+        if name in descriptors or name in found or name.startswith("google/protobuf/") \
+                or (root / name).is_file():
+            continue
+        blob = installed_descriptor(name)
+        if blob is not None:
+            found[name] = blob
+            pending += [(dependency, root) for dependency in _strings(blob, 3)]
+    return found
+
+
 def without_runtime_check(code: str) -> str:
     """``code`` without the runtime version check protoc >= 26 writes (see the docstring).
 
@@ -243,7 +348,8 @@ def regenerate(sources: Mapping[Path, bytes], protoc: Sequence[str]) -> List[Reg
     """The new code of every stale module among ``sources``; nothing is written.
 
     A module's imports are found among the other stale modules (their embedded
-    descriptors) or, when compiled from a ``.proto``, beside it.
+    descriptors), when compiled from a ``.proto`` beside it, and otherwise in the
+    generated modules of installed packages (``installed_descriptor``: TensorFlow's own).
 
     Args:
       sources: each module's path (where its ``.proto`` is looked for) and bytes.
@@ -273,9 +379,17 @@ def regenerate(sources: Mapping[Path, bytes], protoc: Sequence[str]) -> List[Reg
         descriptors[proto], roots[proto] = blob, root
     if not descriptors:
         return results
+    installed = _installed_dependencies(descriptors, roots)
     with tempfile.TemporaryDirectory(prefix="slimport-protos-") as scratch:
         set_file = Path(scratch) / "descriptors.pb"
-        set_file.write_bytes(descriptor_set(list(descriptors.values())))
+        set_file.write_bytes(descriptor_set(list(descriptors.values())
+                                            + list(installed.values())))
+        # protoc reads an import it finds under no -I root from --descriptor_set_in.
+        installed_set: Tuple[str, ...] = ()
+        if installed:
+            installed_file = Path(scratch) / "installed.pb"
+            installed_file.write_bytes(descriptor_set(list(installed.values())))
+            installed_set = (f"--descriptor_set_in={installed_file}",)
         together: Dict[Tuple[str, ...], List[Regenerated]] = {}
         for result in results:
             if result.error:
@@ -283,7 +397,7 @@ def regenerate(sources: Mapping[Path, bytes], protoc: Sequence[str]) -> List[Reg
             root = roots[result.proto]
             if (root / result.proto).is_file():
                 result.origin = "proto"
-                arguments = (f"-I{root}", *_well_known_types())
+                arguments = (f"-I{root}", *_well_known_types(), *installed_set)
             else:
                 result.origin = "descriptor"
                 arguments = (f"--descriptor_set_in={set_file}",)

@@ -336,3 +336,65 @@ def test_a_broken_proto_among_good_ones_fails_alone(tmp_path, monkeypatch):
     assert results["unit_pb2.py"].code and not results["unit_pb2.py"].error
     assert results["model_pb2.py"].error.startswith("protoc failed: ")
     assert "model.proto" in results["model_pb2.py"].error
+
+
+TENSOR_PROTO = "tensorflow/core/framework/tensor.proto"
+SERVING_PROTO = (
+    'syntax = "proto3";\npackage pkg.protos;\n'
+    f'import "{TENSOR_PROTO}";\n'
+    "message Request { tensorflow.TensorProto input = 1; }\n")
+READ_TENSOR = (
+    "from pkg.protos import serving_pb2\n"
+    "request = serving_pb2.Request()\n"
+    "request.input.float_val.append(2.5)\n"
+    "print(serving_pb2.Request.FromString(request.SerializeToString()).input.float_val[0])\n")
+
+
+def _serving_descriptor() -> bytes:
+    """``SERVING_PROTO`` as protoc 3.x embedded it: a message with a TensorFlow field."""
+    from google.protobuf import descriptor_pb2  # pylint: disable=import-outside-toplevel
+    serving = descriptor_pb2.FileDescriptorProto(
+        name="pkg/protos/serving.proto", package="pkg.protos", syntax="proto3",
+        dependency=[TENSOR_PROTO])
+    serving.message_type.add(name="Request").field.add(
+        name="input", number=1, label=descriptor_pb2.FieldDescriptorProto.LABEL_OPTIONAL,
+        type=descriptor_pb2.FieldDescriptorProto.TYPE_MESSAGE,
+        type_name=".tensorflow.TensorProto", json_name="input")
+    return serving.SerializeToString()
+
+
+@pytest.mark.parametrize("with_proto", [False, True], ids=["descriptor", "proto"])
+def test_an_import_of_tensorflows_own_protos_comes_from_the_installed_tensorflow(
+        tmp_path, with_proto):
+    # tensor2tensor 1.14's envs/env_service.proto imports TensorFlow's tensor.proto; the
+    # TensorFlow wheel has no .proto files, so protoc found no tensor.proto before.
+    tree = tmp_path / "tree"
+    module = tree / "pkg" / "protos" / "serving_pb2.py"
+    module.parent.mkdir(parents=True)
+    for package in (tree / "pkg", module.parent):
+        (package / "__init__.py").touch()
+    literal = f"_b({_serving_descriptor().decode('latin-1')!r})"
+    module.write_text(OLD_GENCODE.format(proto="pkg/protos/serving.proto", literal=literal,
+                                         message="Request", imports=""))
+    if with_proto:
+        (module.parent / "serving.proto").write_text(SERVING_PROTO)
+    (result,) = protos.regenerate({module: module.read_bytes()}, protos.protoc_command())
+    assert (result.error, result.origin) == ("", "proto" if with_proto else "descriptor")
+    assert "from tensorflow.core.framework import tensor_pb2" in result.code
+    module.write_text(result.code)
+    ran = subprocess.run([sys.executable, "-c", READ_TENSOR], cwd=tree, capture_output=True,
+                         text=True, timeout=120)
+    assert (ran.returncode, ran.stdout.strip()) == (0, "2.5"), ran.stderr[-2000:]
+
+
+def test_installed_descriptors_are_read_from_the_generated_modules_packages_ship():
+    blob = protos.installed_descriptor(TENSOR_PROTO)
+    assert blob is not None
+    from google.protobuf import descriptor_pb2  # pylint: disable=import-outside-toplevel
+    tensor = descriptor_pb2.FileDescriptorProto.FromString(blob)
+    assert tensor.name == TENSOR_PROTO and "TensorProto" in [m.name for m in tensor.message_type]
+    current_gencode = b"DESCRIPTOR = pool.AddSerializedFile(" + repr(blob).encode() + b")\n"
+    assert protos.embedded_descriptor(current_gencode) == (TENSOR_PROTO, blob)
+    for missing in ("tensorflow/core/framework/no_such.proto", "no_such_package/a.proto",
+                    "tensor.proto", "tensorflow/../x.proto", "google/protobuf/any"):
+        assert protos.installed_descriptor(missing) is None, missing
