@@ -1,4 +1,5 @@
-"""``RegisterShape``: TF1's Python shape-function decorator, which TensorFlow 2 dropped.
+"""TF1's Python-side registries TensorFlow 2 dropped: ``RegisterShape`` and
+``register_dense_tensor_like_type``.
 
 TensorFlow 0.x inferred an op's output shapes in Python: a custom op's module
 registered a shape function with ``@tf.RegisterShape("MyOp")`` (public up to TF 0.12;
@@ -6,14 +7,21 @@ registered a shape function with ``@tf.RegisterShape("MyOp")`` (public up to TF 
 come from the op's C++ ``SetShapeFn``: TF 1.x still kept the registry, checked its
 arguments and refused a second function for one op type, but never called what was
 registered. TensorFlow 2 removed the class, so a TF1 custom-op module fails at import;
-``slimport rewrite`` (``register_shape``) sends its uses here, to that TF 1.x decorator.
+``slimport rewrite`` (``tf1_registries``) sends its uses here, to that TF 1.x decorator.
+
+A library with a variable type of its own registered it as tensor-like
+(``ops.register_dense_tensor_like_type``, through TF 1.15: mesh-tensorflow's
+``ReplicatedVariable``). TF 1.x checked the type's ``name`` and ``dtype`` properties and
+recorded it for ``is_dense_tensor_like``; TensorFlow 2 removed the function, and its
+``is_dense_tensor_like`` asks ``isinstance(t, tf.Tensor)``, reading no registry.
+``slimport rewrite`` (``tf1_registries``) sends both here.
 
 Example:
   @RegisterShape("ZeroOut")
   def _zero_out_shape(op):
     return [op.inputs[0].get_shape()]
 """
-from typing import Callable, Dict, Optional
+from typing import Callable, Dict, List, Optional
 
 # op type -> the shape function registered for it (read by nothing, as in TF 1.x).
 _SHAPE_FUNCTIONS: Dict[str, Callable] = {}
@@ -57,3 +65,26 @@ class RegisterShape:
         raise KeyError(f"Registering two shape functions with name '{self._op_type}'!")
       _SHAPE_FUNCTIONS[self._op_type] = f
     return f
+
+
+# The types registered as tensor-like (read by nothing in TensorFlow 2).
+_TENSOR_LIKE_TYPES: List[type] = []
+
+
+def register_dense_tensor_like_type(tensor_type: type) -> None:
+  """TF 1.x's ``ops.register_dense_tensor_like_type``: records a type that stands for
+  one dense tensor.
+
+  TensorFlow 2's ``is_dense_tensor_like`` reads no registry; what TF 1.x checked still
+  holds.
+
+  Args:
+    tensor_type: a class with ``name`` and ``dtype`` properties.
+
+  Raises:
+    TypeError: ``tensor_type`` lacks one of the properties.
+  """
+  for attribute in ("name", "dtype"):
+    if not isinstance(getattr(tensor_type, attribute, None), property):
+      raise TypeError(f"Type {tensor_type.__name__} does not define a `{attribute}` property")
+  _TENSOR_LIKE_TYPES.append(tensor_type)

@@ -9,7 +9,9 @@
 magenta 1.1.7 (PyPI's wheel; it has no sdist of that version) is Google's TF1 music
 project: ``tf.contrib.training.HParams``, ``tf.contrib.rnn`` / ``cudnn_rnn`` cells,
 ``tf.contrib.seq2seq``, TensorFlow Probability and TF-GAN. Its wheel ships 69
-``*_test.py`` modules. The harness (download, port, one process per module, the
+``*_test.py`` modules; three of them (score2perf's) import tensor2tensor 1.14, which is
+downloaded and ported beside it, as a user ports a TF1 dependency (``--without
+tensor2tensor`` leaves it out). The harness (download, port, one process per module, the
 reference run, the classes of failure) is tools/peer_suite.py's; this module holds what
 is magenta's: its source, and the dependencies that do not install here, with the
 evidence.
@@ -26,23 +28,41 @@ MAGENTA = corpus.Corpus(
     "magenta", "magenta==1.1.7",
     "abf633c7e462e26696f60c54718b1b9316b21de912d18a7a6e699591efaa65a2",
     wheel="py2.py3-none-any")
+# score2perf builds on tensor2tensor 1.14, what magenta's time ran on TF 1.14 (the magenta
+# TF1 env's pin), a TF1 library with no TF 2 release of that API: it is ported as a user
+# ports such a dependency (docs/dependencies.md), with the libraries importing its models
+# takes on the way (mesh-tensorflow and gin-config, TF1-era too; gym for its RL models),
+# at the versions of the TF1 env.
+WHEEL = "py2.py3-none-any"
+TENSOR2TENSOR = corpus.Corpus(
+    "tensor2tensor", "tensor2tensor==1.14.0",
+    "167c2be369573dcd5d2f32b1f7abda2a09d51e3ed0b431ee9cb60a9ed4f33c27", wheel=WHEEL)
+MESH_TENSORFLOW = corpus.Corpus(
+    "mesh-tensorflow", "mesh-tensorflow==0.0.5",
+    "a2e338f3911b6f30fcd9c3e065c929a060ff02e1977dff0bde820904110c3d72", wheel=WHEEL)
+GIN_CONFIG = corpus.Corpus(
+    "gin-config", "gin-config==0.1.4",
+    "5667ee905d1172c9b31d743f343eb8a4a5ccf3d007d7034e2557e8aad5d3930f", wheel=WHEEL)
+GYM = corpus.Corpus(
+    "gym", "gym==0.12.5", "027422f59b662748eae3420b804e35bbf953f62d40cd96d2de9f842c08de822e")
+DEPENDENCIES = [Source(TENSOR2TENSOR, ported="ported_tensor2tensor", optional=True),
+                Source(MESH_TENSORFLOW, ported="ported_mesh_tensorflow", optional=True),
+                Source(GIN_CONFIG, ported="ported_gin_config", optional=True),
+                Source(GYM, ported="ported_gym", optional=True)]
 # magenta's own signatures (tried before peer_suite.CAUSES).
 CAUSES = (
     Cause("missing-test-data", PROJECT,
           r"No such file or directory: \S*testdata/|NotFoundError: \S*testdata/",
           "the test reads magenta/testdata, which no magenta distribution on PyPI ships "
           "(1.1.7 is a wheel without it; 2.1.x's sdist has none either)"),
-    Cause("tensor2tensor", BLOCKED, r"No module named 'tensor2tensor'",
-          "tensor2tensor 1.15.7 (the last) is a TF1 library: it pins "
-          "tensorflow-probability==0.7.0, which fails to import on TF 2.21 ('Arg specs do "
-          "not match'), and uses tf.contrib itself. Ported with slimport (issue 40) it "
-          "still does not import: score2perf/__init__ imports every t2t model (gym 0.12's "
-          "environments, TF-GAN), and t2t reaches tf.contrib through utils/contrib.py, "
-          "whose functions hand out whole contrib modules (contrib.framework(), "
-          ".layers(), .summary(), .opt(), ...: 13 imports left, reported); of the 49 names "
-          "it uses through them 16 have no TF 2 home (contrib.summary, opt.LazyAdam"
-          "Optimizer, mixed_precision.LossScaleOptimizer, nn.nth_element, ...), nor has "
-          "utils/metrics.py's tfe.metrics.Mean"),
+    Cause("tensor2tensor", BLOCKED, r"No module named '(tensor2tensor|mesh_tensorflow|gin|gym)'",
+          "run with --without tensor2tensor (or one of the libraries it imports): "
+          "tensor2tensor 1.14 is a TF1 library that does not install on TF 2.21 (1.15.7, the "
+          "last, pins tensorflow-probability==0.7.0, which fails to import there); the "
+          "suite ports it as a dependency otherwise"),
+    Cause("apache-beam", BLOCKED, r"No module named 'apache_beam'",
+          "apache-beam, which score2perf's datagen pipeline runs on, is not installed in "
+          "the suite's environment (the magenta TF1 env has 2.15, Python 2's last)"),
     Cause("rtmidi", BLOCKED, r"No module named 'rtmidi'",
           "python-rtmidi < 1.2 (magenta's pin) does not build on this machine: "
           "src/RtMidi.cpp needs alsa/asoundlib.h"),
@@ -100,8 +120,8 @@ KNOWN_TESTS = (
            "beside other processes it is late; passes or fails with the load",
            timing=True)),
 )
-PEER = Peer("magenta", "magenta 1.1.7", [Source(MAGENTA)], "magenta/**/*_test.py", CAUSES,
-            KNOWN_TESTS)
+PEER = Peer("magenta", "magenta 1.1.7", [Source(MAGENTA), *DEPENDENCIES], "magenta/**/*_test.py",
+            CAUSES, KNOWN_TESTS)
 
 
 if __name__ == "__main__":

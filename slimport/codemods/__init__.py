@@ -56,7 +56,6 @@ from slimport.codemods.py2_modules import Py2ModulesCommand
 from slimport.codemods.py2_native_strs import Py2NativeStrsCommand
 from slimport.codemods.py2_ordering import Py2OrderingCommand
 from slimport.codemods.py2_str_equality import Py2StrEqualityCommand
-from slimport.codemods.register_shape import RegisterShapeCommand
 from slimport.codemods.removed_stdlib import RemovedStdlibCommand
 from slimport.codemods.replica_device import ReplicaDeviceCommand
 from slimport.codemods.scipy_misc import ScipyMiscCommand
@@ -67,6 +66,7 @@ from slimport.codemods.tensor_private_shape import TensorPrivateShapeCommand
 from slimport.codemods.structured_array_asserts import StructuredArrayAssertsCommand
 from slimport.codemods.test_case_asserts import TestCaseAssertsCommand
 from slimport.codemods.tf0_names import Tf0NamesCommand
+from slimport.codemods.tf1_registries import Tf1RegistriesCommand
 from slimport.codemods.tf_internals import TfInternalsCommand
 from slimport.codemods.train_and_evaluate import TrainAndEvaluateCommand
 from slimport.codemods.uai_flags import UaiFlagsCommand
@@ -114,7 +114,7 @@ CODEMODS: List[Type[SlimportCodemod]] = [
     TfInternalsCommand,
     TensorPrivateShapeCommand,
     LeakyReluAlphaCommand,
-    RegisterShapeCommand,
+    Tf1RegistriesCommand,
     SymbolicConstantErrorsCommand,
     ScipyMiscCommand,
     TestCaseAssertsCommand,

@@ -24,8 +24,9 @@ moves to ``slim_ext.graph_transforms`` the same way: a module that imports, whos
 pywrap_tensorflow``: TensorFlow 2 keeps the module, not the reader in it) becomes
 ``tf.compat.v1.train.NewCheckpointReader``, the same reader, through the file's own
 ``tf``, and ``graph_util.convert_variables_to_constants`` (``from
-tensorflow.python.framework import graph_util``) ``tf.compat.v1.graph_util``'s; the
-import goes when nothing else uses it.
+tensorflow.python.framework import graph_util``) ``tf.compat.v1.graph_util``'s
+(``ops.register_tensor_conversion_function``, ``nest.is_sequence`` likewise); the import
+goes when nothing else uses it.
 (``tf.contrib.learn.datasets.mnist``, the module the tutorial reader re-exported, is in
 contrib_table's MODULE_HOMES.)
 """
@@ -63,6 +64,10 @@ MOVED_NAMES = {
     # TF 1.15 exported its nest.is_sequence as tf.nest.is_nested; TF 2.14 dropped the
     # internal name (tflearn 0.3.2 imports it).
     "tensorflow.python.util.nest.is_sequence": f"{COMPAT_V1}.nest.is_nested",
+    # TF 2 moved the registry out of ops (tensor_conversion_registry) and exports the
+    # same function (mesh-tensorflow 0.0.5's tpu_variables registers its variable type).
+    "tensorflow.python.framework.ops.register_tensor_conversion_function":
+        f"{COMPAT_V1}.register_tensor_conversion_function",
 }
 
 
@@ -79,11 +84,12 @@ class MovedModulesCommand(ModuleMoveCodemod):
         "TF1 modules TF2 dropped -> slim_ext: the MNIST tutorial's input_data "
         "(same reader, same API), graph_transforms (a stand-in); "
         "pywrap_tensorflow.NewCheckpointReader, graph_util.convert_variables_to_constants, "
-        "nest.is_sequence -> tf.compat.v1's"
+        "nest.is_sequence, ops.register_tensor_conversion_function -> tf.compat.v1's"
     )
     TRIGGERS: ClassVar[Tuple[str, ...]] = ("tutorials", "graph_transforms",
                                            "NewCheckpointReader",
-                                           "convert_variables_to_constants", "is_sequence")
+                                           "convert_variables_to_constants", "is_sequence",
+                                           "register_tensor_conversion_function")
 
     @classmethod
     def statement_filter(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:

@@ -333,6 +333,12 @@ MODULE_HOMES: Dict[str, str] = {
         "learn.learn_runner", "learn.python.learn.learn_runner",
         "learn.python.learn.learn_runner_lib")},
     # TPUEstimator's contrib modules, where the Object Detection API imports them from.
+    # The eager metrics objects (tfe.metrics.Mean & co.; tensor2tensor's eager metrics).
+    "eager.python.metrics": f"{STAND_INS}.eager_metrics",
+    "eager.python.metrics_impl": f"{STAND_INS}.eager_metrics",
+    # TF 1.14's contrib module re-exported core TensorFlow's TPU ops, which TF 2 keeps
+    # there (mesh-tensorflow 0.0.5's simd_mesh_impl imports it).
+    "tpu.python.ops.tpu_ops": "tensorflow.python.tpu.ops.tpu_ops",
     "tpu.python.tpu.tpu_estimator": _TPU_ESTIMATOR,
     "tpu.python.tpu.tpu_config": _TPU_CONFIG,
     # contrib.lookup: core TensorFlow's tables (the ones TF 2 no longer exports, and

@@ -12,7 +12,7 @@ moved_modules' and moxing's homes, device_spec's TF1 DeviceSpec, numpy_aliases' 
 names, the standard-library names the Python 2 codemods write, and the library names the
 codemods for removed library APIs write (scipy_misc, test_case_asserts, tf_internals,
 pillow_api, matplotlib_api, fractions_gcd, librosa_output, leaky_relu_alpha,
-register_shape) and the runtime functions the Python 2 and NumPy 1 codemods call
+tf1_registries) and the runtime functions the Python 2 and NumPy 1 codemods call
 (py2_ordering, py2_division, numpy1_scalars, numpy1_ragged).
 """
 from __future__ import annotations
@@ -29,7 +29,7 @@ from slimport.codemods import device_spec, moved_modules, numpy_aliases
 from slimport.tables import contrib_table
 from slimport.codemods import py2_leftovers, removed_stdlib, tf0_names
 from slimport.codemods import (fractions_gcd, leaky_relu_alpha, librosa_output,
-                                numpy1_ragged, protobuf_int64_bools, register_shape,
+                                numpy1_ragged, protobuf_int64_bools, tf1_registries,
                                 scipy_misc)
 from slimport.codemods import numpy1_scalars, protobuf_bytes_strs, py2_division, py2_ordering
 from slimport.codemods import pillow_api
@@ -177,7 +177,8 @@ def test_library_successors_resolve() -> None:
     assert resolves(fractions_gcd.HOME.rpartition(".")[2], fractions_gcd.RUNTIME)
     assert resolves(librosa_output.HOME.rpartition(".")[2], librosa_output.RUNTIME)
     assert resolves(leaky_relu_alpha.FUNCTION, leaky_relu_alpha.RUNTIME)
-    assert resolves(register_shape.DECORATOR, register_shape.RUNTIME)
+    for name in set(tf1_registries.TF1_NAMES.values()):
+        assert resolves(name, tf1_registries.RUNTIME)
     assert unresolved(py2_ordering.RUNTIME, [name.rpartition(".")[2] for name in (
         py2_ordering.SORT_KEY, py2_ordering.CMP)]) == []
     assert resolves(py2_ordering.CMP_TO_KEY.rpartition(".")[2], "functools")

@@ -1402,4 +1402,38 @@ CASES = [
                 x = 1
         """,
     ),
+    Edit(
+        # tensor2tensor 1.14's utils/metrics.py: TF 1.x's eager metric objects.
+        "tfe.metrics.Mean through tf.contrib.eager's tfe module",
+        before="""
+            import tensorflow as tf
+            from tensorflow.contrib.eager.python import tfe
+
+            def eager_means(names):
+                return {name: tfe.metrics.Mean(name=name) for name in names}
+        """,
+        after="""
+            import tensorflow as tf
+            import slim_ext.contrib.eager_metrics
+
+            def eager_means(names):
+                return {name: slim_ext.contrib.eager_metrics.Mean(name=name) for name in names}
+        """,
+    ),
+    Edit(
+        # mesh-tensorflow 0.0.5's simd_mesh_impl.py: contrib re-exported core TF's TPU ops.
+        "contrib's tpu_ops module, core TensorFlow's",
+        before="""
+            from tensorflow.contrib.tpu.python.ops import tpu_ops
+
+            def permute(t, pairs):
+                return tpu_ops.collective_permute(t, pairs)
+        """,
+        after="""
+            from tensorflow.python.tpu.ops import tpu_ops
+
+            def permute(t, pairs):
+                return tpu_ops.collective_permute(t, pairs)
+        """,
+    ),
 ]

@@ -121,6 +121,16 @@ CASES = [
               "reader = NewCheckpointReader(path)\n",
     ),
     Edit(
+        # mesh-tensorflow 0.0.5's tpu_variables.py, which imports no tf of its own.
+        "ops.register_tensor_conversion_function, which TF 2 moved out of ops",
+        before="from tensorflow.python.framework import ops\n"
+               "ops.register_tensor_conversion_function(Replicated, _convert)\n"
+               "graph = ops.get_default_graph()\n",
+        after="from tensorflow.python.framework import ops\nimport tensorflow\n\n"
+              "tensorflow.compat.v1.register_tensor_conversion_function(Replicated, _convert)\n"
+              "graph = ops.get_default_graph()\n",
+    ),
+    Edit(
         "nest.is_sequence, which TF 1.15 exported as nest.is_nested (tflearn 0.3.2)",
         before="""
             import tensorflow as tf

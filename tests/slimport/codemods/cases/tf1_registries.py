@@ -1,7 +1,26 @@
-"""register_shape: TF1's RegisterShape decorator -> slim_ext.tf1_ops.RegisterShape."""
+"""tf1_registries: TF1's RegisterShape and register_dense_tensor_like_type -> slim_ext.tf1_ops's."""
 from tests.slimport.codemods.cases import Edit, Noop, Reported, attention, edit
 
 CASES = [
+    Edit(
+        # mesh-tensorflow 0.0.5's tpu_variables.py.
+        "a variable type registered as tensor-like",
+        before="""
+            from tensorflow.python.framework import ops
+
+            ops.register_dense_tensor_like_type(ReplicatedVariable)
+            graph = ops.get_default_graph()
+        """,
+        after="""
+            from tensorflow.python.framework import ops
+            import slim_ext.tf1_ops
+
+            slim_ext.tf1_ops.register_dense_tensor_like_type(ReplicatedVariable)
+            graph = ops.get_default_graph()
+        """,
+        findings=[edit(3, "ops.register_dense_tensor_like_type -> slim_ext.tf1_ops."
+                          "register_dense_tensor_like_type (TF 1.x's checks of the type")],
+    ),
     Edit(
         # A custom op's module of the TF 1.x era (tensorflow/models' syntaxnet, ...).
         "the decorator from TensorFlow's framework module; the op library stays",
