@@ -266,12 +266,17 @@ class SlimExtImportCommand(SlimportCodemod):
         # The module-level tensorflow_estimator import that comes before any TensorFlow
         # import: slim_ext goes before it.
         self._estimator_first: Optional[cst.CSTNode] = None
+        # The first module-level tensorflow_estimator / tensorflow_gan import, and each
+        # module-level import line's place among them.
+        self._first_estimator: Optional[cst.CSTNode] = None
+        self._order: Dict[int, int] = {}
         return True
 
     def transform_module_impl(self, tree: cst.Module) -> cst.Module:
         # Usually the module imports tf_slim itself: its statements say where.
         for line, statement in _module_level_imports_cst(tree):
             self._line = line
+            self._order.setdefault(id(line), len(self._order))
             self._see_import(statement)
         if 0 not in self._tf_slim_lines:
             # Imports inside functions, or TF1 layers used: the whole tree says.
@@ -280,6 +285,14 @@ class SlimExtImportCommand(SlimportCodemod):
         if self._uses_estimator and not self._uses_legacy_keras and not self._tf_slim_lines:
             return self._insert_for_estimator(tree)
         targets = self._targets()
+        first = self._first_estimator
+        if len(targets) == 1 and first is not None and \
+                self._order.get(id(targets[0]), -1) > self._order[id(first)]:
+            # tensorflow_estimator (tensorflow_gan) fails to import without the shims
+            # (contrib_symbols writes it for contrib's TPU and Estimator modules).
+            self.record_edit(first, f"import {SLIM_EXT} before {code_of(first).strip()} "
+                                    "(its shims revive tf.estimator, which that import reads)")
+            return self._insert(tree, _InsertAfter((), _IMPORT, [first]), [first])
         for target in targets:
             self.record_edit(target, f"import {SLIM_EXT} after {code_of(target).strip()}")
         if not targets:
@@ -367,6 +380,8 @@ class SlimExtImportCommand(SlimportCodemod):
                  for package in _NEED_ESTIMATOR_AT_IMPORT):
             if scope == 0:
                 self._uses_estimator = self._estimator_imported = True
+                if self._first_estimator is None:
+                    self._first_estimator = self._line
                 if scope not in self._covered and scope not in self._tf_lines \
                         and self._estimator_first is None:
                     self._estimator_first = self._line

@@ -222,6 +222,27 @@ CASES = [
         """,
     ),
     Edit(
+        # tensor2tensor 1.14's data_generators/problem.py, ported: contrib_symbols wrote
+        # the tensorflow_estimator import (contrib's tpu_config) above the tf_slim import
+        # it added; slim_ext after tf_slim came too late, and a second port added another.
+        "tf_slim imported after tensorflow_estimator: slim_ext before the latter",
+        before="""
+            import tensorflow.compat.v1 as tf
+            from tensorflow_estimator.python.estimator.tpu import tpu_config
+            import tf_slim
+
+            net = tf_slim.conv2d(images, 8, 3)
+        """,
+        after="""
+            import tensorflow.compat.v1 as tf
+            import slim_ext
+            from tensorflow_estimator.python.estimator.tpu import tpu_config
+            import tf_slim
+
+            net = tf_slim.conv2d(images, 8, 3)
+        """,
+    ),
+    Edit(
         "tf-gan imported first",
         before="""
             import tensorflow_gan as tfgan
