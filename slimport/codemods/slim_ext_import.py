@@ -266,9 +266,10 @@ class SlimExtImportCommand(SlimportCodemod):
         # The module-level tensorflow_estimator import that comes before any TensorFlow
         # import: slim_ext goes before it.
         self._estimator_first: Optional[cst.CSTNode] = None
-        # The first module-level tensorflow_estimator / tensorflow_gan import, and each
+        # The first module-level tensorflow_estimator / tensorflow_gan import wherever it
+        # stands (a tf_slim import after it needs slim_ext before it), and each
         # module-level import line's place among them.
-        self._first_estimator: Optional[cst.CSTNode] = None
+        self._estimator_line: Optional[cst.CSTNode] = None
         self._order: Dict[int, int] = {}
         return True
 
@@ -285,7 +286,7 @@ class SlimExtImportCommand(SlimportCodemod):
         if self._uses_estimator and not self._uses_legacy_keras and not self._tf_slim_lines:
             return self._insert_for_estimator(tree)
         targets = self._targets()
-        first = self._first_estimator
+        first = self._estimator_line
         if len(targets) == 1 and first is not None and \
                 self._order.get(id(targets[0]), -1) > self._order[id(first)]:
             # tensorflow_estimator (tensorflow_gan) fails to import without the shims
@@ -380,8 +381,8 @@ class SlimExtImportCommand(SlimportCodemod):
                  for package in _NEED_ESTIMATOR_AT_IMPORT):
             if scope == 0:
                 self._uses_estimator = self._estimator_imported = True
-                if self._first_estimator is None:
-                    self._first_estimator = self._line
+                if self._estimator_line is None:
+                    self._estimator_line = self._line
                 if scope not in self._covered and scope not in self._tf_lines \
                         and self._estimator_first is None:
                     self._estimator_first = self._line

@@ -66,7 +66,7 @@ def test_in_a_graph_the_returned_tensors_run_the_update(tf, eager_metrics):
       session.run(update)
       assert session.run(value) == pytest.approx(3.5)
       session.run(metric.init_variables())
-      assert session.run([v for v in metric.variables]) == [0.0, 0.0]
+      assert session.run(metric.variables) == [0.0, 0.0]
 
 
 def test_aggregate_sums_metrics_of_one_type(eager_metrics):

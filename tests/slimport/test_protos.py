@@ -96,11 +96,13 @@ def old_tree(tmp_path: Path, literal_form: str = "_b", with_protos: bool = False
     return tree
 
 
-def _import(tree: Path) -> subprocess.CompletedProcess:
+def _import(tree: Path, code: str = IMPORT_BOTH) -> subprocess.CompletedProcess:
+    """``code`` run in ``tree`` by a fresh process (a fresh descriptor pool), with
+    protobuf's default (upb) implementation, which refuses old generated code."""
     env = {k: v for k, v in os.environ.items()
            if k != "PROTOCOL_BUFFERS_PYTHON_IMPLEMENTATION"}
-    return subprocess.run([sys.executable, "-W", "error", "-c", IMPORT_BOTH], cwd=tree,
-                          env=env, capture_output=True, text=True, timeout=60)
+    return subprocess.run([sys.executable, "-W", "error", "-c", code], cwd=tree,
+                          env=env, capture_output=True, text=True, timeout=120)
 
 
 def _protos_findings(report: Path) -> dict:
@@ -382,8 +384,7 @@ def test_an_import_of_tensorflows_own_protos_comes_from_the_installed_tensorflow
     assert (result.error, result.origin) == ("", "proto" if with_proto else "descriptor")
     assert "from tensorflow.core.framework import tensor_pb2" in result.code
     module.write_text(result.code)
-    ran = subprocess.run([sys.executable, "-c", READ_TENSOR], cwd=tree, capture_output=True,
-                         text=True, timeout=120)
+    ran = _import(tree, READ_TENSOR)
     assert (ran.returncode, ran.stdout.strip()) == (0, "2.5"), ran.stderr[-2000:]
 
 
