@@ -14,6 +14,9 @@ Tools:
   slimport -j 2  the same in two processes (the large tree only)
   tf_upgrade_v2  ``tf_upgrade_v2 --intree SRC --outtree OUT`` (ships with tensorflow)
   libcst floor   ``libcst_floor.py SRC OUT``: parse + codegen + write, no transformer
+  libcst floor, 2 processes  the same, its files dealt to two processes at once (the
+                 large tree only): how much faster two processes of this work can be on
+                 the machine, the ceiling ``-j 2 / -j 1`` is read against
 """
 from __future__ import annotations
 
@@ -32,6 +35,8 @@ import synthetic_tree
 HERE = Path(__file__).resolve().parent
 MEASURE = HERE / "_measure.py"
 FLOOR = HERE / "libcst_floor.py"
+# The floor's files dealt to two processes at once: the machine's ceiling for -j 2.
+FLOOR_TWO = "libcst floor, 2 processes"
 
 
 class BenchmarkError(RuntimeError):
@@ -71,7 +76,8 @@ def _slimport_jobs(jobs: str) -> Tool:
 
 def tools(two_processes: bool = False) -> List[Tool]:
     """The tools compared, in the order each round runs them; ``two_processes`` adds
-    ``slimport -j 2`` (the large tree's row: what two processes win over one)."""
+    ``slimport -j 2`` and the floor in two processes (the large tree's rows: what two
+    processes win over one, and what they can win on this machine)."""
     upgrade = _tf_upgrade_v2()
     return [
         Tool("slimport", lambda src, out: _slimport(str(src), "--out", str(out),
@@ -82,6 +88,8 @@ def tools(two_processes: bool = False) -> List[Tool]:
             sys.executable, upgrade, "--intree", str(src), "--outtree", str(out),
             "--reportfile", str(out) + ".report.txt"]),
         Tool("libcst floor", lambda src, out: [sys.executable, str(FLOOR), str(src), str(out)]),
+        *([Tool(FLOOR_TWO, lambda src, out: [sys.executable, str(FLOOR), str(src), str(out),
+                                             "--processes", "2"])] if two_processes else []),
     ]
 
 
@@ -173,6 +181,7 @@ def comparison_table(samples: Dict[str, Samples]) -> str:
                              ("slimport -j 1", "tf_upgrade_v2"),
                              ("slimport -j 1", "libcst floor"),
                              ("slimport -j 2", "slimport -j 1"),
+                             (FLOOR_TWO, "libcst floor"),
                              ("slimport", "slimport -j 1")):
         if ours_name not in samples or other not in samples:
             continue

@@ -15,18 +15,20 @@ other peers' reference. virtualenv 20.21 is the last that makes Python 2 environ
 it is installed beside the environment, not into any Python of the machine.
 
 Exit status 0 when the interpreter imports TensorFlow 1.14 (and, for a peer, what its
-tests import); 2 when a step failed.
+tests import); 2 when a step failed or a system library it needs is missing (magenta's
+librosa loads libsndfile: ``apt-get install libsndfile1`` on Debian).
 """
 from __future__ import annotations
 
 import argparse
+import ctypes.util
 import glob
 import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
-from typing import List, Optional, Sequence
+from typing import Callable, List, Optional, Sequence
 
 DEFAULT_DIR = Path.home() / ".cache" / "slimport" / "py27-tf114"
 MAGENTA_DIR = DEFAULT_DIR.with_name("py27-tf114-magenta")
@@ -89,6 +91,13 @@ MAGENTA_NO_DEPS = ("tensor2tensor==1.14.0", "mesh-tensorflow==0.0.5", "gin-confi
                    "kfac==0.1.4", "sympy==1.4", "mpmath==1.1.0", "gym==0.12.5",
                    "pyglet==1.3.2", "tensorflow-gan==1.0.0.dev0")
 CHECK = "import tensorflow as tf, sys; assert tf.__version__ == '1.14.0'; print(sys.executable)"
+# The shared libraries an environment's imports load that pip cannot install: (ctypes name,
+# what imports it, the Debian package). SoundFile 0.10 (librosa's, Python 2's last) has no
+# wheel that bundles libsndfile, unlike the Python 3 ones the port side installs.
+SYSTEM_LIBRARIES = {
+    None: (),
+    "magenta": (("sndfile", "librosa's SoundFile", "libsndfile1"),),
+}
 # Each environment: its default folder, its groups (each one pip install), what it imports.
 ENVIRONMENTS = {
     None: (DEFAULT_DIR, (TENSORFLOW, PEERS, BUILT), CHECK),
@@ -106,6 +115,16 @@ def find_python27() -> Optional[str]:
         return found
     pyenv = sorted(glob.glob(str(Path.home() / ".pyenv" / "versions" / "2.7*" / "bin" / "python")))
     return pyenv[-1] if pyenv else None
+
+
+def missing_libraries(peer: Optional[str],
+                      find: Callable[[str], Optional[str]] = ctypes.util.find_library
+                      ) -> List[str]:
+    """What to install first for ``peer``'s environment: one line per shared library its
+    imports need that ``find`` does not find (none: nothing is missing)."""
+    return [f"{needed_by} needs the {name} library: install it first "
+            f"(Debian/Ubuntu: apt-get install {package})"
+            for name, needed_by, package in SYSTEM_LIBRARIES[peer] if find(name) is None]
 
 
 def interpreter(env: Path) -> Path:
@@ -153,6 +172,10 @@ def main(argv: Optional[List[str]] = None) -> int:
     python27 = args.python or find_python27()
     if python27 is None:
         print("no Python 2.7 found: give --python", file=sys.stderr)
+        return 2
+    missing = missing_libraries(args.peer)
+    if missing:
+        print("\n".join(missing), file=sys.stderr)
         return 2
     try:
         print(make(args.dir or ENVIRONMENTS[args.peer][0], python27, args.peer))

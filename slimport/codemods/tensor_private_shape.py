@@ -20,6 +20,7 @@ are left: neither was the alias. Only TF1-era code and plain Python are ported
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from typing import Any, ClassVar, Dict, Optional, Pattern, Set, Tuple
 
@@ -29,7 +30,7 @@ from slimport.analysis.names import Bindings
 from slimport.analysis.regex_words import may_match, required_words
 from slimport.codemods._leftovers import LeftoverCodemod, reads_attribute
 from slimport.codemods.base import StatementFilter, code_of
-from slimport.codemods.tree_facts import TreeFact
+from slimport.codemods.tree_facts import TEXTS_REMEMBERED, TreeFact
 
 PRIVATE, PUBLIC = "_shape", "shape"
 # Code that gives an object a ``_shape`` of its own: an attribute assignment (plain or
@@ -51,10 +52,14 @@ def binds_private_shape(texts) -> bool:
       True when one does (read off the text: one in a string counts too, which only
       makes the codemod report more).
     """
+    return any(map(_binds_private_shape, texts))
+
+
+@functools.lru_cache(maxsize=TEXTS_REMEMBERED)
+def _binds_private_shape(text: str) -> bool:
     # Every branch spells "_shape": a text without it is ruled out by a substring search
-    # (the pattern's own search tries every position of every text of the tree).
-    words = required_words(_BINDS_PRIVATE)
-    return any(may_match(_BINDS_PRIVATE, words, text) for text in texts)
+    # (the pattern's own search tries every position of the text).
+    return may_match(_BINDS_PRIVATE, required_words(_BINDS_PRIVATE), text)
 
 
 # Is ``x._shape`` TensorFlow's deprecated alias, or an attribute the tree sets itself?

@@ -20,7 +20,7 @@ import functools
 import os
 import re
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, FrozenSet, Optional, Sequence
+from typing import Any, Callable, Dict, FrozenSet, Optional, Sequence, Tuple
 
 from slimport.analysis.py2_code import describe, may_be_python2_only, python2_evidence
 from slimport.analysis.source_tree import SourceTree
@@ -83,7 +83,17 @@ def methods_defined(texts: Sequence[str]) -> FrozenSet[str]:
       The names. Read off the text: a ``def`` in a string counts too, which only makes
       a codemod that asks more careful.
     """
-    return frozenset(match[1] for text in texts for match in _DEFINITION.finditer(text))
+    return frozenset().union(*map(_definitions_in, texts))
+
+
+# How many texts a fact's per-file answers are remembered for: a run gathers each fact
+# once per scope, and scopes share roots (the bench's large tree has 11 scopes).
+TEXTS_REMEMBERED = 4096
+
+
+@functools.lru_cache(maxsize=TEXTS_REMEMBERED)
+def _definitions_in(text: str) -> FrozenSet[str]:
+    return frozenset(match[1] for match in _DEFINITION.finditer(text))
 
 
 def modules_imported(texts: Sequence[str]) -> FrozenSet[str]:
@@ -95,12 +105,15 @@ def modules_imported(texts: Sequence[str]) -> FrozenSet[str]:
     Returns:
       Dotted module names (``scipy.spatial.transform``); relative imports are left out.
     """
+    return frozenset().union(*map(_imports_in, texts))
+
+
+@functools.lru_cache(maxsize=TEXTS_REMEMBERED)
+def _imports_in(text: str) -> FrozenSet[str]:
     found = set()
-    for text in texts:
-        for match in _IMPORT.finditer(text):
-            names = [match[1]] if match[1] else [alias.split()[0]
-                                                 for alias in match[2].split(",")]
-            found.update(name for name in names if not name.startswith("."))
+    for match in _IMPORT.finditer(text):
+        names = [match[1]] if match[1] else [alias.split()[0] for alias in match[2].split(",")]
+        found.update(name for name in names if not name.startswith("."))
     return frozenset(found)
 
 
@@ -168,20 +181,8 @@ def structured_dtype_names(texts: Sequence[str]) -> FrozenSet[str]:
     """
     structured: Dict[str, int] = {}
     for text in texts:
-        if not _RECORD_DTYPE_BINDING.search(text):
-            continue
-        try:
-            tree = ast.parse(text)
-        except (SyntaxError, ValueError):
-            continue
-        numpy_names = numpy_names_of(tree)
-        for statement in tree.body:
-            if isinstance(statement, ast.Assign) and len(statement.targets) == 1 and \
-                    isinstance(statement.targets[0], ast.Name) and \
-                    isinstance(statement.value, ast.Call) and \
-                    structured_dtype(statement.value, numpy_names):
-                name = statement.targets[0].id
-                structured[name] = structured.get(name, 0) + 1
+        for name in _structured_dtypes_bound(text):
+            structured[name] = structured.get(name, 0) + 1
     if not structured:
         return frozenset()
     bindings: Dict[str, int] = {}
@@ -192,6 +193,24 @@ def structured_dtype_names(texts: Sequence[str]) -> FrozenSet[str]:
     return frozenset(name for name, count in structured.items() if bindings.get(name) == count)
 
 
+@functools.lru_cache(maxsize=TEXTS_REMEMBERED)
+def _structured_dtypes_bound(text: str) -> Tuple[str, ...]:
+    """The names one file's module-level ``name = np.dtype([...])`` bind, once each binding."""
+    if not _RECORD_DTYPE_BINDING.search(text):
+        return ()
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return ()
+    numpy_names = numpy_names_of(tree)
+    return tuple(statement.targets[0].id for statement in tree.body
+                 if isinstance(statement, ast.Assign) and len(statement.targets) == 1
+                 and isinstance(statement.targets[0], ast.Name)
+                 and isinstance(statement.value, ast.Call)
+                 and structured_dtype(statement.value, numpy_names))
+
+
+@functools.lru_cache(maxsize=TEXTS_REMEMBERED)
 def python2_only_evidence(text: str) -> Optional[str]:
     """What in one file's text fails on Python 3 as written (``is_python2_only``), as a
     report names it, or None.
@@ -203,12 +222,8 @@ def python2_only_evidence(text: str) -> Optional[str]:
       ``import StringIO (line 17)`` and the like; None for a file with no such evidence
       or that does not parse.
     """
-    return _parsed_evidence(text) if may_be_python2_only(text) else None
-
-
-# Remembered: a run gathers the fact once per scope, and scopes share roots.
-@functools.lru_cache(maxsize=1024)
-def _parsed_evidence(text: str) -> Optional[str]:
+    if not may_be_python2_only(text):
+        return None
     try:
         evidence = [e for e in python2_evidence(ast.parse(text)) if e.only]
     except (SyntaxError, ValueError):

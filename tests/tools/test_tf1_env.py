@@ -39,3 +39,13 @@ def test_a_shim_that_does_not_run_is_not_python27(tmp_path, monkeypatch):
     monkeypatch.setenv("PATH", str(tmp_path))
     monkeypatch.setattr(tf1_env.Path, "home", classmethod(lambda cls: tmp_path))
     assert tf1_env.find_python27() is None
+
+
+def test_a_missing_system_library_is_named_with_its_fix_before_anything_is_made():
+    # A fresh Debian image has no libsndfile: magenta's environment was made (minutes of
+    # pip) and then failed its import check with SoundFile's "sndfile library not found".
+    missing = tf1_env.missing_libraries("magenta", find=lambda name: None)
+    assert missing == ["librosa's SoundFile needs the sndfile library: install it first "
+                       "(Debian/Ubuntu: apt-get install libsndfile1)"]
+    assert tf1_env.missing_libraries("magenta", find=lambda name: "lib%s.so.1" % name) == []
+    assert tf1_env.missing_libraries(None, find=lambda name: None) == []
