@@ -84,9 +84,3 @@ def test_core_rnn_cell_also_holds_tf_1_1s_core_cells():
                "LSTMCell", "LSTMStateTuple", "MultiRNNCell", "ResidualWrapper"):
     assert getattr(core_rnn_cell, name) is getattr(tf.nn.rnn_cell, name), name
   assert set(core_rnn_cell.__all__) >= {"LSTMStateTuple", "EmbeddingWrapper"}
-
-
-def test_cudnn_layers_raise_naming_what_to_use():
-  from slim_ext.contrib import RemovedInTF2Error  # pylint: disable=g-import-not-at-top
-  with pytest.raises(RemovedInTF2Error, match=r"CudnnLSTM .*tf\.keras\.layers\.LSTM"):
-    cudnn_rnn.CudnnLSTM(num_layers=1, num_units=4)
