@@ -34,7 +34,6 @@ from slim_ext import cluster
 from tests._procs import Proc, ProcessSet, free_ports
 
 SAVE_INTERVAL_SECS = 2
-SCENARIO_DEADLINE_SECS = 240
 PHASE_TIMEOUT_SECS = 90
 TRAIN_ARGS = ["--dataset_name", "synthetic", "--model_name", "lenet", "--batch_size", "16",
               "--optimizer", "sgd", "--learning_rate", "0.01",
@@ -141,6 +140,26 @@ def _wait_for(what: str, condition, procs: list, timeout: float = PHASE_TIMEOUT_
     raise AssertionError(f"timed out after {timeout:g} s waiting for {what}\n{logs}")
 
 
+def _wait_while_training(procs: list, stall_secs: float = PHASE_TIMEOUT_SECS) -> dict:
+    """Waits for ``procs`` to exit while they train; their exit codes by name.
+
+    No deadline for the whole: a busy machine trains the same steps slower (a fixed
+    deadline once failed a run whose chief was still stepping, 0.1-0.3 s a step beside a
+    CI run). It fails when none of them logs a new step for ``stall_secs``.
+    """
+    last_step, moved_at = None, time.monotonic()
+    while any(proc.returncode() is None for proc in procs):
+        step = max((_last_step(proc) or 0) for proc in procs)
+        if step != last_step:
+            last_step, moved_at = step, time.monotonic()
+        elif time.monotonic() - moved_at > stall_secs:
+            logs = "\n".join(f"--- {p.name}:\n{p.log()[-3000:]}" for p in procs)
+            raise AssertionError(f"no new training step for {stall_secs:g} s (the last "
+                                 f"was {last_step})\n{logs}")
+        time.sleep(0.25)
+    return {proc.name: proc.returncode() for proc in procs}
+
+
 def _latest_checkpoint(train_dir: Path) -> tuple:
     """(global step saved in it, path prefix) of the newest checkpoint, or (None, None).
 
@@ -163,7 +182,6 @@ def test_async_ps_cluster_survives_killed_and_restarted_workers(ported_tree, tmp
     hosts = ["--ps_hosts", ps, "--worker_hosts", f"{chief},{worker}"]
     script = ported_tree.script("train_image_classifier.py")
     env = {"SLIM_EXT_RECOVERY_WAIT_SECS": "1"}
-    started_at = time.monotonic()
 
     def start(procs: ProcessSet, name: str, job: str, index: int, max_steps: int) -> Proc:
         args = [script, "--train_dir", str(train_dir), "--dataset_dir", str(ported_tree.data),
@@ -235,9 +253,7 @@ def test_async_ps_cluster_survives_killed_and_restarted_workers(ported_tree, tmp
             assert resumed[0] >= saved_step, (resumed[0], saved_step)
 
         # 5. Both workers reach the target; the ps leaves by itself.
-        remaining = SCENARIO_DEADLINE_SECS - (time.monotonic() - started_at)
-        deadline = time.monotonic() + max(remaining, 30)
-        codes = procs.wait_all([chief_proc, worker_proc], deadline)
+        codes = _wait_while_training([chief_proc, worker_proc])
         assert codes == {"chief_restarted": 0, "worker_restarted": 0}, \
             "\n".join(p.log()[-3000:] for p in (chief_proc, worker_proc))
         assert ps_proc.wait(30) == 0, ps_proc.log()[-3000:]
