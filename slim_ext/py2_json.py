@@ -66,9 +66,13 @@ def _iterencode(self: json.JSONEncoder, o: Any, _one_shot: bool = False) -> Iter
   markers = {} if self.check_circular else None
   text = (json.encoder.encode_basestring_ascii if self.ensure_ascii
           else json.encoder.encode_basestring)
+  # Python 3.13's iterencode makes an int indent spaces before _make_iterencode, which
+  # no longer does (3.10-3.12's did both): done here, for every version.
+  indent = self.indent if self.indent is None or isinstance(self.indent, str) \
+      else " " * self.indent
   # Python 3's own pure-Python encoder, given Python 2's float writer.
   return json.encoder._make_iterencode(  # pylint: disable=protected-access
-      markers, self.default, text, self.indent, _floatstr(self, float_repr),
+      markers, self.default, text, indent, _floatstr(self, float_repr),
       self.key_separator, self.item_separator, self.sort_keys, self.skipkeys,
       _one_shot)(o, 0)
 
