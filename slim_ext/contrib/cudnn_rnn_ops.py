@@ -102,9 +102,18 @@ def num_params(rnn_mode: str, num_layers: int, direction: str) -> int:
   return _PARAMS_PER_LAYER[rnn_mode] * num_layers * dirs
 
 
-def _seeds(seed: Optional[int]) -> Tuple[int, int]:
-  # The graph-level and op-level seeds as tf.random ops get them; (None, None), no
-  # seed anywhere, is what the ops' attribute default 0 means.
+def _checked_seeds(rnn_mode: str, direction: str, input_mode: str,
+                   seed: Optional[int]) -> Tuple[int, int]:
+  """The seed attributes of a cuDNN op, once its mode, direction and input mode are
+  checked: the graph-level and op-level seeds as tf.random ops get them ((None, None),
+  no seed anywhere, is what the ops' attribute default 0 means).
+
+  Raises:
+    ValueError: on an invalid rnn_mode, direction or input_mode.
+  """
+  check_rnn_mode(rnn_mode)
+  check_direction(direction)
+  check_input_mode(input_mode)
   graph_seed, op_seed = tf.random.get_seed(seed)
   return graph_seed or 0, op_seed or 0
 
@@ -134,10 +143,7 @@ def canonical_to_opaque(rnn_mode: str, num_layers: int, num_units: int, input_si
   Raises:
     ValueError: on an invalid rnn_mode, direction or input_mode.
   """
-  check_rnn_mode(rnn_mode)
-  check_direction(direction)
-  check_input_mode(input_mode)
-  seed, seed2 = _seeds(seed)
+  seed, seed2 = _checked_seeds(rnn_mode, direction, input_mode, seed)
   return gen_cudnn_rnn_ops.cudnn_rnn_canonical_to_params(
       num_layers=num_layers, num_units=num_units, input_size=input_size,
       weights=list(weights), biases=list(biases), rnn_mode=rnn_mode,
@@ -178,10 +184,7 @@ def cudnn_rnn(inputs: tf.Tensor, input_h: tf.Tensor, input_c: tf.Tensor, params:
   Raises:
     ValueError: on an invalid rnn_mode, direction or input_mode.
   """
-  check_rnn_mode(rnn_mode)
-  check_direction(direction)
-  check_input_mode(input_mode)
-  seed, seed2 = _seeds(seed)
+  seed, seed2 = _checked_seeds(rnn_mode, direction, input_mode, seed)
   args = dict(input=inputs, input_h=input_h, input_c=input_c, params=params,
               is_training=is_training, rnn_mode=rnn_mode, input_mode=input_mode,
               direction=direction, dropout=dropout, seed=seed, seed2=seed2, name=name)

@@ -17,12 +17,13 @@ again through a converter and a saveable subclassed by their private hooks, as T
 code did (subclasses()).
 """
 import json
-import numbers
 import os
 
 import numpy as np
 import tensorflow as tf
 from tensorflow.contrib.cudnn_rnn.python.ops import cudnn_rnn_ops
+
+import recording  # this folder's: the recorder the test runs too
 
 cudnn_rnn = tf.contrib.cudnn_rnn
 
@@ -88,116 +89,8 @@ CONVERSIONS = [
 ]
 
 
-def shape(static):
-  """A static shape as JSON: None for an unknown rank, None for unknown dimensions."""
-  static = tf.TensorShape(static)
-  return None if static.ndims is None else static.as_list()
-
-
-def tensor(value):
-  # A variable's base dtype: TF 1.14's are reference variables (float32_ref), TF 2's
-  # resource variables; the dtype is the fact checked.
-  return {"shape": shape(value.shape), "dtype": value.dtype.base_dtype.name}
-
-
-def attrs(op):
-  """An op's attributes, the plain ones (strings, numbers, booleans, dtypes)."""
-  out = {}
-  for name in sorted(op.node_def.attr):
-    value = op.get_attr(str(name))
-    if isinstance(value, bytes):
-      value = value.decode()
-    elif isinstance(value, tf.DType):
-      value = value.name
-    elif not isinstance(value, numbers.Number):
-      continue
-    out[str(name)] = value
-  return out
-
-
-def grad_op(grad):
-  return None if grad is None else grad.op.type
-
-
-def gradients(ys, xs):
-  """The op types of tf.gradients(ys, xs), or the error it raised."""
-  try:
-    return [grad_op(g) for g in tf.gradients(ys, xs)]
-  except ValueError as error:
-    return {"error": type(error).__name__, "message": str(error)}
-
-
 def build_case(case):
-  kwargs = dict(case["kwargs"])
-  dtype = tf.as_dtype(kwargs.pop("dtype", "float32"))
-  if dtype != tf.float32:
-    kwargs["dtype"] = dtype
-  graph = tf.Graph()
-  with graph.as_default():
-    inputs = tf.placeholder(dtype, case["input_shape"], name="inputs")
-    layer = getattr(cudnn_rnn, case["layer"])(**kwargs)
-    time_major = case.get("time_major", True)
-    batch = case["input_shape"][1 if time_major else 0]
-    call_kwargs = {"training": case.get("training", True)}
-    if not time_major:
-      call_kwargs["time_major"] = False
-    if case.get("lengths"):
-      call_kwargs["sequence_lengths"] = tf.constant(case["lengths"], tf.int32)
-    if case.get("prebuild"):
-      layer.build(case["input_shape"])
-    states_in = None
-    if case.get("state"):
-      states_in = tuple(tf.placeholder(dtype, s, name="state_%d" % i)
-                        for i, s in enumerate(layer.state_shape(batch)))
-      call_kwargs["initial_state"] = states_in
-    ops_before = len(graph.get_operations())
-    scope = tf.variable_scope(case["scope"]) if case.get("scope") else None
-    if scope is not None:
-      scope.__enter__()
-    results = [layer(inputs, **call_kwargs) for _ in range(case.get("calls", 1))]
-    if scope is not None:
-      scope.__exit__(None, None, None)
-    new_ops = graph.get_operations()[ops_before:]
-    outputs, states = results[-1]
-    cudnn_ops = [{"type": op.type, "attrs": attrs(op), "device": op.device,
-                  "inputs": [tensor(t) for t in op.inputs],
-                  "outputs": [tensor(t) for t in op.outputs]}
-                 for op in new_ops if op.type.startswith("Cudnn")]
-    record = {
-        "variables": [dict(tensor(v), name=v.name) for v in tf.global_variables()],
-        "trainable_variables": [v.name for v in tf.trainable_variables()],
-        "layer_trainable_weights": [v.name for v in layer.trainable_weights],
-        "kernel": layer.kernel.name,
-        "properties": {
-            "num_layers": layer.num_layers, "num_units": layer.num_units,
-            "input_mode": layer.input_mode, "direction": layer.direction,
-            "num_dirs": layer.num_dirs, "rnn_mode": layer.rnn_mode,
-            "input_size": layer.input_size, "dtype": layer.dtype,
-            "state_shape": [list(s) for s in layer.state_shape(batch)],
-            "canonical_weight_shapes": [list(s) for s in layer.canonical_weight_shapes],
-            "canonical_bias_shapes": [list(s) for s in layer.canonical_bias_shapes],
-        },
-        "outputs": tensor(outputs),
-        "states_type": type(states).__name__,
-        "states": [tensor(s) for s in states],
-        "cudnn_ops": cudnn_ops,
-    }
-    xs = [inputs, layer.kernel] + list(states_in or ())
-    record["gradients"] = gradients(outputs, xs)
-    record["state_gradients"] = gradients(states[0], xs)
-    saveables = tf.get_collection(tf.GraphKeys.SAVEABLE_OBJECTS)
-    record["saveables"] = [
-        {"class": type(s).__name__, "name": s.name, "is_layer_saveable": s is layer.saveable,
-         "op": s.op.op.type,
-         "specs": [dict(tensor(spec.tensor), name=spec.name, slice_spec=spec.slice_spec)
-                   for spec in s.specs],
-         "spec_op_types": sorted(set(spec.tensor.op.type for spec in s.specs))}
-        for s in saveables]
-    tf.train.Saver()
-    save_op = [op for op in graph.get_operations() if op.type == "SaveV2"][0]
-    record["saver_names"] = sorted(
-        n.decode() for n in tf.contrib.util.constant_value(save_op.inputs[1]).tolist())
-  return record
+  return recording.record_case(tf, cudnn_rnn, case)
 
 
 def misuse_errors():
