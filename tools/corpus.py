@@ -86,6 +86,13 @@ CORPORA = (
 RESEARCH_SLIM = Corpus(
     "research_slim", "tf-models-research-object-detection==2.8.0.post1",
     "c701ea455646553a64c5f161641e8d5a94054b162b81961dcfff3dd619870004", [], [])
+# The same project's 2.8.0 (not .post1) ships research/slim's slim/ folder whole: beside
+# the nets, its test modules and its scripts (export_inference_graph.py and its test,
+# train_image_classifier.py, eval_image_classifier.py). tools/slim_suite.py runs those
+# tests, tools/export_suite.py and tests/regression/test_export_serve.py its export script.
+RESEARCH_SLIM_WHOLE = Corpus(
+    "research_slim_whole", "tf-models-research-object-detection==2.8.0",
+    "3efe9502f742054626ed0c270d8aefddda6e8bf6187c6c451be645f05a551d6d", [], [])
 
 
 def default_cache() -> Path:

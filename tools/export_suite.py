@@ -2,21 +2,20 @@
 ``python -m slim_ext.export``.
 
 ``python tools/export_suite.py`` (``tox -e export-suite``) downloads research/slim (the
-sdist tools/corpus.py pins, cached as there), ports its ``slim/`` tree with
-``slimport rewrite --out``, and for every network of its ``nets_factory`` (the video nets
-i3d and s3dg take 5-D clips and are left out), in a process of its own: builds it in
-graph mode on two images of its default size with its own initializers, saves a
+sdist tools/corpus.py pins as RESEARCH_SLIM_WHOLE, cached as there), ports its ``slim/``
+tree with ``slimport rewrite --out``, and for every network of its ``nets_factory`` (the
+video nets i3d and s3dg take 5-D clips and are left out), in a process of its own: builds
+it in graph mode on two images of its default size with its own initializers, saves a
 checkpoint, exports it with ``slim_ext.export.export_saved_model``, and computes the
 logits again with ``tf.saved_model.load`` (eager) and with TF's TFLite converter and
 interpreter; and, research/slim's other export route, writes the network's inference
-GraphDef with ``export_inference_graph.py`` (ours, in research/slim's shape: the sdist
-leaves research/slim's out; tests/regression/data/slim_export, added to the tree before
-the port and ported with it; ``--dataset_name imagenet --labels_offset 991`` gives the
-checkpoint's 10 classes), folds the checkpoint in with TF's ``freeze_graph`` and runs the
-frozen graph. A network passes when the eager logits are within 1e-6, the frozen graph's
-and TFLite's within 1e-5 of the graph's (relative to the largest logit) with the same
-top-1. Exit status 1 when any network fails. ``--only NAME,...`` runs some; ``--one NAME
---tree DIR`` is the child for one network (prints one JSON line).
+GraphDef with research/slim's own ``export_inference_graph.py``, ported with its tree
+(``--dataset_name imagenet --labels_offset 991`` gives the checkpoint's 10 classes),
+folds the checkpoint in with TF's ``freeze_graph`` and runs the frozen graph. A network
+passes when the eager logits are within 1e-6, the frozen graph's and TFLite's within 1e-5
+of the graph's (relative to the largest logit) with the same top-1. Exit status 1 when
+any network fails. ``--only NAME,...`` runs some; ``--one NAME --tree DIR`` is the child
+for one network (prints one JSON line).
 """
 from __future__ import annotations
 
@@ -24,7 +23,6 @@ import argparse
 import ast
 import json
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -41,8 +39,6 @@ VIDEO_NETS = ("i3d", "s3dg")
 # TFLite converter does: float32 rounding of that order (1.2e-6 on mobilenet_v1).
 EAGER_RTOL, FROZEN_RTOL, TFLITE_RTOL = 1e-6, 1e-5, 1e-5
 NET_SECS = 1200
-EXPORT_GRAPH_SCRIPT = (Path(__file__).resolve().parents[1] / "tests" / "regression" / "data"
-                       / "slim_export" / "export_inference_graph.py")
 # research/slim's imagenet has 1001 classes (a background class); the suite's nets have 10.
 IMAGENET_CLASSES, NUM_CLASSES = 1001, 10
 
@@ -183,9 +179,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     return 0
 
   deadline = _harness.Deadline(args.timeout)
-  source = corpus.unpack(corpus.fetch(corpus.RESEARCH_SLIM, corpus.default_cache(), deadline),
-                         workdir / "source") / "slim"
-  shutil.copy(EXPORT_GRAPH_SCRIPT, source / EXPORT_GRAPH_SCRIPT.name)  # ported with the tree
+  source = corpus.unpack(corpus.fetch(corpus.RESEARCH_SLIM_WHOLE, corpus.default_cache(),
+                                      deadline), workdir / "source") / "slim"
   ported = workdir / "ported"
   ran = _harness.run([sys.executable, "-m", "slimport", "rewrite", str(source), "--out",
                       str(ported)], deadline, log=workdir / "rewrite.log")

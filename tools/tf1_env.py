@@ -1,7 +1,8 @@
-"""The peers' suites in their time: a Python 2.7 + TensorFlow 1.14 interpreter.
+"""The peers' suites in their time: a Python 2.7 + TensorFlow 1.14 interpreter (or, for a
+peer of TensorFlow 1.15's time, Python 3.7 + TensorFlow 1.15.5).
 
-    python tools/tf1_env.py [--peer magenta] [--dir DIR] [--python PYTHON2.7]
-    tox -e era          (makes both, then runs the peers' suites against them: --tf1-all)
+    python tools/tf1_env.py [--peer magenta|research_slim] [--dir DIR] [--python PYTHON]
+    tox -e era          (makes them, then runs the peers' suites against them: --tf1-all)
 
 TF1-era projects were written and tested on Python 2.7 first. This makes (once; later
 calls check it and print it) a virtualenv of Python 2.7 with TensorFlow 1.14, the last
@@ -11,10 +12,14 @@ the ``--tf1-python`` of tools/od_suite.py, tools/tensorlayer_suite.py and
 tools/tflearn_suite.py. ``--peer magenta`` makes magenta 1.1.7's in a virtualenv of its own
 (``py27-tf114-magenta``; the ``--tf1-python`` of tools/magenta_suite.py): its pins
 (mock < 3 and PyYAML < 4 for Apache Beam, gast 0.2.2, magenta's own) would change the
-other peers' reference. virtualenv 20.21 is the last that makes Python 2 environments;
-it is installed beside the environment, not into any Python of the machine.
+other peers' reference. ``--peer research_slim`` makes research/slim 2.8.0's
+(``py37-tf115``; the ``--tf1-python`` of tools/slim_suite.py): that code is
+``tensorflow.compat.v1`` and ``tf_slim`` beside ``tf.contrib``, which only TensorFlow 1.15
+has, so its time is Python 3.7 + TensorFlow 1.15.5 with tf-slim 1.1.0. virtualenv 20.21 is
+the last that makes Python 2 environments; it is installed beside the environment, not
+into any Python of the machine.
 
-Exit status 0 when the interpreter imports TensorFlow 1.14 (and, for a peer, what its
+Exit status 0 when the interpreter imports its TensorFlow (and, for a peer, what its
 tests import); 2 when a step failed or a system library it needs is missing (magenta's
 librosa loads libsndfile: ``apt-get install libsndfile1`` on Debian).
 """
@@ -22,16 +27,18 @@ from __future__ import annotations
 
 import argparse
 import ctypes.util
+import dataclasses
 import glob
 import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
-from typing import Callable, List, Optional, Sequence
+from typing import Callable, List, Optional, Sequence, Tuple
 
 DEFAULT_DIR = Path.home() / ".cache" / "slimport" / "py27-tf114"
 MAGENTA_DIR = DEFAULT_DIR.with_name("py27-tf114-magenta")
+TF115_DIR = DEFAULT_DIR.with_name("py37-tf115")
 VIRTUALENV = "virtualenv==20.21.1"
 # TensorFlow 1.14 and what it needs, at versions that install on Python 2.7.
 TENSORFLOW = ("tensorflow==1.14.0", "tensorflow-estimator==1.14.0", "tensorboard==1.14.0",
@@ -91,29 +98,53 @@ MAGENTA_NO_DEPS = ("tensor2tensor==1.14.0", "mesh-tensorflow==0.0.5", "gin-confi
                    "kfac==0.1.4", "sympy==1.4", "mpmath==1.1.0", "gym==0.12.5",
                    "pyglet==1.3.2", "tensorflow-gan==1.0.0.dev0")
 CHECK = "import tensorflow as tf, sys; assert tf.__version__ == '1.14.0'; print(sys.executable)"
+# TensorFlow 1.15.5 (its last release, cp37 wheels) on Python 3.7, with tf-slim 1.1.0 (it
+# runs on TF 1.15) and what research/slim's tests import, at versions of Python 3.7.
+TENSORFLOW_1_15 = ("tensorflow==1.15.5", "tensorflow-estimator==1.15.1",
+                   "tensorboard==1.15.0", "numpy==1.18.5", "protobuf==3.20.3",
+                   "h5py==2.10.0", "absl-py==2.1.0", "tf-slim==1.1.0", "pytest==7.4.4",
+                   "scipy==1.7.3", "pillow==9.5.0")
+CHECK_1_15 = ("import tensorflow as tf, tf_slim, sys; assert tf.__version__ == '1.15.5'; "
+              "print(sys.executable)")
 # The shared libraries an environment's imports load that pip cannot install: (ctypes name,
 # what imports it, the Debian package). SoundFile 0.10 (librosa's, Python 2's last) has no
 # wheel that bundles libsndfile, unlike the Python 3 ones the port side installs.
 SYSTEM_LIBRARIES = {
     None: (),
     "magenta": (("sndfile", "librosa's SoundFile", "libsndfile1"),),
+    "research_slim": (),
 }
-# Each environment: its default folder, its groups (each one pip install), what it imports.
+
+
+@dataclasses.dataclass(frozen=True)
+class Environment:
+    """One era's virtualenv: its default folder, its Python version, its groups of pinned
+    requirements (each one pip install) and the import check that says it is made."""
+
+    dir: Path
+    python: str
+    groups: Tuple[Tuple[str, ...], ...]
+    check: str
+
+
 ENVIRONMENTS = {
-    None: (DEFAULT_DIR, (TENSORFLOW, PEERS, BUILT), CHECK),
-    "magenta": (MAGENTA_DIR, (TENSORFLOW, MAGENTA, ("--no-deps",) + MAGENTA_NO_DEPS),
-                "import librosa, pretty_midi, tensorflow_probability, tensorflow_datasets, "
-                "apache_beam, tensor2tensor.models.transformer; " + CHECK),
+    None: Environment(DEFAULT_DIR, "2.7", (TENSORFLOW, PEERS, BUILT), CHECK),
+    "magenta": Environment(
+        MAGENTA_DIR, "2.7", (TENSORFLOW, MAGENTA, ("--no-deps",) + MAGENTA_NO_DEPS),
+        "import librosa, pretty_midi, tensorflow_probability, tensorflow_datasets, "
+        "apache_beam, tensor2tensor.models.transformer; " + CHECK),
+    "research_slim": Environment(TF115_DIR, "3.7", (TENSORFLOW_1_15,), CHECK_1_15),
 }
 
 
-def find_python27() -> Optional[str]:
-    """A Python 2.7 interpreter: ``python2.7`` on PATH, else pyenv's (pyenv's shim is on
-    PATH, and fails, where 2.7 is installed but not selected)."""
-    found = shutil.which("python2.7")
+def find_python(version: str = "2.7") -> Optional[str]:
+    """A Python of ``version``: ``python<version>`` on PATH, else pyenv's (pyenv's shim is
+    on PATH, and fails, where the version is installed but not selected)."""
+    found = shutil.which(f"python{version}")
     if found and subprocess.run([found, "-c", "pass"], capture_output=True).returncode == 0:
         return found
-    pyenv = sorted(glob.glob(str(Path.home() / ".pyenv" / "versions" / "2.7*" / "bin" / "python")))
+    pyenv = sorted(glob.glob(str(Path.home() / ".pyenv" / "versions" / f"{version}.*" / "bin"
+                                 / "python")))
     return pyenv[-1] if pyenv else None
 
 
@@ -136,25 +167,25 @@ def _run(command: Sequence[str], **kwargs) -> None:
     subprocess.run([str(part) for part in command], check=True, **kwargs)
 
 
-def make(env: Path, python27: str, peer: Optional[str] = None) -> Path:
-    """The environment's interpreter, made first when it does not import TF 1.14 (and, for
-    ``peer``, what its tests import).
+def make(env: Path, base_python: str, peer: Optional[str] = None) -> Path:
+    """The environment's interpreter, made from ``base_python`` first when it does not
+    import its TensorFlow (and, for ``peer``, what its tests import).
 
     Raises:
       subprocess.CalledProcessError: a step failed.
     """
-    _, groups, check = ENVIRONMENTS[peer]
+    environment = ENVIRONMENTS[peer]
     python = interpreter(env)
-    if python.exists() and subprocess.run([str(python), "-c", check],
+    if python.exists() and subprocess.run([str(python), "-c", environment.check],
                                           capture_output=True).returncode == 0:
         return python
     tool = env.with_name(env.name + "-virtualenv")
     _run([sys.executable, "-m", "pip", "install", "-q", "--target", tool, VIRTUALENV])
-    _run([sys.executable, "-m", "virtualenv", "-p", python27, env],
+    _run([sys.executable, "-m", "virtualenv", "-p", base_python, env],
          env=dict(os.environ, PYTHONPATH=str(tool)))
-    for group in groups:
+    for group in environment.groups:
         _run([python, "-m", "pip", "install", "-q", "--disable-pip-version-check", *group])
-    _run([python, "-c", check])
+    _run([python, "-c", environment.check])
     return python
 
 
@@ -165,20 +196,22 @@ def main(argv: Optional[List[str]] = None) -> int:
                         "tensorlayer's and tflearn's)")
     parser.add_argument("--dir", type=Path,
                         help=f"where the environment is (default: {DEFAULT_DIR}; "
-                        f"{MAGENTA_DIR} for magenta)")
+                        f"{MAGENTA_DIR} for magenta, {TF115_DIR} for research_slim)")
     parser.add_argument("--python", default=None,
-                        help="the Python 2.7 to make it from (default: python2.7, or pyenv's)")
+                        help="the Python to make it from (default: python2.7, or pyenv's; "
+                        "Python 3.7 for research_slim)")
     args = parser.parse_args(argv)
-    python27 = args.python or find_python27()
-    if python27 is None:
-        print("no Python 2.7 found: give --python", file=sys.stderr)
+    version = ENVIRONMENTS[args.peer].python
+    base_python = args.python or find_python(version)
+    if base_python is None:
+        print(f"no Python {version} found: give --python", file=sys.stderr)
         return 2
     missing = missing_libraries(args.peer)
     if missing:
         print("\n".join(missing), file=sys.stderr)
         return 2
     try:
-        print(make(args.dir or ENVIRONMENTS[args.peer][0], python27, args.peer))
+        print(make(args.dir or ENVIRONMENTS[args.peer].dir, base_python, args.peer))
     except subprocess.CalledProcessError as error:
         print(f"failed: {error}", file=sys.stderr)
         return 2

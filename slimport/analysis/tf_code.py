@@ -36,6 +36,25 @@ from slimport.analysis.names import (
 # is not given another.
 MODE_SWITCHES = frozenset({"disable_v2_behavior", "enable_v2_behavior",
                            "disable_eager_execution", "enable_eager_execution"})
+# tensorflow.compat.v1 calls whose TF1 meaning needs graph mode: under TF 2's eager
+# execution they raise (placeholders, sessions, a Saver of no var_list, queue runners)
+# or answer from collections eager code never fills; ``self.test_session()`` too (TF 2's
+# yields None when eager). Code that makes one and does not choose its mode was written
+# for TF 1.x's, where graph mode, reference variables and v1 shapes were the default.
+GRAPH_CALLS = frozenset({
+    "placeholder", "sparse_placeholder", "Session", "InteractiveSession",
+    "get_default_graph", "global_variables_initializer", "local_variables_initializer",
+    "initialize_all_variables", "trainable_variables", "global_variables",
+    "local_variables", "model_variables", "get_collection", "get_collection_ref",
+    "train.Saver", "train.start_queue_runners"})
+# Names of TF 2-era code that picks the mode per test (TensorFlow's test_util decorators)
+# or asks which mode or TensorFlow it runs on (``tf2.enabled()``; object detection 2.x's
+# ``tf_version.is_tf1()`` skips, whose TF1 tests run only on TF 1.x): its mode is its own.
+MODE_AWARE_NAMES = frozenset({
+    "run_deprecated_v1", "run_v1_only", "deprecated_graph_mode_only",
+    "run_in_graph_and_eager_modes", "run_all_in_graph_and_eager_modes",
+    "run_all_in_deprecated_graph_mode_only", "executing_eagerly", "eager_mode",
+    "graph_mode", "tf2", "is_tf1", "is_tf2"})
 _BLOCK_FIELDS = frozenset({"body", "orelse", "finalbody", "handlers", "cases"})
 _SCOPE_EXPRESSIONS = frozenset({ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp,
                                 ast.GeneratorExp})
@@ -281,6 +300,46 @@ def _locally_bound(definition: Union[ast.FunctionDef, ast.AsyncFunctionDef, ast.
             for block in statement_blocks(statement):
                 pending.extend(block)
     return frozenset(names)
+
+
+def relies_on_tf1_graph_mode(tree: ast.Module, v1_names: FrozenSet[str]) -> bool:
+    """Whether a module on tensorflow.compat.v1 was written for TF 1.x's default mode.
+
+    It was when it makes a call of ``GRAPH_CALLS`` through a name bound to
+    tensorflow.compat.v1 (``v1_names``), or ``<x>.test_session()``, and never chooses
+    its mode: TF 2-era code on compat.v1 picks it per test or asks for it
+    (``MODE_AWARE_NAMES``; a mode switch the caller checks). TensorFlow's own test_util,
+    which defines test_session, is not one.
+
+    Args:
+      tree: the whole file's stdlib ``ast``.
+      v1_names: the module's names bound to tensorflow.compat.v1.
+
+    Returns:
+      True when it was.
+    """
+    if not v1_names or not any(_needs_graph_mode(call, v1_names)  # type: ignore[arg-type]
+                               for call in nodes_of(tree, (ast.Call,))):
+        return False
+    if any(node.name == "test_session"  # type: ignore[attr-defined]
+           for node in nodes_of(tree, (ast.FunctionDef, ast.AsyncFunctionDef))):
+        return False
+    return not any(
+        isinstance(node, ast.Name) and node.id in MODE_AWARE_NAMES  # type: ignore[attr-defined]
+        or isinstance(node, ast.Attribute) and node.attr in MODE_AWARE_NAMES  # type: ignore[attr-defined]
+        for node in nodes_of(tree, (ast.Name, ast.Attribute)))
+
+
+def _needs_graph_mode(call: ast.Call, v1_names: FrozenSet[str]) -> bool:
+    func = call.func
+    if isinstance(func, ast.Attribute) and func.attr == "test_session":
+        return True
+    parts: List[str] = []
+    while isinstance(func, ast.Attribute):
+        parts.append(func.attr)
+        func = func.value
+    return (isinstance(func, ast.Name) and func.id in v1_names
+            and ".".join(reversed(parts)) in GRAPH_CALLS)
 
 
 def relies_on_tf1_semantics(tree: ast.Module) -> bool:

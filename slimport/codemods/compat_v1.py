@@ -19,7 +19,12 @@ It is TF2 code when it uses a name or a keyword only TF2 has
   on a converted ``tf`` becomes ``tf.X``. An entry point gets graph mode, as TF1 had:
   ``tf.disable_v2_behavior()`` first in its ``if __name__ == "__main__":`` block, or,
   for a script that builds its graph at module level, right after TensorFlow is
-  imported. A library module never switches the mode of whoever imports it.
+  imported. A library module never switches the mode of whoever imports it. Code
+  already on ``tensorflow.compat.v1`` keeps its mode, unless it starts a run (a test
+  module, a script, a ``__main__`` block) and needs TF1's graph mode (a placeholder, a
+  session, the graph's collections, ``self.test_session()``) without choosing it, as
+  TF 1.15-era code did: then it gets the switch too. TF 2-era code on compat.v1 picks its
+  mode per test (``test_util``'s decorators) or switches it itself, and is left as it is.
 - TF1 and TF2 mixed: each TF1 use goes through ``tf.compat.v1`` explicitly.
 - TF2 only, or neither: untouched, and nothing is reported.
 
@@ -57,6 +62,7 @@ from slimport.analysis.tf_code import (
     imports_tf1_neighbour,
     last_name,
     name_signal,
+    relies_on_tf1_graph_mode,
     relies_on_tf1_semantics,
     signal_scan,
     tf1_before_porting,
@@ -268,7 +274,15 @@ class CompatV1Command(SlimportCodemod):
         tree.visit(self)
         usage = self.usage
         whole = self.original_ast or self.file_ast(tree)
-        if relies_on_tf1_semantics(whole) or (not usage.signals and (
+        # Code on tensorflow.compat.v1 written for TF 1.x's graph mode (TF 2-era code on
+        # compat.v1 picks its mode per test or switches it itself): where a run starts,
+        # it gets TF 1.x's mode back.
+        starts_tf1_graph_run = not usage.sets_mode and (
+            self._main is not None or usage.script_call is not None
+            or defines_test_case(whole)) and relies_on_tf1_graph_mode(
+                whole, frozenset(name for name, target in self.flat_names.items()
+                                 if target == COMPAT_V1))
+        if starts_tf1_graph_run or relies_on_tf1_semantics(whole) or (not usage.signals and (
                 tf1_before_porting(self.original_ast)
                 or imports_tf1_neighbour(whole, self.context.filename))):
             usage.signals.add(TF1)
@@ -294,9 +308,10 @@ class CompatV1Command(SlimportCodemod):
             self.record_edit(node, f"tensorflow.{relative} -> tensorflow.compat.v1.{relative}")
         tree = self._edit(tree, _Edit(self, replacements, convert_imports=True))
         # A file that reaches TensorFlow only through tensorflow.compat.v1 (and tf_slim)
-        # was ported already: its mode is its own business, unless it starts a TF1 run.
+        # was ported already: its mode is its own business, unless it starts a TF1 run
+        # (TF1's app.run, or code written for TF 1.x's graph mode).
         binds_tf2_api = any(self._is_tf2_api(target) for target in self.flat_names.values())
-        if not usage.sets_mode and (binds_tf2_api or usage.tf1_run):
+        if not usage.sets_mode and (binds_tf2_api or usage.tf1_run or starts_tf1_graph_run):
             tree = self._graph_mode(tree)
         return tree
 

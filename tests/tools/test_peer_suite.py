@@ -262,6 +262,7 @@ def test_quick_leaves_out_only_the_network_building_modules(module, builds_netwo
 import corpus  # noqa: E402  pylint: disable=g-import-not-at-top,wrong-import-position
 import magenta_suite  # noqa: E402  pylint: disable=g-import-not-at-top,wrong-import-position
 import tensorlayer_suite  # noqa: E402  pylint: disable=g-import-not-at-top,wrong-import-position
+import slim_suite  # noqa: E402  pylint: disable=g-import-not-at-top,wrong-import-position
 
 
 def test_the_rate_that_decides_leaves_out_the_modules_that_did_not_start():
@@ -305,6 +306,13 @@ def test_a_wall_clock_test_stays_the_projects_when_the_reference_passed_it(test,
     (tensorlayer_suite.PEER, "TypeError: Dimension value must be integer or None or have an "
      "__index__ method, got value '16.0' with type", "tf-float-dimension",
      peer_suite.PORT),  # slim_ext.dimension gives TF 1.15's rule back
+    # export_inference_graph_test's imagenet split downloads label names from GitHub.
+    (slim_suite.PEER, "AssertionError: Devices /job:worker/task:0/device:GPU:0 and "
+     "/job:worker/device:GPU:0 are not equal. None:", "replica-task", peer_suite.PORT),
+    (slim_suite.PEER, "socket.gaierror: [Errno -2] Name or service not known",
+     "no-network", peer_suite.BLOCKED),
+    (slim_suite.PEER, "urllib.error.URLError: <urlopen error [Errno -3] Temporary failure "
+     "in name resolution>", "no-network", peer_suite.BLOCKED),
 ])
 def test_peer_causes(peer, error, cause, owner):
     found = peer.match_cause(error)
@@ -388,3 +396,16 @@ def test_the_unported_run_is_as_in_its_activated_virtualenv_headless(tmp_path, m
     peer_suite.run_unported(trees, ["a_test.py"], str(venv / "python"), tmp_path, 1, 60.0)
     assert seen["PATH"].split(":")[0] == str(venv)
     assert seen["MPLBACKEND"] == "Agg"
+
+
+@pytest.mark.parametrize("module, big", [
+    ("nets/nasnet/nasnet_test.py", True),
+    ("nets/nasnet/nasnet_utils_test.py", False),
+    ("nets/inception_resnet_v2_test.py", True),
+    ("nets/resnet_v1_test.py", True),
+    ("nets/alexnet_test.py", False),
+    ("deployment/model_deploy_test.py", False),
+    ("export_inference_graph_test.py", False),
+])
+def test_research_slims_quick_run_leaves_out_the_biggest_networks(module, big):
+    assert bool(slim_suite.BIG_NETWORKS.match(module)) == big

@@ -287,6 +287,83 @@ CASES = [
         findings=[edit(1, "-> import tensorflow.compat.v1 as"),
                   edit(1, "test module: tf.disable_v2_behavior() after TensorFlow")],
     ),
+    # research/slim 2022's tests (TF 1.15 code: compat.v1 and tf_slim beside tf.contrib)
+    # build into TF 1.x's default graph: on TF 2 they ran eagerly and failed.
+    Edit(
+        "a test module on compat.v1 that builds in the default graph gets graph mode",
+        before="""
+            import tensorflow.compat.v1 as tf
+            import tf_slim as slim
+
+
+            class MobilenetTest(tf.test.TestCase):
+
+                def test_ops(self):
+                    slim.conv2d(tf.placeholder(tf.float32, (10, 224, 224, 16)), 8, [3, 3])
+                    ops = tf.get_default_graph().get_operations()
+                    self.assertIn('Conv2D', [op.type for op in ops])
+
+                def test_run(self):
+                    with self.test_session() as sess:
+                        self.assertEqual(sess.run(tf.constant(1)), 1)
+
+
+            if __name__ == '__main__':
+                tf.test.main()
+        """,
+        after="""
+            import tensorflow.compat.v1 as tf
+            tf.disable_v2_behavior()
+            import tf_slim as slim
+
+
+            class MobilenetTest(tf.test.TestCase):
+
+                def test_ops(self):
+                    slim.conv2d(tf.placeholder(tf.float32, (10, 224, 224, 16)), 8, [3, 3])
+                    ops = tf.get_default_graph().get_operations()
+                    self.assertIn('Conv2D', [op.type for op in ops])
+
+                def test_run(self):
+                    with self.test_session() as sess:
+                        self.assertEqual(sess.run(tf.constant(1)), 1)
+
+
+            if __name__ == '__main__':
+                tf.test.main()
+        """,
+        findings=[edit(1, "test module: tf.disable_v2_behavior() after TensorFlow")],
+    ),
+    # TF 1.15's reference variables and v1 control flow were the default in a graph of
+    # its own too (research/slim's model_deploy_test reads a variable's device).
+    Edit(
+        "a test module on compat.v1 in graphs of its own gets graph mode",
+        before="""
+            import tensorflow.compat.v1 as tf
+
+
+            class DeployTest(tf.test.TestCase):
+
+                def test_device(self):
+                    with tf.Graph().as_default():
+                        v = tf.get_variable('v', [1])
+                        tf.global_variables_initializer()
+                        self.assertDeviceEqual(v.value().device, 'CPU:0')
+        """,
+        after="""
+            import tensorflow.compat.v1 as tf
+            tf.disable_v2_behavior()
+
+
+            class DeployTest(tf.test.TestCase):
+
+                def test_device(self):
+                    with tf.Graph().as_default():
+                        v = tf.get_variable('v', [1])
+                        tf.global_variables_initializer()
+                        self.assertDeviceEqual(v.value().device, 'CPU:0')
+        """,
+    ),
     Edit(
         "a test base module on a tf1 name gets graph mode",
         before="""
@@ -499,11 +576,12 @@ CASES = [
     Noop("tensorflow's own protos",
          "import tensorflow as tf\nfrom tensorflow.core.protobuf import saver_pb2\n"
          "version = saver_pb2.SaverDef.V1\nname = tf.__name__\n"),
-    # Shapes met in the installed tf_slim and keras packages (do-no-harm runs):
-    # already-ported tests that reach TF through compat.v1 or its own packages keep
-    # their mode; TF2 names under tf.experimental are TF2's.
+    # Shapes met in the installed tf_slim and keras packages (do-no-harm runs): tf_slim's
+    # tests on compat.v1 switch the mode in setUpModule, tests through TensorFlow's own
+    # packages keep theirs; TF2 names under tf.experimental are TF2's.
     Noop("a tf_slim test on compat.v1",
-         "import tensorflow.compat.v1 as tf\nimport tf_slim\n\n\nclass T(tf.test.TestCase):\n"
+         "import tensorflow.compat.v1 as tf\nimport tf_slim\n\n\ndef setUpModule():\n"
+         "    tf.disable_eager_execution()\n\n\nclass T(tf.test.TestCase):\n"
          "    def test(self):\n        tf.placeholder(tf.float32)\n\n\n"
          "if __name__ == '__main__':\n    tf.test.main()\n"),
     Noop("a test through tensorflow's own packages",
@@ -538,11 +616,21 @@ CASES = [
          "    return hasattr(shape[i], 'value') and shape[i].value is None\n"),
     Noop("a variable's value",
          "import tensorflow as tf\nx = tf.Variable(1)\nv = x.value()\n"),
-    # A TF1 test module already on compat.v1 keeps its own mode.
-    Noop("a tf1 test module on compat.v1",
-         "import tensorflow.compat.v1 as tf\n\n\nclass T(tf.test.TestCase):\n\n"
+    # TF 2-era code on compat.v1 picks its mode per test (TensorFlow's test_util), or
+    # switches it itself.
+    Noop("a test module on compat.v1 that picks its mode per test",
+         "import tensorflow.compat.v1 as tf\nfrom tensorflow.python.framework import "
+         "test_util\n\n\nclass T(tf.test.TestCase):\n\n    @test_util.run_deprecated_v1\n"
          "    def test(self):\n        with self.test_session() as sess:\n"
          "            sess.run(tf.constant(1))\n"),
+    Noop("a test module on compat.v1 that asks which TensorFlow it runs on",
+         "import unittest\nimport tensorflow.compat.v1 as tf\nfrom object_detection.utils "
+         "import tf_version\n\n\n@unittest.skipIf(tf_version.is_tf2(), 'TF1.X only')\n"
+         "class T(tf.test.TestCase):\n\n    def test(self):\n"
+         "        tf.placeholder(tf.float32, [2])\n"),
+    Noop("a script on compat.v1 that switches the mode itself",
+         "import tensorflow.compat.v1 as tf\ntf.disable_eager_execution()\n"
+         "x = tf.placeholder(tf.float32)\n"),
     # TF1 eager code sets its own mode: it gets no graph mode on top.
     Noop("tf1 eager code",
          "import tensorflow.compat.v1 as tf\ntf.enable_eager_execution()\n"
