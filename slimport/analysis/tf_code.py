@@ -307,9 +307,10 @@ def relies_on_tf1_graph_mode(tree: ast.Module, v1_names: FrozenSet[str]) -> bool
 
     It was when it makes a call of ``GRAPH_CALLS`` through a name bound to
     tensorflow.compat.v1 (``v1_names``), or ``<x>.test_session()``, and never chooses
-    its mode: TF 2-era code on compat.v1 picks it per test or asks for it
-    (``MODE_AWARE_NAMES``; a mode switch the caller checks). TensorFlow's own test_util,
-    which defines test_session, is not one.
+    its mode: TF 2-era code on compat.v1 switches it (``MODE_SWITCHES``, wherever it is:
+    tf_slim's tests do in ``setUpModule``), picks it per test or asks for it
+    (``MODE_AWARE_NAMES``). TensorFlow's own test_util, which defines test_session, is
+    not one.
 
     Args:
       tree: the whole file's stdlib ``ast``.
@@ -324,9 +325,10 @@ def relies_on_tf1_graph_mode(tree: ast.Module, v1_names: FrozenSet[str]) -> bool
     if any(node.name == "test_session"  # type: ignore[attr-defined]
            for node in nodes_of(tree, (ast.FunctionDef, ast.AsyncFunctionDef))):
         return False
+    chooses = MODE_AWARE_NAMES | MODE_SWITCHES
     return not any(
-        isinstance(node, ast.Name) and node.id in MODE_AWARE_NAMES  # type: ignore[attr-defined]
-        or isinstance(node, ast.Attribute) and node.attr in MODE_AWARE_NAMES  # type: ignore[attr-defined]
+        isinstance(node, ast.Name) and node.id in chooses  # type: ignore[attr-defined]
+        or isinstance(node, ast.Attribute) and node.attr in chooses  # type: ignore[attr-defined]
         for node in nodes_of(tree, (ast.Name, ast.Attribute)))
 
 
