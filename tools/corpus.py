@@ -32,7 +32,7 @@ import time
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import List, Sequence
+from typing import List, Optional, Sequence, Tuple
 
 import _harness
 
@@ -146,6 +146,29 @@ def unpack(archive: Path, into: Path) -> Path:
         sdist.extractall(into, filter="data")
     (top,) = [path for path in into.iterdir() if path.is_dir()]
     return top
+
+
+def port_sdist(sdist: Corpus, subdirectory: str, work: Path, deadline: _harness.Deadline,
+               cache: Optional[Path] = None) -> Tuple[Path, _harness.Ran]:
+    """Downloads (cached), unpacks and ports one folder of an sdist, as a user would.
+
+    Args:
+      sdist: the pinned distribution.
+      subdirectory: the folder under the sdist's top directory to port ("" for all of it).
+      work: a new directory: the unpacked source, ``ported`` (the result), ``port.json``
+        (the report) and ``rewrite.log`` (what ``slimport rewrite`` printed) go there.
+      deadline: the run's time budget (the download and the port).
+      cache: where downloads are kept (default: ``default_cache()``).
+
+    Returns:
+      The ported tree and the rewrite's run (its return code is the caller's to judge: 2
+      where some files are Python 2, reported and left as they are).
+    """
+    top = unpack(fetch(sdist, cache or default_cache(), deadline), work / "source")
+    ported = work / "ported"
+    ran = _harness.rewrite(top / subdirectory, ported, work / "port.json", deadline,
+                           log=work / "rewrite.log")
+    return ported, ran
 
 
 @dataclass

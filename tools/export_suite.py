@@ -179,11 +179,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     return 0
 
   deadline = _harness.Deadline(args.timeout)
-  source = corpus.unpack(corpus.fetch(corpus.RESEARCH_SLIM_WHOLE, corpus.default_cache(),
-                                      deadline), workdir / "source") / "slim"
-  ported = workdir / "ported"
-  ran = _harness.run([sys.executable, "-m", "slimport", "rewrite", str(source), "--out",
-                      str(ported)], deadline, log=workdir / "rewrite.log")
+  ported, ran = corpus.port_sdist(corpus.RESEARCH_SLIM_WHOLE, "slim", workdir, deadline)
   if ran.returncode != 0:
     print(f"slimport rewrite failed: {workdir / 'rewrite.log'}")
     return 1

@@ -34,12 +34,7 @@ FACENET = next(c for c in corpus.CORPORA if c.name == "facenet")
 
 def _port(sdist: corpus.Corpus, subdirectory: str, work: Path) -> Path:
     """Downloads (cached), unpacks and ports ``subdirectory`` of an sdist; the ported tree."""
-    deadline = _harness.Deadline(600)
-    top = corpus.unpack(corpus.fetch(sdist, corpus.default_cache(), deadline),
-                        work / "source")
-    ported = work / "ported"
-    ran = _harness.rewrite(top / subdirectory, ported, work / "port.json", deadline,
-                           log=work / "rewrite.log")
+    ported, ran = corpus.port_sdist(sdist, subdirectory, work, _harness.Deadline(600))
     # 2: some files are Python 2 (reported and left as they are), as in tools/corpus.py.
     assert ran.returncode in (0, 2), (work / "rewrite.log").read_text()[-3000:]
     return ported

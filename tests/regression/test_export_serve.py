@@ -97,7 +97,6 @@ LENET_LOGITS = "LeNet/fc4/BiasAdd"
 
 def _ported_research_slim(work: Path) -> Path:
     """research/slim 2.8.0's slim/ folder, ported with `slimport rewrite --out`."""
-    import subprocess
     import sys
 
     sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
@@ -106,15 +105,12 @@ def _ported_research_slim(work: Path) -> Path:
         import corpus
     finally:
         sys.path.pop(0)
-    archive = corpus.fetch(corpus.RESEARCH_SLIM_WHOLE, corpus.default_cache(),
-                           _harness.Deadline(600))
-    source = corpus.unpack(archive, work / "source") / "slim"
-    rewrite = subprocess.run(
-        [sys.executable, "-m", "slimport", "rewrite", str(source), "--out", str(work / "ported")],
-        capture_output=True, text=True, timeout=600)
-    assert rewrite.returncode == 0, rewrite.stdout + rewrite.stderr
-    assert "0 need attention" in rewrite.stderr, rewrite.stderr
-    return work / "ported"
+    ported, ran = corpus.port_sdist(corpus.RESEARCH_SLIM_WHOLE, "slim", work,
+                                    _harness.Deadline(600))
+    log = (work / "rewrite.log").read_text()
+    assert ran.returncode == 0, log
+    assert "0 need attention" in log, log
+    return ported
 
 
 def _saved_lenet_logits(ported: Path, checkpoint: Path, images: np.ndarray) -> np.ndarray:

@@ -19,11 +19,10 @@ _logging = tf.compat.v1.logging
 class EvaluateNewCheckpointsHook(tf.compat.v1.train.SessionRunHook):
   """Evaluates each new checkpoint while training (tf.contrib.learn's ValidationMonitor).
 
-  Looked at on the first step and then every ``every_n_steps`` steps (and
-  once more at the end when the last step was not one of those), but not
-  more often than every ``check_interval_secs``: if the newest checkpoint is
-  one it has not evaluated, it evaluates it with ``evaluate_fn`` and logs the
-  metrics.
+  Looked at on the first step, then every ``every_n_steps`` steps and once
+  more at the end, but not more often than every ``check_interval_secs``: if
+  the newest checkpoint is one it has not evaluated, it evaluates it with
+  ``evaluate_fn`` and logs the metrics.
   """
 
   def __init__(self, estimator: Any, evaluate_fn: Callable[[], dict],
@@ -53,7 +52,10 @@ class EvaluateNewCheckpointsHook(tf.compat.v1.train.SessionRunHook):
       self._evaluate_if_new(step)
 
   def end(self, session: Any) -> None:
-    if self._last_step is not None and self._last_step != self._last_looked_step:
+    # Also when the last step was looked at: the step it read is fetched beside the
+    # train op (the value before or after its increment, as the ops happen to run),
+    # so that look may have come before the last checkpoint was saved.
+    if self._last_step is not None:
       self._evaluate_if_new(self._last_step)
 
   def _evaluate_if_new(self, step: int) -> None:
