@@ -29,8 +29,9 @@ RESEARCH_SLIM = corpus.RESEARCH_SLIM
 # another in graph mode (NASNet, PNASNet, Inception-ResNet-v2, ResNet-101 FPN, ...): 18
 # modules, 62% of the suite's CPU time (1776 of 2881 s in one run here), and what they
 # exercise of the port (compat.v1, the test-module switch, the Python 2 lists) the other
-# 103 modules exercise too. --quick leaves them out for a faster check; tox's default run
-# (the corpus env) and `tox -e odsuite` run them all (about 6.5 min wall on 2 cores).
+# 103 modules exercise too. --quick leaves them out, as tox's default run does (tf221's
+# corpus stage: CI's 90 minutes); `tox -e odsuite` runs them all (about 6.5 min wall on 2
+# cores, idle).
 NETWORK_BUILDERS = re.compile(r"^object_detection/models/.*feature_extractor_test\.py$")
 # Object detection's own signatures (tried before peer_suite.CAUSES).
 CAUSES = (
