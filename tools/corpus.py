@@ -149,25 +149,26 @@ def unpack(archive: Path, into: Path) -> Path:
 
 
 def port_sdist(sdist: Corpus, subdirectory: str, work: Path, deadline: _harness.Deadline,
-               cache: Optional[Path] = None) -> Tuple[Path, _harness.Ran]:
+               cache: Path, jobs: Optional[int] = None) -> Tuple[Path, _harness.Ran]:
     """Downloads (cached), unpacks and ports one folder of an sdist, as a user would.
 
     Args:
       sdist: the pinned distribution.
       subdirectory: the folder under the sdist's top directory to port ("" for all of it).
-      work: a new directory: the unpacked source, ``ported`` (the result), ``port.json``
-        (the report) and ``rewrite.log`` (what ``slimport rewrite`` printed) go there.
+      work: where the unpacked source, ``ported`` (the result), ``port.json`` (the
+        report) and ``rewrite.log`` (what ``slimport rewrite`` printed) go.
       deadline: the run's time budget (the download and the port).
-      cache: where downloads are kept (default: ``default_cache()``).
+      cache: where downloads are kept (``default_cache()`` unless a user chose).
+      jobs: the rewrite's ``-j`` (its default when None).
 
     Returns:
       The ported tree and the rewrite's run (its return code is the caller's to judge: 2
       where some files are Python 2, reported and left as they are).
     """
-    top = unpack(fetch(sdist, cache or default_cache(), deadline), work / "source")
+    top = unpack(fetch(sdist, cache, deadline), work / "source")
     ported = work / "ported"
     ran = _harness.rewrite(top / subdirectory, ported, work / "port.json", deadline,
-                           log=work / "rewrite.log")
+                           log=work / "rewrite.log", jobs=jobs)
     return ported, ran
 
 
@@ -191,12 +192,9 @@ def check_corpus(corpus: Corpus, cache: Path, workdir: Path, jobs: int,
                  deadline: _harness.Deadline) -> Outcome:
     """Downloads, ports and verifies one corpus; verify's own table goes to stdout."""
     workdir.mkdir(parents=True)
-    source = unpack(fetch(corpus, cache, deadline), workdir / "source")
-    ported = workdir / "ported"
-    print(f"\n=== {corpus.requirement}: slimport rewrite {source.name} --out {ported}",
-          flush=True)
-    port = _harness.rewrite(source, ported, workdir / "port.json", deadline,
-                            log=workdir / "rewrite.log", jobs=jobs)
+    print(f"\n=== {corpus.requirement}: slimport rewrite {corpus.name} --out "
+          f"{workdir / 'ported'}", flush=True)
+    ported, port = port_sdist(corpus, "", workdir, deadline, cache, jobs)
     if port.returncode not in (0, 2):  # 2: some files did not parse (Python 2), reported
         raise RuntimeError(f"slimport rewrite exited {port.returncode}: "
                            f"{(workdir / 'rewrite.log').read_text()[-2000:]}")

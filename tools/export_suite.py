@@ -179,7 +179,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     return 0
 
   deadline = _harness.Deadline(args.timeout)
-  ported, ran = corpus.port_sdist(corpus.RESEARCH_SLIM_WHOLE, "slim", workdir, deadline)
+  ported, ran = corpus.port_sdist(corpus.RESEARCH_SLIM_WHOLE, "slim", workdir, deadline,
+                                  corpus.default_cache())
   if ran.returncode != 0:
     print(f"slimport rewrite failed: {workdir / 'rewrite.log'}")
     return 1

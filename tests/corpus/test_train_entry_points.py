@@ -34,7 +34,8 @@ FACENET = next(c for c in corpus.CORPORA if c.name == "facenet")
 
 def _port(sdist: corpus.Corpus, subdirectory: str, work: Path) -> Path:
     """Downloads (cached), unpacks and ports ``subdirectory`` of an sdist; the ported tree."""
-    ported, ran = corpus.port_sdist(sdist, subdirectory, work, _harness.Deadline(600))
+    ported, ran = corpus.port_sdist(sdist, subdirectory, work, _harness.Deadline(600),
+                                   corpus.default_cache())
     # 2: some files are Python 2 (reported and left as they are), as in tools/corpus.py.
     assert ran.returncode in (0, 2), (work / "rewrite.log").read_text()[-3000:]
     return ported

@@ -106,7 +106,7 @@ def _ported_research_slim(work: Path) -> Path:
     finally:
         sys.path.pop(0)
     ported, ran = corpus.port_sdist(corpus.RESEARCH_SLIM_WHOLE, "slim", work,
-                                    _harness.Deadline(600))
+                                    _harness.Deadline(600), corpus.default_cache())
     log = (work / "rewrite.log").read_text()
     assert ran.returncode == 0, log
     assert "0 need attention" in log, log
