@@ -201,3 +201,11 @@ def test_the_ported_module_runs_as_the_original_did(ported: Path, tmp_path: Path
     assert result["prelu"] == [-1.0, 0.0, 3.0]
     # TF <= 1.14's constant raised ValueError for a graph Tensor shape: fill() ran.
     assert result["ones"] == [[1.0, 1.0], [1.0, 1.0]]
+
+
+def test_the_matplotlib_names_the_port_writes_exist() -> None:
+    # matplotlib_api's target (tests/regression/test_written_names_resolve.py checks the
+    # others): this env has matplotlib, Keras 3 imports it with TensorFlow where it is.
+    from matplotlib.backends import backend_agg  # pylint: disable=g-import-not-at-top
+
+    assert callable(getattr(backend_agg.FigureCanvasAgg, "buffer_rgba", None))
