@@ -460,10 +460,12 @@ def _read_progress(path: Path, outcomes: Dict[str, str], failures: List[Failure]
 
 def run_modules(trees: Trees, modules: Sequence[str], mode: str, workdir: Path, jobs: int,
                 module_timeout: float,
-                only_tests: Optional[Dict[str, List[str]]] = None) -> Dict[str, ModuleRun]:
+                only_tests: Optional[Dict[str, List[str]]] = None,
+                plugins: Sequence[str] = ()) -> Dict[str, ModuleRun]:
     """Runs each test module in its own process (``mode``: pytest, reference or script).
 
     ``only_tests``: per module, the pytest node ids to run instead of the whole module.
+    ``plugins``: pytest plugins every pytest run loads (``-p NAME``).
 
     The processes are forked from one that imported TensorFlow and pytest once
     (tools/peer_checks.py run by slimport verify's fork server), ``jobs`` at a time.
@@ -478,7 +480,8 @@ def run_modules(trees: Trees, modules: Sequence[str], mode: str, workdir: Path, 
     env = runner.worker_environment()
     env["PYTHONPATH"] = os.pathsep.join(str(p) for p in [*trees.path, TOOLS])
     arguments = ["-q", "-p", "no:cacheprovider", "--tb=native", "-c", str(ini),
-                 "--rootdir", str(trees.ported), "-o", "junit_family=xunit2"]
+                 "--rootdir", str(trees.ported), "-o", "junit_family=xunit2",
+                 *(argument for plugin in plugins for argument in ("-p", plugin))]
     if mode == "reference":
         env["PROTOCOL_BUFFERS_PYTHON_IMPLEMENTATION"] = "python"
         env["TF_USE_LEGACY_KERAS"] = "1"  # tf.keras is Keras 2, as in TF1

@@ -3,13 +3,13 @@
     python tools/ported_tests.py PORTED_TF_SLIM_DIR [-j N]
 
 tf_slim is real TF1-style code, and it ships its tests. A subset of its test files
-(chosen to cover arg scopes, variables, layers with batch norm, losses, the
-training loop and the data decoders, and to finish in minutes) runs with pytest,
-one process per file, once against the installed tf_slim and once against the
-ported copy (that copy first on PYTHONPATH, its own ported test files). Both runs
-load slim_ext's shims (``-p slim_ext``), so the only difference between them is
-the port. Every test must end the same way on both sides; counts alone could
-hide a pass traded for a failure.
+(chosen to cover arg scopes, variables, layers with batch norm, losses, the training
+loop and the data decoders, and to finish in minutes) runs with pytest, one process per
+file (forked from one that imported TensorFlow and pytest: tools/peer_suite.py's
+runner), once against the installed tf_slim and once against the ported copy (that copy
+first on PYTHONPATH, its own ported test files). Both runs load slim_ext's shims (``-p
+slim_ext``), so the only difference between them is the port. Every test must end the
+same way on both sides; counts alone could hide a pass traded for a failure.
 
 (slim_ext/tfslim_suite.py runs the whole suite to measure the shims; this runner
 compares two copies and shares nothing with it but pytest's junit format.)
@@ -18,11 +18,9 @@ from __future__ import annotations
 
 import argparse
 import os
-import signal
 import subprocess
 import sys
 import tempfile
-import time
 import xml.etree.ElementTree as ElementTree
 from collections import Counter
 from dataclasses import dataclass, field
@@ -30,6 +28,7 @@ from pathlib import Path
 from typing import Dict, List, Sequence
 
 import _harness
+import peer_suite
 
 SUBSET = (
     "ops/arg_scope_test.py",
@@ -97,47 +96,28 @@ def _run_side(side: str, tf_slim_dir: Path, jobs: int, workdir: Path,
               deadline: _harness.Deadline, comparison: Comparison) -> None:
     root = tf_slim_dir.parent
     # The side's tree first; then whatever path this run had (slim_ext from a checkout).
-    env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2", PYTHONPATH=os.pathsep.join(
-        [str(root)] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]))
+    path = [root] + [Path(p) for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
+    env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2",
+               PYTHONPATH=os.pathsep.join(str(p) for p in path))
     comparison.origins[side] = _origin(root, env)
     if not comparison.origins[side].startswith(str(tf_slim_dir)):
         raise RuntimeError(f"{side}: tf_slim imports from {comparison.origins[side]}, "
                            f"not from {tf_slim_dir}")
-    config = workdir / "pytest.ini"
-    config.write_text("[pytest]\n")
-    pending = list(SUBSET)
-    running: Dict[subprocess.Popen, tuple] = {}
+    # Each test file in its own process, forked from one that imported TensorFlow and
+    # pytest (peer_suite's runner): 16 TensorFlow imports fewer than a process each.
+    modules = [f"{tf_slim_dir.name}/{test_file}" for test_file in SUBSET]
+    trees = peer_suite.Trees(ported=root, path=path, source=root, source_path=[])
+    runs = peer_suite.run_modules(trees, modules, "pytest", workdir, jobs,
+                                  max(1.0, deadline.left()), plugins=["slim_ext"])
     results: Dict[str, str] = {}
-    try:
-        while pending or running:
-            while pending and len(running) < jobs:
-                test_file = pending.pop(0)
-                junit = workdir / f"{side}-{test_file.replace('/', '__')}.xml"
-                log = open(workdir / f"{side}.log", "a")
-                command = [sys.executable, "-m", "pytest", str(tf_slim_dir / test_file), "-q",
-                           "-c", str(config), "--rootdir", str(root), "-p", "no:cacheprovider",
-                           "-p", "slim_ext", f"--junitxml={junit}"]
-                running[subprocess.Popen(command, cwd=workdir, env=env, stdout=log,
-                                         stderr=subprocess.STDOUT,
-                                         start_new_session=True)] = (test_file, junit, log)
-            if deadline.left() <= 0:
-                raise TimeoutError(f"tf_slim's tests ({side}) did not finish in time")
-            time.sleep(0.2)
-            for process in [p for p in running if p.poll() is not None]:
-                test_file, junit, log = running.pop(process)
-                log.close()
-                if not junit.exists():
-                    raise RuntimeError(f"pytest wrote no report for {side} {test_file}; "
-                                       f"see {workdir / (side + '.log')}")
-                results.update(_outcomes(junit, test_file))
-    finally:
-        for process, (_, _, log) in running.items():
-            try:
-                os.killpg(process.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass  # it ended on its own, with every process of its group
-            process.wait()
-            log.close()
+    for module, test_file in zip(modules, SUBSET):
+        junit = workdir / "pytest" / (module.replace("/", "__")[:-3] + ".xml")
+        if module not in runs or not junit.exists():
+            raise RuntimeError(f"pytest wrote no report for {side} {test_file}; "
+                               f"see {junit.with_suffix('.log')}")
+        results.update(_outcomes(junit, test_file))
+    if deadline.left() <= 0:
+        raise TimeoutError(f"tf_slim's tests ({side}) did not finish in time")
     comparison.outcomes[side] = results
 
 
