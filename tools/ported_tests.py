@@ -11,7 +11,7 @@ first on PYTHONPATH, its own ported test files). Both runs load slim_ext's shims
 slim_ext``), so the only difference between them is the port. Every test must end the
 same way on both sides; counts alone could hide a pass traded for a failure.
 
-(slim_ext/tfslim_suite.py runs the whole suite to measure the shims; this runner
+(tools/tfslim_suite.py runs the whole suite to measure the shims; this runner
 compares two copies and shares nothing with it but pytest's junit format.)
 """
 from __future__ import annotations
@@ -104,7 +104,7 @@ def _run_side(side: str, tf_slim_dir: Path, jobs: int, workdir: Path,
         raise RuntimeError(f"{side}: tf_slim imports from {comparison.origins[side]}, "
                            f"not from {tf_slim_dir}")
     # Each test file in its own process, forked from one that imported TensorFlow and
-    # pytest (peer_suite's runner): 16 TensorFlow imports fewer than a process each.
+    # pytest (peer_suite's runner): one TensorFlow import a side, not one a file.
     modules = [f"{tf_slim_dir.name}/{test_file}" for test_file in SUBSET]
     trees = peer_suite.Trees(ported=root, path=path, source=root, source_path=[])
     runs = peer_suite.run_modules(trees, modules, "pytest", workdir, jobs,

@@ -432,7 +432,7 @@ _NEIGHBOURS: Dict[str, bool] = {}
 # of a file asks about the same tree (the user's original), within the one port whose
 # looks file_reads records: on TensorFlow's own 308 ``python/ops`` modules, asked 4.5
 # times a file, the walks of its imports and the looks at its neighbours were two fifths
-# of the port's CPU.
+# of a profiled port; answered once, the port takes 17% less CPU (docs/benchmarks.md).
 _NEIGHBOUR_VERDICT = "_slimport_tf1_neighbour"
 
 
