@@ -8,6 +8,7 @@ the cache gives.
 """
 from __future__ import annotations
 
+import ast
 import json
 import subprocess
 import sys
@@ -16,7 +17,7 @@ from typing import Dict, List
 
 import pytest
 
-from slimport.analysis import tf_code
+from slimport.analysis import file_reads, tf_code
 from slimport.cli import main
 from slimport.engine import cache as port_cache
 from slimport.engine import port
@@ -130,6 +131,25 @@ def test_a_changed_neighbour_the_port_read_ports_the_file_again(tmp_path: Path,
     assert sorted(ports_made) == ["builder.py", "core.py"]
     assert cached["tree"]["pkg/builder.py"] == NEIGHBOURS["pkg/builder.py"].encode()
     assert cached == _rewrite(source, tmp_path / "fresh", cache, "--no-cache")
+
+
+def test_the_neighbour_question_is_answered_once_a_port(tmp_path: Path) -> None:
+    # Every codemod of a file asks it of the same tree: the files are looked at (and
+    # recorded for the cache) the first time only; another file's question is its own.
+    source = write_tree(tmp_path / "src", NEIGHBOURS)
+    builder = source / "pkg/builder.py"
+    tree = ast.parse(builder.read_text())
+    tf_code._NEIGHBOURS.clear()
+    with file_reads.recorded() as first:
+        assert tf_code.imports_tf1_neighbour(tree, str(builder))
+    with file_reads.recorded() as again:
+        assert tf_code.imports_tf1_neighbour(tree, str(builder))
+    assert any(kind == file_reads.CONTENT and path.endswith("core.py")
+               for kind, path, _ in first)
+    assert again == []
+    with file_reads.recorded() as elsewhere:
+        assert not tf_code.imports_tf1_neighbour(tree, str(tmp_path / "script.py"))
+    assert elsewhere
 
 
 def test_other_settings_are_other_entries(tmp_path: Path, ports_made) -> None:
