@@ -102,8 +102,12 @@ def _held_after_writes(procs: ProcessSet, root: Path, jobs: str, after: int, hol
                   log: Path) -> Proc:
     """``slimport rewrite ROOT -j JOBS``, held still once ``after`` files are written."""
     hold.mkdir()
+    # No cache: a file the default cache (.slimport_cache in the working directory, shared
+    # by every run of the tests there) already held is written by the run's own process,
+    # not a pool worker, and the run was held with no worker to kill.
     proc = procs.start_python([str(HELD_REWRITE), "after-writes", str(after), str(hold),
-                               "rewrite", str(root), "-j", jobs], log, name="slimport")
+                               "rewrite", str(root), "-j", jobs, "--no-cache"], log,
+                              name="slimport")
     deadline = time.monotonic() + RUN_TIMEOUT_SECS
     while not (hold / held.HELD).exists():
         assert proc.returncode() is None, f"the run ended before it was held:\n{proc.log()}"
