@@ -98,15 +98,19 @@ def _finish_and_compare(root: Path, reference, slimport_cli) -> None:
     assert (root / "README.txt").read_text() == "not Python\n"
 
 
+# Every held run ports without the cache, so that none depends on what other runs left in
+# the default one (.slimport_cache in the working directory, shared by every run of the
+# tests there): a file it already held was written by the run's own process, not a pool
+# worker, and an after-writes run of -j 2 was held with no worker to kill.
+HELD_RUN_OPTIONS = ("--no-cache",)
+
+
 def _held_after_writes(procs: ProcessSet, root: Path, jobs: str, after: int, hold: Path,
                   log: Path) -> Proc:
     """``slimport rewrite ROOT -j JOBS``, held still once ``after`` files are written."""
     hold.mkdir()
-    # No cache: a file the default cache (.slimport_cache in the working directory, shared
-    # by every run of the tests there) already held is written by the run's own process,
-    # not a pool worker, and the run was held with no worker to kill.
     proc = procs.start_python([str(HELD_REWRITE), "after-writes", str(after), str(hold),
-                               "rewrite", str(root), "-j", jobs, "--no-cache"], log,
+                               "rewrite", str(root), "-j", jobs, *HELD_RUN_OPTIONS], log,
                               name="slimport")
     deadline = time.monotonic() + RUN_TIMEOUT_SECS
     while not (hold / held.HELD).exists():
@@ -245,7 +249,7 @@ def _held_in_porting(procs: ProcessSet, arguments: list, held_file: str, hold: P
     """``slimport ARGUMENTS``, held inside the port of ``held_file``, which never ends."""
     hold.mkdir()
     proc = procs.start_python([str(HELD_REWRITE), "in-port", held_file, str(hold),
-                               *arguments], log, name="slimport")
+                               *arguments, *HELD_RUN_OPTIONS], log, name="slimport")
     deadline = time.monotonic() + RUN_TIMEOUT_SECS
     while not (hold / held.HELD_IN).exists():
         assert proc.returncode() is None, f"the run ended before it was held:\n{proc.log()}"
