@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import ClassVar, Dict, Pattern
+from typing import ClassVar, Dict, FrozenSet, Pattern
 
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
@@ -65,9 +65,10 @@ REPORTED_NAMES: Dict[str, str] = {
     "string.maketrans": "str.maketrans(a, b) for text, bytes.maketrans(a, b) for bytes",
     "sys.setdefaultencoding": "remove it: Python 3's str is text, its default encoding UTF-8",
 }
-_TRIGGER_TEXT = re.compile(r"\b(?:%s)\b" % "|".join(
-    sorted({*RENAMED, *SPLIT, *(name for names in MOVED_NAMES.values() for name in names),
-            "maketrans", "setdefaultencoding"})))
+# Every edit and report is at an import of, or an attribute named, one of these.
+_NAMES = frozenset({*RENAMED, *SPLIT, "maketrans", "setdefaultencoding",
+                    *(name for names in MOVED_NAMES.values() for name in names)})
+_TRIGGER_TEXT = re.compile(r"\b(?:%s)\b" % "|".join(sorted(_NAMES)))
 
 
 class Py2ModulesCommand(LeftoverCodemod):
@@ -80,6 +81,7 @@ class Py2ModulesCommand(LeftoverCodemod):
         "urllib.urlretrieve -> urllib.request.urlretrieve; urllib2, ConfigParser reported"
     )
     TRIGGER: ClassVar[Pattern[str]] = _TRIGGER_TEXT
+    NAME_TRIGGERS: ClassVar[FrozenSet[str]] = _NAMES
 
     @classmethod
     def leftover_statements(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:

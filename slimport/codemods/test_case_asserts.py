@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import ClassVar, Dict, Pattern, Tuple
+from typing import ClassVar, Dict, FrozenSet, Pattern, Tuple
 
 import libcst as cst
 
@@ -69,6 +69,8 @@ class TestCaseAssertsCommand(ClassesFollowed, LeftoverCodemod):
         "assertEquals -> assertEqual, ..."
     )
     TRIGGER: ClassVar[Pattern[str]] = _TRIGGER_TEXT
+    # Every edit and report is at an attribute of one of these names.
+    NAME_TRIGGERS: ClassVar[FrozenSet[str]] = frozenset(RENAMED)
     # Is ``self.assertItemsEqual`` unittest's old name, or a method of the tree's own?
     TREE_FACTS: ClassVar[Tuple[TreeFact, ...]] = LeftoverCodemod.TREE_FACTS + (TREE_METHODS,)
 

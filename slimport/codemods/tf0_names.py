@@ -31,7 +31,8 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import dataclass, field
-from typing import Callable, ClassVar, Dict, List, Optional, Pattern, Sequence, Set, Tuple
+from typing import (Callable, ClassVar, Dict, FrozenSet, List, Optional, Pattern, Sequence, Set,
+                    Tuple)
 
 import libcst as cst
 
@@ -368,6 +369,8 @@ class Tf0NamesCommand(SlimportCodemod):
         "TensorFlow 0.x names (tf.mul, tf.pack, tf.scalar_summary, ...) -> TF1 names"
     )
     TRIGGER: ClassVar[Pattern[str]] = _TRIGGER_TEXT
+    # start_file declines a file without an attribute of these names (``_might_need``).
+    NAME_TRIGGERS: ClassVar[FrozenSet[str]] = _RENAMED_ENDS | _REORDERED_ENDS
 
     @classmethod
     def statement_filter(cls, tree: ast.Module, bindings: Bindings) -> StatementFilter:

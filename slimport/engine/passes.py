@@ -228,10 +228,11 @@ def run_pass(codemods: Sequence[type], start: int, text: str, tree: ast.Module,
         return original is not None and not codemod.applies_to_file(original)
 
     # Codemods whose text pre-check matches; those the identifiers or the user's file rule
-    # out get no libcst work (their statement filters are not even asked).
-    matching = [codemod for codemod in codemods[start:]
-                if applies(codemod, text) and not declined(codemod)]
-    group = [codemod for codemod in matching if codemod.applies_to_names(identifiers(tree))]
+    # out get no libcst work (their statement filters are not even asked). The identifiers
+    # are asked first: a set lookup, where a text pre-check searches the whole text.
+    names = identifiers(tree)
+    group = [codemod for codemod in codemods[start:] if codemod.applies_to_names(names)
+             and applies(codemod, text) and not declined(codemod)]
     cut = skeleton.Skeleton(text, [])
     if sparse and skeleton.PLACEHOLDER_PREFIX not in text:
         bindings = collect_bindings(tree)

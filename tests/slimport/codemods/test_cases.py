@@ -17,6 +17,7 @@ import pytest
 
 from slimport.codemods import CODEMODS, Finding, SlimportCodemod
 from slimport.analysis.findings import EDIT
+from slimport.analysis.names import identifiers, parse_source
 from tests.slimport.codemods import cases as cases_package
 from tests.slimport.codemods._helpers import run_codemod
 from tests.slimport.codemods.cases import (
@@ -123,6 +124,18 @@ def test_the_text_precheck_lets_the_engine_run_it(codemod: Type[SlimportCodemod]
     assert codemod.applies_to(_source(case)), (
         f"{codemod.NAME}'s text pre-check (applies_to, TRIGGERS) refuses this source: the "
         "engine would never run the codemod on the file, and neither edit it nor report")
+
+
+@pytest.mark.parametrize(("codemod", "case"), _params("names", (Edit, Reported)))
+def test_the_name_precheck_lets_the_engine_run_it(codemod: Type[SlimportCodemod],
+                                                  case: Case) -> None:
+    # The engine asks the identifiers before the text: a NAME_TRIGGERS set that misses a
+    # name an edit or a report is at would hide the file from the codemod.
+    spelled = identifiers(parse_source(_source(case)))
+    assert codemod.applies_to_names(spelled), (
+        f"{codemod.NAME}'s name pre-check (applies_to_names, NAME_TRIGGERS) refuses this "
+        f"source, which spells {sorted(spelled)}: the engine would never run the codemod "
+        "on the file")
 
 
 @pytest.mark.parametrize(("codemod", "source", "passes"), [
