@@ -329,6 +329,21 @@ class SlimportCodemod(VisitorBasedCodemodCommand):
         return any(trigger in source for trigger in cls.TRIGGERS)
 
     @classmethod
+    def text_words(cls) -> Optional[FrozenSet[str]]:
+        """Words one of which every text ``applies_to`` passes contains.
+
+        Returns:
+          The ``TRIGGERS``, or the words every match of ``TRIGGER`` contains; None when
+          they are not known (a pattern without such words, or a codemod's own
+          ``applies_to``).
+        """
+        if getattr(cls.applies_to, "__func__", None) is not _BASE_APPLIES_TO:
+            return None
+        if cls.TRIGGER is not None:
+            return required_words(cls.TRIGGER)
+        return frozenset(cls.TRIGGERS)
+
+    @classmethod
     def applies_to_names(cls, names: AbstractSet[str]) -> bool:
         """Cheap ast pre-check: False means the codemod cannot change or report anything
         in a file that spells only ``names``.
@@ -551,6 +566,9 @@ class SlimportCodemod(VisitorBasedCodemodCommand):
                 self.warn(finding.as_warning())
         self._unplaced = []
 
+
+# The text pre-check ``text_words`` knows the words of.
+_BASE_APPLIES_TO = SlimportCodemod.applies_to.__func__  # type: ignore[attr-defined]
 
 # A codemod's visit does nothing at a node but track scopes (which only modules,
 # statements, definitions and comprehensions open) and call its handlers.

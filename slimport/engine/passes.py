@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 from functools import cache, partial
-from typing import AbstractSet, Any, Callable, Dict, List, Mapping, Optional, Sequence
+from typing import AbstractSet, Any, Callable, Dict, FrozenSet, List, Mapping, Optional, Sequence
 
 import libcst as cst
 from libcst.codemod import CodemodContext, SkipFile
@@ -72,6 +72,69 @@ def applies(codemod: type, text: str) -> bool:
     if answer is None:
         answer = answers[codemod] = codemod.applies_to(text)
     return answer
+
+
+# text -> {codemod class: whether the text has one of its ``text_words``}, kept as above.
+_WORD_CHECKS: Dict[str, Dict[type, bool]] = {}
+
+
+def _has_a_word(codemod: type, words: FrozenSet[str], text: str) -> bool:
+    """Whether ``text`` contains one of ``words`` (``codemod.text_words()``), asked once."""
+    if _TEXT_CHECKS.get(text, {}).get(codemod):
+        return True  # the pre-check passed: a word is there
+    answers = _WORD_CHECKS.get(text)
+    if answers is None:
+        if len(_WORD_CHECKS) >= _TEXTS_KEPT:
+            _WORD_CHECKS.clear()
+        answers = _WORD_CHECKS[text] = {}
+    answer = answers.get(codemod)
+    if answer is None:
+        answer = answers[codemod] = any(word in text for word in words)
+    return answer
+
+
+class EditedText:
+    """The pre-checks of the texts a run's edits make from the text it started from.
+
+    Most codemods' pre-check needs one of their words (``text_words``). A word that is
+    not in the starting text and spans no line break can be in an edited text only on
+    a line that is not one of the starting text's lines: for such a codemod only those
+    lines are searched, not the whole text again after every edit.
+    """
+
+    def __init__(self, start: str) -> None:
+        self.start = start
+        self._start_lines: Optional[AbstractSet[str]] = None
+        self._new_lines: Dict[str, str] = {}
+
+    def new_lines(self, text: str) -> str:
+        """The lines of ``text`` that are not lines of the starting text, joined."""
+        found = self._new_lines.get(text)
+        if found is None:
+            if self._start_lines is None:
+                self._start_lines = set(self.start.split("\n"))
+            self._new_lines.clear()  # only the newest text is asked about
+            found = self._new_lines[text] = "\n".join(
+                line for line in text.split("\n") if line not in self._start_lines)
+        return found
+
+    def applies(self, codemod: type, text: str) -> bool:
+        """``applies(codemod, text)``, for ``text`` made from the starting text by edits.
+
+        Args:
+          codemod: a codemod class.
+          text: the starting text or an edit of it.
+
+        Returns:
+          The text pre-check's answer.
+        """
+        words = codemod.text_words()
+        if text is not self.start and words and not any("\n" in word for word in words) \
+                and not _has_a_word(codemod, words, self.start):
+            new = self.new_lines(text)
+            if not any(word in new for word in words):
+                return False
+        return applies(codemod, text)
 
 
 def _reported(codemod_name: str, command: Any, context: CodemodContext) -> List[Finding]:
@@ -245,6 +308,7 @@ def run_pass(codemods: Sequence[type], start: int, text: str, tree: ast.Module,
     module_ast: Callable[[], ast.Module] = (lambda: tree) if cut.is_whole \
         else cache(partial(parse_source, cut.text))
     code, full = cut.text, text
+    edited = EditedText(text)
     # The edits of this run, on the skeleton.
     edits = line_map.History()
     # Each top-level statement's code, generated once.
@@ -254,7 +318,7 @@ def run_pass(codemods: Sequence[type], start: int, text: str, tree: ast.Module,
     index = start
     while index < len(codemods):
         codemod = codemods[index]
-        if not applies(codemod, full) or declined(codemod) or (
+        if not edited.applies(codemod, full) or declined(codemod) or (
                 codemod not in group and not codemod.applies_to_names(
                     _identifiers_now(tree, module_ast, changed=full is not text))):
             index += 1

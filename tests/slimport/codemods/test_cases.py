@@ -18,6 +18,7 @@ import pytest
 from slimport.codemods import CODEMODS, Finding, SlimportCodemod
 from slimport.analysis.findings import EDIT
 from slimport.analysis.names import identifiers, parse_source
+from slimport.engine.passes import EditedText
 from tests.slimport.codemods import cases as cases_package
 from tests.slimport.codemods._helpers import run_codemod
 from tests.slimport.codemods.cases import (
@@ -136,6 +137,17 @@ def test_the_name_precheck_lets_the_engine_run_it(codemod: Type[SlimportCodemod]
         f"{codemod.NAME}'s name pre-check (applies_to_names, NAME_TRIGGERS) refuses this "
         f"source, which spells {sorted(spelled)}: the engine would never run the codemod "
         "on the file")
+
+
+@pytest.mark.parametrize("codemod", CODEMODS, ids=lambda codemod: codemod.NAME)
+def test_an_edited_texts_precheck_is_the_whole_texts(codemod: Type[SlimportCodemod]) -> None:
+    # The engine searches an edited text's new lines only, for the words the text it
+    # started from lacks: every table's edits, and texts that share nothing, as edits.
+    texts = [text for _, case in ALL_CASES if isinstance(case, Edit)
+             for text in (case.before, case.after)]
+    for start, edited in [*zip(texts[::2], texts[1::2]), *zip(texts[1:], texts[2:])]:
+        assert EditedText(start).applies(codemod, edited) is codemod.applies_to(edited), (
+            f"{codemod.NAME}: the pre-check of\n{edited}\nedited from\n{start}")
 
 
 @pytest.mark.parametrize(("codemod", "source", "passes"), [
