@@ -50,7 +50,23 @@ def options_for(codemod: type, options: Mapping[str, Any],
 # text is checked against every codemod two or three times in a port (some pre-checks
 # are regular expressions that cost more than a small file's walk).
 _TEXT_CHECKS: Dict[str, Dict[type, bool]] = {}
+# text -> {codemod class: whether the text has one of its ``text_words``}, kept alike.
+_WORD_CHECKS: Dict[str, Dict[type, bool]] = {}
 _TEXTS_KEPT = 4
+
+
+def _asked_once(checks: Dict[str, Dict[type, bool]], codemod: type, text: str,
+                ask: Callable[[], bool]) -> bool:
+    """``ask()``, or its answer kept in ``checks`` for ``text`` and ``codemod``."""
+    answers = checks.get(text)
+    if answers is None:
+        if len(checks) >= _TEXTS_KEPT:
+            checks.clear()
+        answers = checks[text] = {}
+    answer = answers.get(codemod)
+    if answer is None:
+        answer = answers[codemod] = ask()
+    return answer
 
 
 def applies(codemod: type, text: str) -> bool:
@@ -63,34 +79,14 @@ def applies(codemod: type, text: str) -> bool:
     Returns:
       Its text pre-check's answer.
     """
-    answers = _TEXT_CHECKS.get(text)
-    if answers is None:
-        if len(_TEXT_CHECKS) >= _TEXTS_KEPT:
-            _TEXT_CHECKS.clear()
-        answers = _TEXT_CHECKS[text] = {}
-    answer = answers.get(codemod)
-    if answer is None:
-        answer = answers[codemod] = codemod.applies_to(text)
-    return answer
-
-
-# text -> {codemod class: whether the text has one of its ``text_words``}, kept as above.
-_WORD_CHECKS: Dict[str, Dict[type, bool]] = {}
+    return _asked_once(_TEXT_CHECKS, codemod, text, lambda: codemod.applies_to(text))
 
 
 def _has_a_word(codemod: type, words: FrozenSet[str], text: str) -> bool:
     """Whether ``text`` contains one of ``words`` (``codemod.text_words()``), asked once."""
     if _TEXT_CHECKS.get(text, {}).get(codemod):
         return True  # the pre-check passed: a word is there
-    answers = _WORD_CHECKS.get(text)
-    if answers is None:
-        if len(_WORD_CHECKS) >= _TEXTS_KEPT:
-            _WORD_CHECKS.clear()
-        answers = _WORD_CHECKS[text] = {}
-    answer = answers.get(codemod)
-    if answer is None:
-        answer = answers[codemod] = any(word in text for word in words)
-    return answer
+    return _asked_once(_WORD_CHECKS, codemod, text, lambda: any(word in text for word in words))
 
 
 class EditedText:
