@@ -12,7 +12,8 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 from functools import cache, partial
-from typing import AbstractSet, Any, Callable, Dict, FrozenSet, List, Mapping, Optional, Sequence
+from typing import (AbstractSet, Any, Callable, Dict, FrozenSet, List, Mapping, Optional, Sequence,
+                    Tuple)
 
 import libcst as cst
 from libcst.codemod import CodemodContext, SkipFile
@@ -101,18 +102,17 @@ class EditedText:
     def __init__(self, start: str) -> None:
         self.start = start
         self._start_lines: Optional[AbstractSet[str]] = None
-        self._new_lines: Dict[str, str] = {}
+        # The newest text asked about and its new lines (the older texts are not asked).
+        self._newest: Tuple[Optional[str], str] = (None, "")
 
     def new_lines(self, text: str) -> str:
         """The lines of ``text`` that are not lines of the starting text, joined."""
-        found = self._new_lines.get(text)
-        if found is None:
+        if self._newest[0] is not text:
             if self._start_lines is None:
                 self._start_lines = set(self.start.split("\n"))
-            self._new_lines.clear()  # only the newest text is asked about
-            found = self._new_lines[text] = "\n".join(
-                line for line in text.split("\n") if line not in self._start_lines)
-        return found
+            self._newest = (text, "\n".join(
+                line for line in text.split("\n") if line not in self._start_lines))
+        return self._newest[1]
 
     def applies(self, codemod: type, text: str) -> bool:
         """``applies(codemod, text)``, for ``text`` made from the starting text by edits.
