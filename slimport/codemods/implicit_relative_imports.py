@@ -14,6 +14,11 @@ one of Python's own modules; and the file is not run as a script (no ``if __name
 '__main__':`` block), where an explicit relative import fails and the script's folder
 on ``sys.path`` finds the sibling anyway. Otherwise it is reported with the fix.
 ``import sibling.sub`` and a line naming a sibling beside other modules are reported.
+So is ``from sibling.sub import X`` where the folder holds ``sibling`` but not its
+``sub`` (``tensorboard.py`` beside the file, ``from tensorboard.plugins import
+projector``): Python 2 stopped at the package's own ``sibling`` and raised ImportError,
+Python 3 imports the top-level module the line names, and an explicit relative import
+would fail on both; the line is left as it is.
 
 The folders are read off the file system (``file_reads``, so a cached port is checked
 against them): the answer is the same whether the tree, a sub-folder of it or the file
@@ -135,6 +140,15 @@ class ImplicitRelativeImportsCommand(LeftoverCodemod):
         if module == "__future__" or not self._sibling(module):
             return updated_node
         line = f"from {module} import ..."
+        if not _holds_dotted(self._folder, module):
+            head = module.split(".")[0]
+            self.needs_attention(
+                original_node, f"`{line}` found the package's own `{self._folder_name}{head}` "
+                f"first on Python 2 (an implicit relative import), which holds no `{module}`: "
+                f"an ImportError there; Python 3 imports the top-level `{module}`, as written",
+                f"nothing if the top-level `{module}` is meant; otherwise import what "
+                f"`{self._folder_name}{head}` holds")
+            return updated_node
         why = self._why_not(module)
         if why:
             self._report(original_node, line, why, f"from .{module} import ...")
@@ -148,3 +162,15 @@ def _holds_module(folder: Path, name: str) -> bool:
     """Whether ``folder`` holds module ``name`` (``name.py``, or a package ``name/``)."""
     return file_reads.is_file(folder / f"{name}.py") \
         or file_reads.is_file(folder / name / PACKAGE_MARKER)
+
+
+def _holds_dotted(folder: Path, dotted: str) -> bool:
+    """Whether ``folder`` holds the whole of module ``dotted``: a package for each name
+    but the last, then a module or package of the last (what Python 2 looked up in the
+    importing module's package)."""
+    *packages, last = dotted.split(".")
+    for name in packages:
+        folder = folder / name
+        if not file_reads.is_file(folder / PACKAGE_MARKER):
+            return False
+    return _holds_module(folder, last)

@@ -60,6 +60,20 @@ CASES = [
          attention(4, "names other modules or a submodule too", "from . import models")],
         **IN_PACKAGE,
     ),
+    # keras 3's callbacks/tensorboard.py has `from tensorboard.plugins import projector`:
+    # Python 2 found the package's own module and no `plugins` in it; Python 3 imports
+    # the top-level package, and `.tensorboard.plugins` would fail on both.
+    Reported(
+        "a submodule the package's own sibling does not hold",
+        """
+            from fsns.plugins import projector
+            from models.tail import Tail
+        """,
+        [attention(1, "holds no `fsns.plugins`: an ImportError there; Python 3 imports "
+                   "the top-level `fsns.plugins`", "nothing if the top-level"),
+         attention(2, "`datasets/models` first on Python 2", "what `datasets/models` holds")],
+        **IN_PACKAGE,
+    ),
     Reported(
         "a package module that also runs as a script",
         "import fsns\n\nif __name__ == '__main__':\n    fsns.main()\n",
