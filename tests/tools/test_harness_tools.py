@@ -117,6 +117,32 @@ def test_same_output_finds_one_answer_on_bundled_examples(tmp_path, monkeypatch)
         assert all(not names for names in outcome.differences.values()), outcome.differences
 
 
+def test_same_output_lets_the_port_answer_for_a_large_tree_it_leaves_as_it_was(
+        tmp_path, monkeypatch):
+    """A large tree the reference port leaves byte for byte (an installed TF 2 package)
+    needs no second port nor in-place port: they would read the reference's own input.
+    A large tree the port edits still gets both runs."""
+    import same_output  # noqa: E402  pylint: disable=import-outside-toplevel
+    monkeypatch.setenv("PYTHONPATH", str(REPO_ROOT))  # this checkout's slimport
+    monkeypatch.setattr(same_output, "LARGE_TREE", 1)
+    trees = {}
+    for name, first in (("tf2", "import tensorflow as tf\nx = tf.constant(1)\n"),
+                        ("tf1", "import tensorflow as tf\nx = tf.placeholder(tf.float32)\n")):
+        tree = trees[name] = tmp_path / "src" / name
+        (tree / "sub").mkdir(parents=True)
+        (tree / "first.py").write_text(first)
+        (tree / "sub" / "second.py").write_text("y = 2\n")
+    unedited, edited = same_output.check_trees(trees, tmp_path / "work", 2, 2,
+                                               _harness.Deadline(300))
+    assert unedited.by_reference and not edited.by_reference
+    assert unedited.compared["twice"] == unedited.compared["in place"] == 2
+    assert "twice" not in unedited.seconds and "in place" not in unedited.seconds
+    assert edited.compared["twice"] == edited.compared["in place"] == 2
+    assert {"twice", "in place"} <= set(edited.seconds)
+    for outcome in (unedited, edited):
+        assert all(not names for names in outcome.differences.values()), outcome.differences
+    assert (tmp_path / "src" / "tf1" / "first.py").read_text().startswith("import tensorflow as")
+
 def test_a_download_reaches_the_cache_only_whole(tmp_path, monkeypatch):
     """tox -p 2 runs two envs that fetch the same peers: while pip writes, the cached
     name must not exist (another run would read half a file and fail its hash)."""
