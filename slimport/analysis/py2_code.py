@@ -35,7 +35,7 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import dataclass
-from typing import AbstractSet, Dict, List, Sequence, Set, Tuple
+from typing import AbstractSet, Dict, List, Optional, Sequence, Set, Tuple, Union
 
 from slimport.analysis import regex_words
 from slimport.analysis.ast_index import child_nodes, kinds_under, walk
@@ -184,6 +184,65 @@ def is_python2_only(tree: ast.Module) -> bool:
       True when some construct of it ran on Python 2 only.
     """
     return any(evidence.only for evidence in python2_evidence(tree))
+
+
+# Nodes whose syntax Python 2 cannot parse, with how a report names them.
+_PYTHON3_SYNTAX: Dict[type, str] = {
+    ast.JoinedStr: "an f-string", ast.NamedExpr: "`:=`", ast.Nonlocal: "`nonlocal`",
+    ast.YieldFrom: "`yield from`", ast.AnnAssign: "a variable annotation",
+    ast.AsyncFunctionDef: "`async def`", ast.Await: "`await`", ast.AsyncFor: "`async for`",
+    ast.AsyncWith: "`async with`",
+}
+
+
+def python3_only_syntax(tree: ast.Module) -> Optional[Tuple[int, str]]:
+    """The first construct of ``tree`` Python 2 could not parse, or None: what shows that
+    the file never ran on Python 2, whatever its project did (its absolute imports were
+    always absolute).
+
+    That is an f-string, ``:=``, ``nonlocal``, ``yield from``, ``async``/``await``, an
+    annotation, a keyword-only or positional-only parameter, ``raise ... from``, the
+    ``@`` operator, and ``print(...)`` with keywords in a file without ``from __future__
+    import print_function``.
+
+    Args:
+      tree: the stdlib ``ast`` of the user's file.
+
+    Returns:
+      (line, what) of the first such construct, or None.
+    """
+    found: List[Tuple[int, str]] = []
+    print_function = "print_function" in future_features(tree)
+    for kind, nodes in kinds_under(tree):
+        what = _PYTHON3_SYNTAX.get(kind)
+        if what is not None:
+            found.append((nodes[0].lineno, what))
+        elif kind in (ast.FunctionDef, ast.Lambda):
+            found += [(node.lineno, "an annotation or a keyword-only parameter")
+                      for node in nodes if _python3_parameters(node)][:1]
+        elif kind is ast.Raise:
+            found += [(node.lineno, "`raise ... from`") for node in nodes
+                      if node.cause is not None][:1]
+        elif kind is ast.BinOp:
+            found += [(node.lineno, "the `@` operator") for node in nodes
+                      if isinstance(node.op, ast.MatMult)][:1]
+        elif kind is ast.Call and not print_function:
+            found += [(node.lineno, "`print(...)` with keywords") for node in nodes
+                      if node.keywords and isinstance(node.func, ast.Name)
+                      and node.func.id == "print"][:1]
+    return min(found) if found else None
+
+
+def _python3_parameters(node: Union[ast.FunctionDef, ast.Lambda]) -> bool:
+    """Whether a function's parameters have an annotation, or keyword-only or
+    positional-only ones."""
+    arguments = node.args
+    if arguments.kwonlyargs or arguments.posonlyargs:
+        return True
+    if isinstance(node, ast.FunctionDef) and node.returns is not None:
+        return True
+    every = [*arguments.args, *filter(None, (arguments.vararg, arguments.kwarg))]
+    return any(argument.annotation is not None for argument in every)
 
 
 def future_features(tree: ast.Module) -> Set[str]:

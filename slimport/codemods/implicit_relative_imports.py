@@ -8,7 +8,9 @@ made (2to3's ``fix_import``): ``import fsns`` -> ``from . import fsns``, ``impor
 f`` -> ``from . import fsns as f``, ``from fsns import X`` -> ``from .fsns import X``.
 Certain means: the file's folder is a package (it holds ``__init__.py``) and holds the
 module or package the import names; the file has no ``from __future__ import
-absolute_import`` (which switched Python 2 to absolute imports); no top-level module of
+absolute_import`` (which switched Python 2 to absolute imports) and no syntax Python 2
+could not parse (an f-string, an annotation, ``print(..., end='')``: such a file never
+ran on Python 2, and its imports were always absolute); no top-level module of
 that name is on the project's path (the folder above its top package); the name is not
 one of Python's own modules; and the file is not run as a script (no ``if __name__ ==
 '__main__':`` block), where an explicit relative import fails and the script's folder
@@ -37,7 +39,7 @@ from libcst.helpers import get_full_name_for_node
 
 from slimport.analysis import file_reads
 from slimport.analysis.names import Bindings
-from slimport.analysis.py2_code import future_features
+from slimport.analysis.py2_code import future_features, python3_only_syntax
 from slimport.codemods._entry_script import main_block
 from slimport.codemods._leftovers import LeftoverCodemod
 from slimport.codemods.base import StatementFilter
@@ -80,7 +82,7 @@ class ImplicitRelativeImportsCommand(LeftoverCodemod):
 
     def start_leftovers(self, tree: cst.Module, parsed: ast.Module) -> bool:
         whole = self.original_ast or parsed
-        if "absolute_import" in future_features(whole):
+        if "absolute_import" in future_features(whole) or python3_only_syntax(whole):
             return False
         self._script = main_block(tree) is not None
         top = self._folder

@@ -16,6 +16,7 @@ from slimport.analysis.py2_code import (
     is_python2_only,
     may_be_python2_only,
     python2_evidence,
+    python3_only_syntax,
 )
 
 
@@ -139,3 +140,37 @@ RULED_OUT = [
 @pytest.mark.parametrize("source", RULED_OUT)
 def test_the_text_check_rules_out_words_inside_other_words(source):
     assert not may_be_python2_only(source)
+
+
+# source -> the first construct Python 2 could not parse: (line, what); None for none.
+# (Each was compiled with Python 2.7 when this table was written: SyntaxError exactly
+# where a construct is named.)
+PYTHON3_SYNTAX = [
+    ("x = 1\nname = f'{x}'\n", (2, "an f-string")),
+    ("if (n := 3):\n    pass\n", (1, "`:=`")),
+    ("def f():\n    x = 1\n    def g():\n        nonlocal x\n", (4, "`nonlocal`")),
+    ("def f():\n    yield from range(3)\n", (2, "`yield from`")),
+    ("x: int = 1\n", (1, "a variable annotation")),
+    ("async def f():\n    await g()\n", (1, "`async def`")),
+    ("def f(a: int):\n    pass\n", (1, "an annotation or a keyword-only parameter")),
+    ("def f(a) -> int:\n    pass\n", (1, "an annotation or a keyword-only parameter")),
+    ("def f(*, a):\n    pass\n", (1, "an annotation or a keyword-only parameter")),
+    ("def f(a, /):\n    pass\n", (1, "an annotation or a keyword-only parameter")),
+    ("g = lambda *, a: a\n", (1, "an annotation or a keyword-only parameter")),
+    ("try:\n    pass\nexcept KeyError as e:\n    raise ValueError() from e\n",
+     (4, "`raise ... from`")),
+    ("import numpy as np\nc = np.ones(2) @ np.ones(2)\n", (2, "the `@` operator")),
+    ("print('a', end='')\n", (1, "`print(...)` with keywords")),
+    ("x = f'{1}'\nprint('a', end='')\n", (1, "an f-string")),
+    # Python 2 parsed these.
+    ("from __future__ import print_function\nprint('a', end='')\n", None),
+    ("print('a')\nx = {1, 2}\ny = {k: v for k, v in z}\n", None),
+    ("def f(a, b=1, *args, **kwargs):\n    raise ValueError('x')\n", None),
+    ("try:\n    pass\nexcept (KeyError, ValueError) as e:\n    raise\n", None),
+    ("def g():\n    yield 1\nh = lambda a, *b: a\n", None),
+]
+
+
+@pytest.mark.parametrize("source, expected", PYTHON3_SYNTAX)
+def test_python3_only_syntax(source, expected):
+    assert python3_only_syntax(ast.parse(source)) == expected

@@ -80,6 +80,23 @@ CASES = [
         [attention(1, "also runs as a script", "from . import fsns")],
         **IN_PACKAGE,
     ),
+    # A file Python 2 could not parse never ran there: its imports were always absolute
+    # (an installed `fsns`, say), whatever its folder holds.
+    Noop("an f-string", "import fsns\nname = f'{fsns.NAME}'\n", **IN_PACKAGE),
+    Noop("print with keywords", "import fsns\nprint(fsns.NAME, end='')\n", **IN_PACKAGE),
+    Noop("an annotation",
+         "import fsns\n\ndef read(split: str):\n    return fsns.get_split(split)\n",
+         **IN_PACKAGE),
+    Noop("a keyword-only parameter", "import fsns\n\ndef read(*, split):\n    return split\n",
+         **IN_PACKAGE),
+    Noop("raise from", "import fsns\n\ntry:\n    fsns.X\nexcept KeyError as e:\n"
+         "    raise ValueError() from e\n", **IN_PACKAGE),
+    Edit("print with keywords under print_function, which Python 2 ran",
+         before="from __future__ import print_function\nimport fsns\n"
+                "print(fsns.NAME, end='')\n",
+         after="from __future__ import print_function\nfrom . import fsns\n"
+               "print(fsns.NAME, end='')\n",
+         **IN_PACKAGE),
     # absolute_import made Python 2 import absolutely too.
     Noop("absolute_import",
          "from __future__ import absolute_import\nimport fsns\n", **IN_PACKAGE),
