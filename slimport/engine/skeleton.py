@@ -177,15 +177,17 @@ class _Builder:
         return any_kept
 
     def kept(self, statement: ast.stmt) -> bool:
-        own = (
+        marked = len(self.runs)
+        inner = [self.block(block) for block in statement_blocks(statement)]
+        # A statement that keeps something inside it is kept whatever its own parts are:
+        # they are not asked about (the filters of a compound statement read its whole
+        # body again, once per level of nesting).
+        if any(inner) or (
             isinstance(statement, _ALWAYS_KEPT)
             or is_binding_statement(statement, self.bindings, self.walrus)
             or not self.owns_its_lines(statement)
             or self.needed(statement)
-        )
-        marked = len(self.runs)
-        inner = [self.block(block) for block in statement_blocks(statement)]
-        if own or any(inner):
+        ):
             return True
         del self.runs[marked:]  # elided whole: nothing inside it is elided on its own
         return False
