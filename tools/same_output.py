@@ -19,10 +19,11 @@ than 500 Python files: an installed Keras or TensorFlow), and
 - diff: ``--diff -j N`` (from the cache the first run filled) applied with ``patch``
   to a copy of SRC is ONCE;
 - alone: each sub-folder (two levels down, each holding Python files; at most 12, or
-  4 of a large tree, spread over it) ported on its own with ``--out`` gives ONCE's
-  files, but where a file's facts come from other roots than in the whole tree (the
-  reports' ``facts_from``: it shares code with the tree outside what the sub-folder
-  sees), which the table counts apart ("explained", not a failure);
+  4 of a large tree, spread over it) ported on its own with ``--out`` (``-j N``; ``-j 1``
+  for a large tree, whose reference ran ``-j N``: so every tree has ``-j 1`` against
+  ``-j N``) gives ONCE's files, but where a file's facts come from other roots than
+  in the whole tree (the reports' ``facts_from``: it shares code with the tree outside
+  what the sub-folder sees), which the table counts apart ("explained", not a failure);
 - stdin: a sample of files ported through ``slimport rewrite - --stdin-filename`` (which
   reads the file's own import root) is ONCE's, explained differences apart as above;
 - lines: every finding of ONCE's report has its line (none reported at line 0);
@@ -72,8 +73,8 @@ STDIN_SAMPLE = 4
 # Sub-folders ported alone, per tree, at most (spread over the tree's sub-folders).
 ALONE_LIMIT = 12
 # A tree of more Python files than this (an installed Keras or TensorFlow, TF 2 code the
-# port leaves as it is) is ported with -j N throughout, its reference too, and fewer of
-# its sub-folders alone: -j 1 against -j N is checked on the others.
+# port leaves as it is) is ported with -j N, its reference too, and fewer of its
+# sub-folders alone, with -j 1: -j 1 against -j N is checked there.
 LARGE_TREE = 500
 LARGE_ALONE_LIMIT = 4
 _SHOWN = 8
@@ -228,8 +229,9 @@ def check_tree(name: str, source: Path, work: Path, jobs: int,
         alone = work / "alone" / str(number)
         report_path = work / "alone" / f"{number}.json"
         with outcome.timed("alone"):
-            _rewrite([relative, "--out", str(alone), "-j", str(jobs), "--no-cache",
-                      "--report", str(report_path), "-q"], deadline, cwd, log, PORTED)
+            _rewrite([relative, "--out", str(alone), "-j", str(1 if large else jobs),
+                      "--no-cache", "--report", str(report_path), "-q"], deadline, cwd, log,
+                     PORTED)
         roots = {Path(path).relative_to(relative).as_posix(): facts_from
                  for path, facts_from in _facts_from(report_path).items()
                  if path.endswith(".py")}

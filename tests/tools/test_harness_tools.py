@@ -142,6 +142,12 @@ def test_same_output_lets_the_port_answer_for_a_large_tree_it_leaves_as_it_was(
     for outcome in (unedited, edited):
         assert all(not names for names in outcome.differences.values()), outcome.differences
     assert (tmp_path / "src" / "tf1" / "first.py").read_text().startswith("import tensorflow as")
+    # A large tree's reference ran -j 2: its sub-folders alone run -j 1 against it.
+    for name in trees:
+        runs = (tmp_path / "work" / name / "slimport.log").read_text().splitlines()
+        assert any(run.startswith("$ slimport rewrite tf") and " -j 2 " in run for run in runs)
+        assert any(run.startswith(f"$ slimport rewrite {name}/sub --out") and " -j 1 " in run
+                   for run in runs), runs
 
 def test_a_download_reaches_the_cache_only_whole(tmp_path, monkeypatch):
     """tox -p 2 runs two envs that fetch the same peers: while pip writes, the cached
