@@ -5,10 +5,12 @@
 
 CORPUS: ``examples`` (every tree of examples/), the PyPI peers ``facenet``,
 ``object_detection`` (0.1.1), ``research_slim`` (object detection 2.8.0 with slim's
-nets), ``tensorlayer``, ``magenta`` (downloaded and cached as tools/corpus.py does), or
-an installed package (``tf_slim``, ``tf_keras``, ``keras``, ``tensorflow``). For each,
-``slimport rewrite SRC --out ONCE -j 1`` is the reference (``-j N`` for a tree of more
-than 500 Python files: an installed Keras or TensorFlow), and
+nets), ``tensorlayer``, ``magenta``, and the TF1 libraries the peer suites port as
+dependencies, ``tflearn`` (0.3.2) and ``tensor2tensor`` (1.14) (downloaded and cached as
+tools/corpus.py does), or an installed package (``tf_slim``, ``tf_keras``, ``keras``,
+``tensorflow``). For each, ``slimport rewrite SRC --out ONCE -j 1`` is the reference
+(``-j N`` for a tree of more than 500 Python files: tensor2tensor, an installed Keras or
+TensorFlow), and
 
 - twice: ``--check`` over ONCE finds nothing to change (port(port(x)) == port(x));
 - in place: a copy of SRC ported in place with ``-j N`` is ONCE, byte for byte;
@@ -55,10 +57,12 @@ import _harness
 import corpus
 import magenta_suite
 import tensorlayer_suite
+import tflearn_suite
 
 REPO = Path(__file__).resolve().parents[1]
 PEERS = {peer.name: peer for peer in (*corpus.CORPORA, corpus.RESEARCH_SLIM,
-                                       tensorlayer_suite.TENSORLAYER, magenta_suite.MAGENTA)}
+                                       tensorlayer_suite.TENSORLAYER, magenta_suite.MAGENTA,
+                                       tflearn_suite.TFLEARN, magenta_suite.TENSOR2TENSOR)}
 INSTALLED = ("tf_slim", "tf_keras", "keras", "tensorflow")
 DEFAULT = ("examples", *PEERS, *INSTALLED)
 CHECKS = ("twice", "in place", "diff", "alone", "stdin", "lines", "comments")
