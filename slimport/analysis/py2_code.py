@@ -35,7 +35,8 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import dataclass
-from typing import AbstractSet, Dict, List, Optional, Sequence, Set, Tuple, Union
+from typing import (AbstractSet, Any, Callable, Dict, List, Optional, Sequence, Set, Tuple,
+                    Union)
 
 from slimport.analysis import regex_words
 from slimport.analysis.ast_index import child_nodes, kinds_under, walk
@@ -186,13 +187,33 @@ def is_python2_only(tree: ast.Module) -> bool:
     return any(evidence.only for evidence in python2_evidence(tree))
 
 
-# Nodes whose syntax Python 2 cannot parse, with how a report names them.
-_PYTHON3_SYNTAX: Dict[type, str] = {
-    ast.JoinedStr: "an f-string", ast.NamedExpr: "`:=`", ast.Nonlocal: "`nonlocal`",
-    ast.YieldFrom: "`yield from`", ast.AnnAssign: "a variable annotation",
-    ast.AsyncFunctionDef: "`async def`", ast.Await: "`await`", ast.AsyncFor: "`async for`",
-    ast.AsyncWith: "`async with`",
+def _python3_parameters(node: Union[ast.FunctionDef, ast.Lambda]) -> bool:
+    """Whether a function's parameters have an annotation, or keyword-only or
+    positional-only ones."""
+    arguments = node.args
+    if arguments.kwonlyargs or arguments.posonlyargs:
+        return True
+    if isinstance(node, ast.FunctionDef) and node.returns is not None:
+        return True
+    every = [*arguments.args, *filter(None, (arguments.vararg, arguments.kwarg))]
+    return any(argument.annotation is not None for argument in every)
+
+
+# Node type -> (whether a node of it is syntax Python 2 cannot parse, how a report names it).
+_PYTHON3_SYNTAX: Dict[type, Tuple[Callable[[Any], bool], str]] = {
+    **{kind: ((lambda node: True), what) for kind, what in (
+        (ast.JoinedStr, "an f-string"), (ast.NamedExpr, "`:=`"), (ast.Nonlocal, "`nonlocal`"),
+        (ast.YieldFrom, "`yield from`"), (ast.AnnAssign, "a variable annotation"),
+        (ast.AsyncFunctionDef, "`async def`"), (ast.Await, "`await`"),
+        (ast.AsyncFor, "`async for`"), (ast.AsyncWith, "`async with`"))},
+    **{kind: (_python3_parameters, "an annotation or a keyword-only parameter")
+       for kind in (ast.FunctionDef, ast.Lambda)},
+    ast.Raise: ((lambda node: node.cause is not None), "`raise ... from`"),
+    ast.BinOp: ((lambda node: isinstance(node.op, ast.MatMult)), "the `@` operator"),
 }
+# Without ``from __future__ import print_function``, ``print(x, end='')`` too.
+_PRINT_WITH_KEYWORDS = (lambda node: bool(node.keywords) and isinstance(node.func, ast.Name)
+                        and node.func.id == "print", "`print(...)` with keywords")
 
 
 def python3_only_syntax(tree: ast.Module) -> Optional[Tuple[int, str]]:
@@ -211,38 +232,17 @@ def python3_only_syntax(tree: ast.Module) -> Optional[Tuple[int, str]]:
     Returns:
       (line, what) of the first such construct, or None.
     """
+    checks = dict(_PYTHON3_SYNTAX)
+    if "print_function" not in future_features(tree):
+        checks[ast.Call] = _PRINT_WITH_KEYWORDS
     found: List[Tuple[int, str]] = []
-    print_function = "print_function" in future_features(tree)
     for kind, nodes in kinds_under(tree):
-        what = _PYTHON3_SYNTAX.get(kind)
-        if what is not None:
-            found.append((nodes[0].lineno, what))
-        elif kind in (ast.FunctionDef, ast.Lambda):
-            found += [(node.lineno, "an annotation or a keyword-only parameter")
-                      for node in nodes if _python3_parameters(node)][:1]
-        elif kind is ast.Raise:
-            found += [(node.lineno, "`raise ... from`") for node in nodes
-                      if node.cause is not None][:1]
-        elif kind is ast.BinOp:
-            found += [(node.lineno, "the `@` operator") for node in nodes
-                      if isinstance(node.op, ast.MatMult)][:1]
-        elif kind is ast.Call and not print_function:
-            found += [(node.lineno, "`print(...)` with keywords") for node in nodes
-                      if node.keywords and isinstance(node.func, ast.Name)
-                      and node.func.id == "print"][:1]
+        if kind in checks:
+            test, what = checks[kind]
+            line = next((node.lineno for node in nodes if test(node)), None)
+            if line is not None:
+                found.append((line, what))
     return min(found) if found else None
-
-
-def _python3_parameters(node: Union[ast.FunctionDef, ast.Lambda]) -> bool:
-    """Whether a function's parameters have an annotation, or keyword-only or
-    positional-only ones."""
-    arguments = node.args
-    if arguments.kwonlyargs or arguments.posonlyargs:
-        return True
-    if isinstance(node, ast.FunctionDef) and node.returns is not None:
-        return True
-    every = [*arguments.args, *filter(None, (arguments.vararg, arguments.kwarg))]
-    return any(argument.annotation is not None for argument in every)
 
 
 def future_features(tree: ast.Module) -> Set[str]:
