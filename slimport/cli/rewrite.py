@@ -15,6 +15,7 @@ from typing import Any, Dict, List, Mapping, Sequence, Tuple
 from slimport import engine
 from slimport.cli import exit_codes
 from slimport.cli.stdin import STDIN, rewrite_stdin
+from slimport.engine import protos
 from slimport.output import report_file
 from slimport.output.results import FileResult
 from slimport.output.diffs import colored_diff, use_color
@@ -77,7 +78,12 @@ def rewrite_command(args: argparse.Namespace,
     except engine.UsageError as error:
         args.usage_error(str(error))
     cache, cache_warning = (None, None) if args.no_cache else engine.open_cache(args.cache_dir)
-    request = engine.Request(tuple(args.only), tuple(args.skip), options, args.max_size)
+    # --only runs just the codemods named: no regeneration. Otherwise protoc's code
+    # replaces a stale generated module, so it is not ported, unless protoc fails on it.
+    regenerate = not args.only
+    to_protoc = regenerate and protos.protoc_installed()
+    request = engine.Request(tuple(args.only), tuple(args.skip), options, args.max_size,
+                             stale_protos_to_protoc=to_protoc)
     # The codemods are loaded only when some file's port is not in the cache (a run
     # record exists only for a request whose names were checked).
     prepared = engine.prepare_run(plan, request, lambda: _selected(args, options), cache)
@@ -85,7 +91,7 @@ def rewrite_command(args: argparse.Namespace,
     settings = engine.PortSettings(
         prepared.codemods, options, write=not dry_run, diff=args.diff,
         max_file_bytes=args.max_size, tree_facts=prepared.facts,
-        regenerate_protos=not args.only,  # --only runs just the codemods named
+        regenerate_protos=regenerate, stale_protos_to_protoc=to_protoc,
         review=args.report is not None and report_file.is_page(args.report))
 
     progress = Progress(len(plan.python_jobs), enabled=args.verbosity > QUIET)

@@ -26,7 +26,7 @@ from slimport.engine import protos
 from slimport.engine.jobs import port_to_result
 from slimport.output import report_file
 from slimport.output.diffs import colored_diff, use_color
-from slimport.output.results import CHANGED, FileResult
+from slimport.output.results import CHANGED, UNCHANGED, FileResult
 from slimport.output.summary import summary_text
 
 STDIN = "-"
@@ -45,15 +45,10 @@ def _survey(args: argparse.Namespace, codemods: Sequence[type], options: Mapping
     return engine.survey(codemods, options, None, {filename: text}, around=around)
 
 
-def _regenerated(path: Path, data: bytes, result: FileResult,
-                 settings: engine.PortSettings) -> Optional[bytes]:
-    """The module's protoc code when it is a stale generated one (``result`` says so),
+def _regenerated(path: Path, data: bytes) -> Optional[protos.Regenerated]:
+    """protoc's code for the module when it is a stale generated one (None otherwise),
     with the stale modules of its import root on disk for the descriptors it imports."""
-    regenerated = protos.regenerate_one(path, data, engine.rest_of_roots([str(path)]))
-    if regenerated is None:
-        return None
-    protos.record(result, data, regenerated, protos.protoc_version(), settings)
-    return None if regenerated.error else regenerated.code.encode("utf-8")
+    return protos.regenerate_one(path, data, engine.rest_of_roots([str(path)]))
 
 
 def rewrite_stdin(args: argparse.Namespace, codemods: Sequence[type],
@@ -87,13 +82,19 @@ def rewrite_stdin(args: argparse.Namespace, codemods: Sequence[type],
         tuple(codemods), options, write=not dry_run, diff=args.diff,
         max_file_bytes=args.max_size, tree_facts=found.facts,
         review=args.report is not None and report_file.is_page(args.report))
-    result, ported = port_to_result(data, display, display, settings, written=settings.write)
-    output = ported.data if result.status == CHANGED else data
+    # A stale generated protobuf module, as a run regenerates it (--only runs just the
+    # codemods named, there too): protoc's code, not a port, unless protoc fails on it.
+    regenerated = None
     if args.stdin_filename is not None and not args.only:
-        # A stale generated protobuf module, as a run regenerates it (--only runs just
-        # the codemods named, there too).
-        output = _regenerated(Path(os.path.abspath(args.stdin_filename)), data, result,
-                              settings) or output
+        regenerated = _regenerated(Path(os.path.abspath(args.stdin_filename)), data)
+    if regenerated is not None and not regenerated.error:
+        result, output = FileResult(display, UNCHANGED), regenerated.code.encode("utf-8")
+    else:
+        result, ported = port_to_result(data, display, display, settings,
+                                        written=settings.write)
+        output = ported.data if result.status == CHANGED else data
+    if regenerated is not None:
+        protos.record(result, data, regenerated, protos.protoc_version(), settings)
     if args.diff:
         sys.stdout.write(colored_diff(result.diff) if use_color(sys.stdout, args.color)
                          else result.diff)

@@ -47,6 +47,10 @@ class PortSettings:
     tree_facts: TreeFacts = field(default_factory=TreeFacts)
     # Regenerate the tree's stale *_pb2.py after porting (``slimport.engine.protos``).
     regenerate_protos: bool = False
+    # Leave the stale *_pb2.py to protoc (with ``regenerate_protos``, when protoc is
+    # installed): protoc's code replaces whatever a port would write, so only a module
+    # protoc fails on is ported (``protos.regenerate_in_run``).
+    stale_protos_to_protoc: bool = False
     # Keep each file's review hunks (``FileResult.review``) for the HTML report.
     review: bool = False
 

@@ -5,8 +5,9 @@ A run needs the codemods the request selects, and the tree facts they read
 (``slimport.engine.facts``). With the cache on (``slimport.engine.cache``), the run
 record of the same request over the same tree (every Python file's path and bytes)
 says which codemods those were and the digest of the settings and facts; when every
-file's port is then in the cache, nothing is loaded at all (neither the codemods nor
-libcst) and the run only writes and reports. Otherwise the codemods are loaded, the
+file's port is then in the cache (but the stale generated modules left to protoc, which
+are never ported: ``Request.stale_protos_to_protoc``), nothing is loaded at all (neither
+the codemods nor libcst) and the run only writes and reports. Otherwise the codemods are loaded, the
 facts gathered, and the cache gives what it has for the files that did not change.
 """
 from __future__ import annotations
@@ -15,13 +16,14 @@ import hashlib
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Set, Tuple
 
 from slimport.engine import cache as port_cache
 from slimport.engine.cache import FileCache, RunRecord, Unkeyable
 from slimport.engine.jobs import Known, read_regular
 from slimport.engine.facts import read_texts, rest_of_roots, scopes_of, survey
 from slimport.engine.plan import Plan
+from slimport.engine.protos import stale_module
 from slimport.engine.scoped_facts import TreeFacts
 
 
@@ -34,6 +36,9 @@ class Request:
     # The codemods' options (``--map``).
     options: Mapping[str, Any] = field(default_factory=dict)
     max_file_bytes: int = 0
+    # The stale *_pb2.py are left to protoc, not ported (``PortSettings``): a run needs
+    # no port of them to take every other port from the cache.
+    stale_protos_to_protoc: bool = False
 
 
 @dataclass
@@ -117,7 +122,7 @@ def prepare_run(plan: Plan, request: Request, load: Loader,
     known: Dict[Path, Known] = {}
     if record is not None:
         known = _known(cache.with_context(record.context), files)
-        if len(known) == len(plan.python_jobs):
+        if len(known.keys() | _left_to_protoc(request, files)) == len(plan.python_jobs):
             return Prepared((), scopes_of(texts, around), list(record.warnings),
                             cache.with_context(record.context), known, originals)
     codemods, warnings = load()
@@ -136,6 +141,13 @@ def prepare_run(plan: Plan, request: Request, load: Loader,
     if record != RunRecord(tuple(names), context, tuple(warnings)):
         cache.put_run(run_key, RunRecord(tuple(names), context, tuple(warnings)))
     return Prepared(tuple(codemods), facts, warnings, run_cache, known, originals)
+
+
+def _left_to_protoc(request: Request, files: Mapping[Path, Tuple[bytes, int]]) -> Set[Path]:
+    """The files of ``files`` the run leaves to protoc (``Request.stale_protos_to_protoc``)."""
+    if not request.stale_protos_to_protoc:
+        return set()
+    return {source for source, (data, _) in files.items() if stale_module(source, data)}
 
 
 def _known(cache: FileCache, files: Mapping[Path, Tuple[bytes, int]]) -> Dict[Path, Known]:

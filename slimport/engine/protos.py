@@ -32,12 +32,12 @@ import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from slimport.analysis.findings import ATTENTION, Finding
 from slimport.output.diffs import review_hunks, unified_diff
 from slimport.engine.plan import Job, Plan
-from slimport.output.results import CHANGED, FAILED, FileResult, TreeFinding
+from slimport.output.results import CHANGED, FAILED, UNCHANGED, FileResult, TreeFinding
 from slimport.engine.jobs import PortSettings, atomic_write, read_regular
 
 # The name the rewrite's findings carry for this step (it is not a codemod).
@@ -84,6 +84,30 @@ def is_stale(source: bytes) -> bool:
       True for the old descriptor-building code.
     """
     return OLD_GENCODE_MARKER in source and b"serialized_pb=" in source
+
+
+def stale_module(path: Path, data: bytes) -> bool:
+    """Whether the file at ``path`` is a stale generated module: a ``*_pb2.py`` whose
+    bytes ``data`` are protoc < 3.20's code (``is_stale``).
+
+    Args:
+      path: the file's path.
+      data: its bytes.
+
+    Returns:
+      True for a module the rewrite regenerates.
+    """
+    return path.name.endswith(GENERATED_SUFFIX) and is_stale(data)
+
+
+def protoc_installed() -> bool:
+    """Whether grpcio-tools is installed, found without importing it (``protoc_command``
+    imports its extension module).
+
+    Returns:
+      True when ``grpc_tools`` can be imported.
+    """
+    return importlib.util.find_spec("grpc_tools") is not None
 
 
 def embedded_descriptor(source: bytes) -> Tuple[str, bytes]:
@@ -407,7 +431,9 @@ def regenerate(sources: Mapping[Path, bytes], protoc: Sequence[str]) -> List[Reg
     return results
 
 
-def regenerate_in_run(plan: Plan, results: List[FileResult], settings: PortSettings
+def regenerate_in_run(plan: Plan, results: List[FileResult], settings: PortSettings,
+                      held: Sequence[Job] = (),
+                      port_held: Optional[Callable[[Job], FileResult]] = None
                       ) -> List[TreeFinding]:
     """The rewrite's last step: each stale ``*_pb2.py`` of the plan regenerated and reported.
 
@@ -417,38 +443,60 @@ def regenerate_in_run(plan: Plan, results: List[FileResult], settings: PortSetti
     why protoc failed. Without grpcio-tools no file is touched, and the stale files
     are one finding about the tree, with the install line.
 
+    The modules the run ``held`` for protoc (``PortSettings.stale_protos_to_protoc``)
+    were not ported: protoc's code is all their result has. One protoc fails on, or
+    every one of them when protoc cannot run, is ported now (``port_held``), so that it
+    ends as a run that ported it first would leave it.
+
     Args:
       plan: the rewrite's plan.
-      results: its FileResults, updated in place.
+      results: its FileResults, updated in place; the held modules' are added.
       settings: whether to write, diff, and keep the review hunks.
+      held: the stale modules' jobs the run did not port.
+      port_held: the port of one of them, written as a run writes it (needed when
+        ``held`` is not empty).
 
     Returns:
       The findings about the tree: [] or the one naming the stale files protoc is
       missing for.
     """
     by_path = {result.path: result for result in results}
+    held_sources = {job.source for job in held}
+    assert port_held is not None or not held, "held modules need port_held"
     sources: Dict[Path, bytes] = {}
     jobs: Dict[Path, Tuple[Job, int]] = {}
     for job in plan.python_jobs:
         result = by_path.get(job.display)
-        if not job.source.name.endswith(GENERATED_SUFFIX) or result is None \
-                or result.status == FAILED:
+        if not job.source.name.endswith(GENERATED_SUFFIX) or (
+                job.source not in held_sources and (result is None or result.status == FAILED)):
             continue
         try:
             data, mode = read_regular(job.source)
         except OSError:
+            if job.source in held_sources:
+                results.append(port_held(job))  # its port says why it cannot be read
             continue  # the port reported it
         if is_stale(data):
             sources[job.source], jobs[job.source] = data, (job, mode)
+        elif job.source in held_sources:
+            results.append(port_held(job))  # changed since the run read it
     if not sources:
         return []
     protoc = protoc_command()
     if protoc is None:
+        results += [port_held(job) for job, _ in jobs.values() if job.source in held_sources]
         return [_without_protoc([job.display for job, _ in jobs.values()])]
     version = protoc_version()
     for regenerated in regenerate(sources, protoc):
         job, mode = jobs[regenerated.path]
-        result = by_path[job.display]
+        if job.source in held_sources:
+            # Its report names the scope its port would have read facts from, as before.
+            result = port_held(job) if regenerated.error else FileResult(
+                job.display, UNCHANGED,
+                facts_from=list(settings.tree_facts.sources_of(str(job.source))))
+            results.append(result)
+        else:
+            result = by_path[job.display]
         if not regenerated.error and job.dest is not None:
             try:
                 atomic_write(job.dest, regenerated.code.encode("utf-8"), mode,

@@ -13,7 +13,9 @@ started, and ``Interrupted`` carries what was done. The parent passes the Ctrl-C
 to its workers, so a signal sent to it alone (``kill -INT``) stops them too.
 
 After the Python files, a run regenerates the tree's stale generated protobuf modules
-when the settings ask for it (``slimport.engine.protos``). A ``RunObserver`` given to
+when the settings ask for it (``slimport.engine.protos``); those it leaves to protoc
+(``PortSettings.stale_protos_to_protoc``) are not ported first, and one protoc fails on
+is ported then. A ``RunObserver`` given to
 ``run_plan`` hears of each file about to be ported and each file written, in the
 process doing it (the tests hold a run still at an exact point with one).
 """
@@ -33,7 +35,7 @@ from slimport.engine import protos, stopping
 from slimport.engine.plan import COPY, PORT, Job, Plan
 from slimport.output.results import CHANGED, FAILED, FileResult, TreeFinding
 from slimport.engine.cache import FileCache
-from slimport.engine.jobs import Known, PortSettings, place, port_file
+from slimport.engine.jobs import Known, PortSettings, place, port_file, read_regular
 
 # ``-j 0``: below this many bytes of Python to port (about 7k lines, 2 s of porting),
 # one process. A pool pays for its start, for the parent's share of the run, and for
@@ -251,6 +253,41 @@ def _port_in_this_process(jobs: List[Job], settings: PortSettings,
             observer.after_write()
 
 
+def _left_to_protoc(jobs: List[Job], settings: PortSettings, originals: Mapping[str, bytes],
+                    known: Mapping[Path, Known]) -> List[Job]:
+    """The stale generated modules among ``jobs`` that the run leaves to protoc
+    (``PortSettings.stale_protos_to_protoc``): their bytes as the run read them."""
+    if not (settings.regenerate_protos and settings.stale_protos_to_protoc):
+        return []
+    held = []
+    for job in jobs:
+        if not job.source.name.endswith(protos.GENERATED_SUFFIX):
+            continue
+        data = known[job.source][0] if job.source in known else \
+            originals.get(os.path.abspath(job.source))
+        if data is None:
+            try:
+                data = read_regular(job.source)[0]
+            except OSError:
+                continue  # ported, and its port reports it
+        if protos.stale_module(job.source, data):
+            held.append(job)
+    return held
+
+
+def _port_left_to_protoc(job: Job, settings: PortSettings, cache: Optional[FileCache],
+                         known: Mapping[Path, Known]) -> FileResult:
+    """The port of a module left to protoc that protoc did not regenerate: the cache's,
+    or made now (written as any port is)."""
+    if job.source not in known and not settings.codemods:
+        # Every other port came from the cache, and no codemod was loaded.
+        return FileResult(path=job.display, status=FAILED, error=(
+            "not ported: it was left to protoc, which did not regenerate it (its protos "
+            "finding says why), and this run took every other port from the cache and "
+            "loaded no codemod; run again with --no-cache to port it"))
+    return port_file(job, settings, cache, known.get(job.source))
+
+
 def run_plan(plan: Plan, settings: PortSettings, jobs: int = 1,
              on_done: Callable[[FileResult], None] = lambda result: None,
              observer: RunObserver = NO_OBSERVER, cache: Optional[FileCache] = None,
@@ -297,8 +334,10 @@ def run_plan(plan: Plan, settings: PortSettings, jobs: int = 1,
             elif job.kind == COPY:
                 copied += 1
         known = known or {}
-        to_port = [job for job in python_jobs if job.source not in known]
-        _port_in_this_process([job for job in python_jobs if job.source in known], settings,
+        held = _left_to_protoc(python_jobs, settings, originals or {}, known)
+        to_port = [job for job in python_jobs if job.source not in known and job not in held]
+        _port_in_this_process([job for job in python_jobs
+                               if job.source in known and job not in held], settings,
                               on_done, observer, ported, cache, known)
         if jobs == 0:
             jobs = automatic_jobs([_size_or_zero(job) for job in to_port])
@@ -318,6 +357,11 @@ def run_plan(plan: Plan, settings: PortSettings, jobs: int = 1,
     results += ported
     tree_findings = []
     if settings.regenerate_protos:
-        tree_findings = protos.regenerate_in_run(plan, results, settings)
+        done = len(results)
+        tree_findings = protos.regenerate_in_run(
+            plan, results, settings, held,
+            lambda job: _port_left_to_protoc(job, settings, cache, known or {}))
+        for result in results[done:]:  # the held modules' results
+            on_done(result)
     results.sort(key=lambda result: result.path)
     return RunResult(results, copied, tree_findings)

@@ -5,7 +5,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import Callable, Dict, Union
+from typing import Callable, Dict, List, Union
 
 import pytest
 
@@ -63,3 +63,19 @@ def make_tree() -> Callable[[Path, Dict[str, Content]], Path]:
 def tree_snapshot() -> Callable[[Path], Dict[str, bytes]]:
     """``snapshot`` as a fixture."""
     return snapshot
+
+
+@pytest.fixture
+def ports_made(monkeypatch) -> List[str]:
+    """The names of the files ported (not taken from the cache, nor left to protoc) by
+    the runs of a test in this process."""
+    from slimport.engine import port  # pylint: disable=import-outside-toplevel
+    made: List[str] = []
+    fresh = port.port_source
+
+    def counted(data, filename, *args, **kwargs):
+        made.append(Path(filename).name)
+        return fresh(data, filename, *args, **kwargs)
+
+    monkeypatch.setattr(port, "port_source", counted)
+    return made

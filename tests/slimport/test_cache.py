@@ -13,14 +13,12 @@ import json
 import subprocess
 import sys
 from pathlib import Path
-from typing import Dict, List
+from typing import Dict
 
-import pytest
 
 from slimport.analysis import file_reads, tf_code
 from slimport.cli import main
 from slimport.engine import cache as port_cache
-from slimport.engine import port
 
 from tests.slimport.conftest import snapshot, write_tree
 
@@ -35,20 +33,6 @@ TREE = {
                 "    return slim.fully_connected(x, 3)\n",
     "util.py": "def double(x):\n    return 2 * x\n",
 }
-
-
-@pytest.fixture
-def ports_made(monkeypatch) -> List[str]:
-    """The files ported (not taken from the cache) by the runs of a test."""
-    made: List[str] = []
-    fresh = port.port_source
-
-    def counted(data, filename, *args, **kwargs):
-        made.append(Path(filename).name)
-        return fresh(data, filename, *args, **kwargs)
-
-    monkeypatch.setattr(port, "port_source", counted)
-    return made
 
 
 def _rewrite(source: Path, out: Path, cache: Path, *extra: str) -> Dict[str, object]:

@@ -229,6 +229,131 @@ def test_the_install_line_and_the_extras_install_the_protoc_the_step_runs():
     assert ran.returncode == 0 and ran.stdout.startswith("libprotoc ")
 
 
+TRAIN = "import tensorflow as tf\nx = tf.placeholder(tf.float32)\n"
+
+
+def _run(tree: Path, out: Path, cache=None, to_protoc: bool = True):
+    """``slimport rewrite TREE --out OUT`` in this process, as the CLI runs it (one
+    process): the prepared run, its outcome and the paths ``on_done`` was told of."""
+    from slimport import codemods, engine  # pylint: disable=import-outside-toplevel
+    plan = engine.make_plan([tree], out=out, force=True)
+    request = engine.Request(stale_protos_to_protoc=to_protoc)
+    prepared = engine.prepare_run(plan, request, lambda: (codemods.select(), []), cache)
+    settings = engine.PortSettings(prepared.codemods, {}, tree_facts=prepared.facts,
+                                   regenerate_protos=True, stale_protos_to_protoc=to_protoc)
+    done = []
+    outcome = engine.run_plan(plan, settings, on_done=lambda result: done.append(result.path),
+                              cache=prepared.cache, known=prepared.known,
+                              originals=prepared.originals)
+    return prepared, outcome, done
+
+
+def _by_name(outcome) -> dict:
+    return {Path(result.path).name: result for result in outcome.results}
+
+
+def test_a_stale_module_is_left_to_protoc_not_ported(tmp_path, ports_made):
+    """protoc's code replaces whatever a port of a stale module would write: the run
+    ports only the other files (object detection 0.1.1's 30 stale modules were a tenth
+    of its port's CPU), and the report and the bytes are those of protoc's code."""
+    tree = old_tree(tmp_path)
+    (tree / "pkg" / "train.py").write_text(TRAIN)
+    _, outcome, done = _run(tree, tmp_path / "out")
+    assert sorted(ports_made) == ["__init__.py", "__init__.py", "train.py"]
+    results = _by_name(outcome)
+    sources = {path: path.read_bytes() for path in sorted(tree.rglob("*_pb2.py"))}
+    for regenerated in protos.regenerate(sources, protos.protoc_command()):
+        name = regenerated.path.name
+        assert results[name].status == "changed" and results[name].codemods == [protos.STEP]
+        assert [f.codemod for f in results[name].findings] == [protos.STEP]
+        written = tmp_path / "out" / regenerated.path.relative_to(tree)
+        assert written.read_text() == regenerated.code
+    assert results["train.py"].codemods  # the rest is ported as ever
+    assert sorted(done) == sorted(result.path for result in outcome.results)
+    # Left to protoc or ported first: the same bytes and the same report.
+    _, ported_first, _ = _run(tree, tmp_path / "ported_first", to_protoc=False)
+    assert snapshot(tmp_path / "out") == snapshot(tmp_path / "ported_first")
+    assert [(r.status, r.codemods, r.findings) for r in outcome.results] == [
+        (r.status, r.codemods, r.findings) for r in ported_first.results]
+
+
+def test_a_module_protoc_fails_on_is_ported_as_before(tmp_path, ports_made):
+    tree = old_tree(tmp_path)
+    moved = tree / "elsewhere" / "unit_pb2.py"  # no longer under its .proto's path
+    moved.parent.mkdir()
+    (tree / "pkg/protos/unit_pb2.py").rename(moved)
+    _, outcome, done = _run(tree, tmp_path / "out")
+    # model_pb2 imports unit_pb2, whose descriptor protoc then lacks: both fail, both ported.
+    assert sorted(name for name in ports_made if name.endswith("_pb2.py")) == [
+        "model_pb2.py", "unit_pb2.py"]
+    unit = _by_name(outcome)["unit_pb2.py"]
+    assert (tmp_path / "out" / "elsewhere" / "unit_pb2.py").read_bytes() == moved.read_bytes()
+    [finding] = [f for f in unit.findings if f.codemod == protos.STEP]
+    assert "does not match the file's directory" in finding.message
+    assert unit.path in done
+    _, ported_first, _ = _run(tree, tmp_path / "ported_first", to_protoc=False)
+    assert snapshot(tmp_path / "out") == snapshot(tmp_path / "ported_first")
+
+
+def test_modules_left_to_protoc_are_ported_when_protoc_cannot_run(tmp_path, monkeypatch,
+                                                                  ports_made):
+    tree = old_tree(tmp_path)
+    monkeypatch.setattr(protos, "protoc_command", lambda: None)  # grpc_tools would not import
+    _, outcome, _ = _run(tree, tmp_path / "out")
+    assert sorted(name for name in ports_made if name.endswith("_pb2.py")) == [
+        "model_pb2.py", "unit_pb2.py"]
+    [finding] = outcome.tree_findings
+    assert "not regenerated: grpcio-tools (protoc) is not installed" in finding.finding.message
+    assert snapshot(tmp_path / "out") == snapshot(tree)  # ported: nothing to change
+
+
+def test_a_cached_run_needs_no_port_of_a_module_left_to_protoc(tmp_path, monkeypatch,
+                                                               ports_made):
+    """The cache holds no port of a module left to protoc: a second run over the same
+    tree still loads no codemod, and says what to do if protoc then fails on it."""
+    from slimport import engine  # pylint: disable=import-outside-toplevel
+    tree = old_tree(tmp_path)
+    (tree / "pkg" / "train.py").write_text(TRAIN)
+    cache, _ = engine.open_cache(tmp_path / "cache")
+    _, first, _ = _run(tree, tmp_path / "out", cache)
+    ports_made.clear()
+    prepared, second, _ = _run(tree, tmp_path / "out", cache)
+    assert prepared.codemods == () and ports_made == []
+    assert [(r.path, r.status, r.codemods) for r in second.results] == [
+        (r.path, r.status, r.codemods) for r in first.results]
+    failing = [sys.executable, "-c", "import sys; sys.stderr.write('no protoc'); sys.exit(1)"]
+    monkeypatch.setattr(protos, "protoc_command", lambda: failing)
+    _, third, _ = _run(tree, tmp_path / "out", cache)
+    unit = _by_name(third)["unit_pb2.py"]
+    assert unit.status == "failed" and "run again with --no-cache" in unit.error
+    assert "protoc failed: no protoc" in [f.message for f in unit.findings][0]
+
+
+def test_standard_input_leaves_a_stale_module_to_protoc_and_ports_one_it_fails_on(
+        tmp_path, slimport_cli):
+    tree = old_tree(tmp_path)
+    model = Path("pkg", "protos", "model_pb2.py")
+    report = tmp_path / "stdin.json"
+    piped = subprocess.run([sys.executable, "-m", "slimport", "rewrite", "-", "--stdin-filename",
+                            str(model), "--report", str(report)], cwd=tree, capture_output=True,
+                           input=(tree / model).read_bytes(), timeout=120, check=False,
+                           env={**os.environ, "PYTHONPATH": str(REPO_ROOT)})
+    assert piped.returncode == 0, piped.stderr
+    [entry] = json.loads(report.read_text())["files"]
+    assert entry["codemods"] == [protos.STEP]
+    moved = tree / "elsewhere" / "unit_pb2.py"
+    moved.parent.mkdir()
+    (tree / "pkg/protos/unit_pb2.py").rename(moved)
+    piped = subprocess.run([sys.executable, "-m", "slimport", "rewrite", "-", "--stdin-filename",
+                            str(moved), "--report", str(report)], cwd=tree, capture_output=True,
+                           input=moved.read_bytes(), timeout=120, check=False,
+                           env={**os.environ, "PYTHONPATH": str(REPO_ROOT)})
+    assert piped.returncode == 0, piped.stderr
+    assert piped.stdout == moved.read_bytes()  # ported: nothing in it to change
+    [entry] = json.loads(report.read_text())["files"]
+    assert "does not match the file's directory" in entry["findings"][-1]["message"]
+
+
 def test_current_gencode_and_unrelated_modules_are_left_alone(tmp_path):
     tree = old_tree(tmp_path)
     sources = {path: path.read_bytes() for path in sorted(tree.rglob("*_pb2.py"))}
