@@ -17,6 +17,9 @@ from typing import (AbstractSet, Any, Callable, ClassVar, Dict, FrozenSet, Itera
                     Mapping, Optional, Pattern, Sequence, Tuple, Union)
 
 import libcst as cst
+
+# First: it imports libcst.codemod (and libcst.matchers) the fast way.
+from slimport.codemods import matcher_setup
 from libcst.codemod import Codemod, CodemodContext, VisitorBasedCodemodCommand
 from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
 from libcst.matchers._decorators import (
@@ -27,7 +30,7 @@ from libcst.matchers._decorators import (
 )
 from libcst.metadata import MetadataWrapper
 
-from slimport.codemods import copy_on_write, matcher_setup
+from slimport.codemods import copy_on_write
 from slimport.analysis.lines import LineIndex, lines_of
 from slimport.analysis.findings import ATTENTION, Finding
 from slimport.codemods.context import AST_KEY, CODES_KEY, ORIGINAL_AST_KEY, SOURCE_LINE_KEY

@@ -11,12 +11,48 @@ decorated method is not searched again (its instances get a new empty dict, as
 before); a class with one is searched every time, as before, since the result holds
 bound methods. Decorators are set when a class is defined, so the answer per class
 cannot change. tests/slimport/test_libcst_pins.py pins the functions wrapped.
+
+Importing ``libcst.matchers`` is the largest fixed cost of a run after libcst itself
+(about 0.18 s: every run that ports a file pays it, libcst.codemod's visitors need it):
+two hundred dataclasses without a docstring, for each of which ``dataclasses`` builds
+``__doc__`` from ``str(inspect.signature(cls))``, formatting every annotation, unions of
+matcher types thousands of characters long (a third of the import). This module imports
+libcst.codemod with ``dataclasses`` seeing an ``inspect`` whose ``signature`` declines,
+as it does for a class it cannot sign: each such class's ``__doc__`` is its name, which
+nothing reads. It must be imported before anything imports libcst.codemod or
+libcst.matchers (``slimport.codemods.base`` imports it first); imported later, it
+changes nothing.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, Set, Tuple
+import dataclasses
+import inspect
+import types
+from contextlib import contextmanager
+from typing import Any, Callable, Dict, Iterator, NoReturn, Set, Tuple
 
-from libcst.matchers import _visitors
+
+def _no_signature(*args: Any, **kwargs: Any) -> NoReturn:
+    raise ValueError("no signature for a docstring (slimport.codemods.matcher_setup)")
+
+
+@contextmanager
+def _unsigned_dataclass_docs() -> Iterator[None]:
+    """``dataclasses`` meanwhile sees an ``inspect`` without ``signature`` (and only
+    ``dataclasses``: a module that binds ``inspect.signature`` meanwhile gets the real one)."""
+    unsigned = types.SimpleNamespace(**vars(inspect))
+    unsigned.signature = _no_signature
+    dataclasses.inspect = unsigned  # type: ignore[attr-defined]
+    try:
+        yield
+    finally:
+        dataclasses.inspect = inspect  # type: ignore[attr-defined]
+
+
+with _unsigned_dataclass_docs():
+    import libcst.codemod  # noqa: F401  libcst.matchers and the codemod visitors
+
+from libcst.matchers import _visitors  # noqa: E402
 
 # The search functions MatcherDecoratable{Transformer,Visitor} call by module name.
 SEARCHES = ("_gather_constructed_visit_funcs", "_gather_constructed_leave_funcs",

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import hashlib
 import inspect
+import subprocess
+import sys
 
 import libcst
 import pytest
@@ -19,6 +21,7 @@ from libcst.matchers import _decorators
 from libcst.matchers._visitors import MatcherDecoratableTransformer, MatcherDecoratableVisitor
 
 from slimport.codemods import matcher_setup
+from tests.slimport.conftest import REPO_ROOT
 
 # (what, the object, sha256 of its source, first 16 hex digits; why slimport cares)
 PINNED = [
@@ -83,3 +86,26 @@ def test_matcher_setup_is_searched_once_only_for_classes_without_decorators() ->
         assert funcs[0].__self__ is decorated
         libcst.parse_module("a = b\n").visit(decorated)
         assert decorated.seen == ["a", "b"]
+
+
+def test_slimport_imports_libcst_matchers_without_signature_docstrings() -> None:
+    """The import of libcst.codemod's matchers skips the ``__doc__`` dataclasses builds
+    from each class's signature (a third of the import), and only that: in a new process
+    importing the codemods, a matcher class's docstring is its name, ``dataclasses``
+    sees the real ``inspect`` again, and libcst's matcher visitors hold the real
+    ``signature`` they check decorated methods with."""
+    program = (
+        "import dataclasses, inspect\n"
+        "import slimport.codemods\n"
+        "import libcst.matchers as m\n"
+        "from libcst.matchers import _visitors\n"
+        "print(m.Name.__doc__, m.Import.__doc__, dataclasses.inspect is inspect,\n"
+        "      _visitors.signature is inspect.signature)\n"
+        "@dataclasses.dataclass\n"
+        "class Later:\n"
+        "    size: int\n"
+        "print(Later.__doc__)\n")
+    ran = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True,
+                         timeout=120, check=False, cwd=REPO_ROOT)
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout.split("\n")[:2] == ["Name Import True True", "Later(size: int)"]
