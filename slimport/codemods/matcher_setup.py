@@ -17,9 +17,9 @@ Importing ``libcst.matchers`` is the largest fixed cost of a run after libcst it
 two hundred dataclasses without a docstring, for each of which ``dataclasses`` builds
 ``__doc__`` from ``str(inspect.signature(cls))``, formatting every annotation, unions of
 matcher types thousands of characters long (a third of the import). This module imports
-libcst.codemod with ``dataclasses`` seeing an ``inspect`` whose ``signature`` declines,
-as it does for a class it cannot sign: each such class's ``__doc__`` is its name, which
-nothing reads. It must be imported before anything imports libcst.codemod or
+libcst.codemod with ``dataclasses`` seeing an ``inspect`` whose ``signature`` is empty:
+each such class's ``__doc__`` is its name (what Python 3.11+ gives a class it cannot
+sign), which nothing reads. It must be imported before anything imports libcst.codemod or
 libcst.matchers (``slimport.codemods.base`` imports it first); imported later, it
 changes nothing.
 """
@@ -29,11 +29,13 @@ import dataclasses
 import inspect
 import types
 from contextlib import contextmanager
-from typing import Any, Callable, Dict, Iterator, NoReturn, Set, Tuple
+from typing import Any, Callable, Dict, Iterator, Set, Tuple
 
 
-def _no_signature(*args: Any, **kwargs: Any) -> NoReturn:
-    raise ValueError("no signature for a docstring (slimport.codemods.matcher_setup)")
+def _no_signature(*args: Any, **kwargs: Any) -> str:
+    """An empty signature text: ``dataclasses`` makes the docstring the class's name (on
+    Python 3.10 it calls ``signature`` with no ``except``: raising would fail the import)."""
+    return ""
 
 
 @contextmanager
