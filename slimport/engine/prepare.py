@@ -7,8 +7,9 @@ record of the same request over the same tree (every Python file's path and byte
 says which codemods those were and the digest of the settings and facts; when every
 file's port is then in the cache (but the stale generated modules left to protoc, which
 are never ported: ``Request.stale_protos_to_protoc``), nothing is loaded at all (neither
-the codemods nor libcst) and the run only writes and reports. Otherwise the codemods are loaded, the
-facts gathered, and the cache gives what it has for the files that did not change.
+the codemods nor libcst) and the run only writes and reports. Otherwise the codemods are
+loaded, the facts gathered, and the cache gives what it has for the files that did not
+change.
 """
 from __future__ import annotations
 

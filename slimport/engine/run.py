@@ -335,10 +335,12 @@ def run_plan(plan: Plan, settings: PortSettings, jobs: int = 1,
                 copied += 1
         known = known or {}
         held = _left_to_protoc(python_jobs, settings, originals or {}, known)
-        to_port = [job for job in python_jobs if job.source not in known and job not in held]
+        held_sources = {job.source for job in held}
+        to_port = [job for job in python_jobs
+                   if job.source not in known and job.source not in held_sources]
         _port_in_this_process([job for job in python_jobs
-                               if job.source in known and job not in held], settings,
-                              on_done, observer, ported, cache, known)
+                               if job.source in known and job.source not in held_sources],
+                              settings, on_done, observer, ported, cache, known)
         if jobs == 0:
             jobs = automatic_jobs([_size_or_zero(job) for job in to_port])
         if jobs <= 1 or len(to_port) <= 1:
@@ -360,7 +362,7 @@ def run_plan(plan: Plan, settings: PortSettings, jobs: int = 1,
         done = len(results)
         tree_findings = protos.regenerate_in_run(
             plan, results, settings, held,
-            lambda job: _port_left_to_protoc(job, settings, cache, known or {}))
+            lambda job: _port_left_to_protoc(job, settings, cache, known))
         for result in results[done:]:  # the held modules' results
             on_done(result)
     results.sort(key=lambda result: result.path)
