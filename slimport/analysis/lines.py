@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
+from itertools import repeat
 from typing import (ContextManager, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence,
                     Set, Tuple)
 
@@ -26,8 +27,17 @@ import libcst as cst
 from libcst._nodes.internal import CodegenState
 
 
-def _newlines(token: str) -> int:
-    return token.count("\n") + token.count("\r") - token.count("\r\n")
+def _line_breaks(tokens: Sequence[str], code: str) -> int:
+    """The line breaks in ``tokens`` (joined: ``code``), counted token by token: a CR
+    that ends one token and an LF that starts the next are two breaks.
+
+    Single characters add up across the join; only a CRLF inside one token is one break,
+    and ``map`` counts those in C (a Python call per token cost more than the codegen).
+    """
+    breaks = code.count("\n")
+    if "\r" not in code:
+        return breaks
+    return breaks + code.count("\r") - sum(map(str.count, tokens, repeat("\r\n")))
 
 
 class _AllFound(Exception):
@@ -118,11 +128,7 @@ def _code_of(module: cst.Module, nodes: Sequence[cst.CSTNode]) -> Tuple[str, int
     for node in nodes:
         node._codegen(state)
     code = "".join(state.tokens)
-    # Without a CR, counting in the joined code is counting token by token, at a fraction
-    # of the cost (with one, a CR ending one token and an LF starting the next are two).
-    if "\r" not in code:
-        return code, code.count("\n")
-    return code, sum(map(_newlines, state.tokens))
+    return code, _line_breaks(state.tokens, code)
 
 
 @dataclass
@@ -138,10 +144,9 @@ class _LineFinder(CodegenState):
     counted: int = 0
 
     def current_line(self) -> int:
-        tokens = self.tokens
-        for index in range(self.counted, len(tokens)):
-            self.line += _newlines(tokens[index])
-        self.counted = len(tokens)
+        new = self.tokens[self.counted:]
+        self.line += _line_breaks(new, "".join(new))
+        self.counted += len(new)
         return self.line
 
     def before_codegen(self, node: cst.CSTNode) -> None:

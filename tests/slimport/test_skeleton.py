@@ -25,7 +25,7 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 from slimport import engine
 from slimport.engine import skeleton
 from slimport.codemods import CODEMODS, SlimportCodemod
-from slimport.analysis.lines import lines_of
+from slimport.analysis.lines import ModuleCodes, lines_of
 from slimport.analysis.names import collect_bindings, statement_chains
 from slimport.analysis.source_tree import SourceTree
 from tests.examples import _platform_tree
@@ -576,6 +576,24 @@ def test_finding_lines_are_position_provider_lines(path: Path) -> None:
     positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
     found = lines_of(module, list(positions))
     assert all(found[id(node)] == where.start.line for node, where in positions.items())
+
+
+# Each of Python's line breaks throughout a file; "\r\n" is a CRLF tree's (research/slim's),
+# where the line counts take their other route.
+@pytest.mark.parametrize("newline", ["\r\n", "\r"], ids=["crlf", "cr"])
+@pytest.mark.parametrize("path", EXAMPLE_FILES[:3], ids=lambda path: path.name)
+def test_lines_with_other_line_breaks_are_position_provider_lines(path: Path, newline: str
+                                                                  ) -> None:
+    text = path.read_text().replace("\n", newline)
+    # And one statement split by a backslash at an LF, amid the other breaks.
+    module = cst.parse_module(text + "x = 1 + \\\n    2" + newline)
+    positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    found = lines_of(module, list(positions))
+    assert all(found[id(node)] == where.start.line for node, where in positions.items())
+    starts = ModuleCodes().starts(module)
+    own_lines = [positions[statement].start.line - len(statement.leading_lines)
+                 for statement in module.body]
+    assert starts == own_lines
 
 
 @pytest.mark.parametrize("codemod", CODEMODS, ids=lambda codemod: codemod.NAME)
