@@ -28,6 +28,8 @@ import re
 from dataclasses import dataclass
 from typing import Callable, Dict, FrozenSet, Iterable, List, Mapping, Optional, Set, Tuple
 
+from slimport.analysis.per_text import per_text
+
 INIT = "__init__.py"
 _SUFFIX = ".py"
 
@@ -93,7 +95,8 @@ def root_of(filename: str, is_file: Callable[[str], bool] = os.path.isfile) -> R
         directory = parent
 
 
-def imports_in(text: str) -> List[Tuple[int, str, Tuple[str, ...]]]:
+@per_text
+def imports_in(text: str) -> Tuple[Tuple[int, str, Tuple[str, ...]], ...]:
     """The imports a module's text spells, one per module named.
 
     Args:
@@ -114,7 +117,7 @@ def imports_in(text: str) -> List[Tuple[int, str, Tuple[str, ...]]]:
         names = tuple(words[0] for words in (alias.split() for alias in match[3].split(","))
                       if words and words[0] != "*")
         found.append((len(match[1]), match[2], names))
-    return found
+    return tuple(found)
 
 
 class ImportRoots:

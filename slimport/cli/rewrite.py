@@ -86,7 +86,8 @@ def rewrite_command(args: argparse.Namespace,
                              stale_protos_to_protoc=to_protoc)
     # The codemods are loaded only when some file's port is not in the cache (a run
     # record exists only for a request whose names were checked).
-    prepared = engine.prepare_run(plan, request, lambda: _selected(args, options), cache)
+    prepared = engine.prepare_run(plan, request, lambda: _selected(args, options), cache,
+                                  jobs=args.jobs)
     warnings = ([cache_warning] if cache_warning else []) + prepared.warnings
     settings = engine.PortSettings(
         prepared.codemods, options, write=not dry_run, diff=args.diff,

@@ -20,17 +20,17 @@ are left: neither was the alias. Only TF1-era code and plain Python are ported
 from __future__ import annotations
 
 import ast
-import functools
 import re
 from typing import Any, ClassVar, Dict, Optional, Pattern, Set, Tuple
 
 import libcst as cst
 
 from slimport.analysis.names import Bindings
+from slimport.analysis.per_text import per_text
 from slimport.analysis.regex_words import may_match, required_words
 from slimport.codemods._leftovers import LeftoverCodemod, reads_attribute
 from slimport.codemods.base import StatementFilter, code_of
-from slimport.codemods.tree_facts import TEXTS_REMEMBERED, TreeFact
+from slimport.codemods.tree_facts import TreeFact
 
 PRIVATE, PUBLIC = "_shape", "shape"
 # Code that gives an object a ``_shape`` of its own: an attribute assignment (plain or
@@ -55,7 +55,7 @@ def binds_private_shape(texts) -> bool:
     return any(map(_binds_private_shape, texts))
 
 
-@functools.lru_cache(maxsize=TEXTS_REMEMBERED)
+@per_text
 def _binds_private_shape(text: str) -> bool:
     # Every branch spells "_shape": a text without it is ruled out by a substring search
     # (the pattern's own search tries every position of the text).
@@ -64,7 +64,8 @@ def _binds_private_shape(text: str) -> bool:
 
 # Is ``x._shape`` TensorFlow's deprecated alias, or an attribute the tree sets itself?
 TREE_BINDS_PRIVATE_SHAPE = TreeFact("tree_binds_private_shape",
-                                    lambda tree: binds_private_shape(tree.texts))
+                                    lambda tree: binds_private_shape(tree.texts),
+                                    per_text=(_binds_private_shape,))
 
 
 class TensorPrivateShapeCommand(LeftoverCodemod):

@@ -16,12 +16,12 @@ findings what it could not know.
 from __future__ import annotations
 
 import ast
-import functools
 import os
 import re
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, FrozenSet, Optional, Sequence, Tuple
 
+from slimport.analysis.per_text import PerTexts, per_text
 from slimport.analysis.py2_code import describe, may_be_python2_only, python2_evidence
 from slimport.analysis.source_tree import SourceTree
 
@@ -57,12 +57,16 @@ class TreeFact:
       gather: the fact's value for a tree (called once per run and scope, in the engine).
       alone: its value when no tree is known (a file ported on its own).
       reach: IMPORTS or PROCESS: which files of the tree it is gathered over.
+      per_text: the functions of one file's text whose answer ``gather`` asks for every
+        file (as a rule: where it stops at the first file that shows something, for
+        most trees none does); a ``-j`` run works them out in its processes at once.
     """
 
     name: str
     gather: Callable[[TreeContents], Any]
     alone: Any = None
     reach: str = IMPORTS
+    per_text: PerTexts = ()
 
 
 # A ``def`` (or ``async def``) at the start of a line, and the name it defines.
@@ -86,12 +90,7 @@ def methods_defined(texts: Sequence[str]) -> FrozenSet[str]:
     return frozenset().union(*map(_definitions_in, texts))
 
 
-# How many texts a fact's per-file answers are remembered for: a run gathers each fact
-# once per scope, and scopes share roots (the bench's large tree has 11 scopes).
-TEXTS_REMEMBERED = 4096
-
-
-@functools.lru_cache(maxsize=TEXTS_REMEMBERED)
+@per_text
 def _definitions_in(text: str) -> FrozenSet[str]:
     return frozenset(match[1] for match in _DEFINITION.finditer(text))
 
@@ -108,7 +107,7 @@ def modules_imported(texts: Sequence[str]) -> FrozenSet[str]:
     return frozenset().union(*map(_imports_in, texts))
 
 
-@functools.lru_cache(maxsize=TEXTS_REMEMBERED)
+@per_text
 def _imports_in(text: str) -> FrozenSet[str]:
     found = set()
     for match in _IMPORT.finditer(text):
@@ -193,7 +192,7 @@ def structured_dtype_names(texts: Sequence[str]) -> FrozenSet[str]:
     return frozenset(name for name, count in structured.items() if bindings.get(name) == count)
 
 
-@functools.lru_cache(maxsize=TEXTS_REMEMBERED)
+@per_text
 def _structured_dtypes_bound(text: str) -> Tuple[str, ...]:
     """The names one file's module-level ``name = np.dtype([...])`` bind, once each binding."""
     if not _RECORD_DTYPE_BINDING.search(text):
@@ -210,7 +209,7 @@ def _structured_dtypes_bound(text: str) -> Tuple[str, ...]:
                  and structured_dtype(statement.value, numpy_names))
 
 
-@functools.lru_cache(maxsize=TEXTS_REMEMBERED)
+@per_text
 def python2_only_evidence(text: str) -> Optional[str]:
     """What in one file's text fails on Python 3 as written (``is_python2_only``), as a
     report names it, or None.
@@ -259,13 +258,16 @@ def python2_project(tree: TreeContents) -> Optional[str]:
 
 # Is ``x.iteritems()`` / ``x.next()`` / ``self.assertItemsEqual`` Python 2's or a
 # library's old name, or a method the tree itself defines?
-TREE_METHODS = TreeFact("tree_methods", lambda tree: methods_defined(tree.texts))
+TREE_METHODS = TreeFact("tree_methods", lambda tree: methods_defined(tree.texts),
+                        per_text=(_definitions_in,))
 # Which libraries the tree uses at all (is ``x.as_matrix()`` pandas' or SciPy's?).
-TREE_IMPORTS = TreeFact("tree_imports", lambda tree: modules_imported(tree.texts))
+TREE_IMPORTS = TreeFact("tree_imports", lambda tree: modules_imported(tree.texts),
+                        per_text=(_imports_in,))
 # Is ``module.label_data_type`` a NumPy structured dtype (``np.array(..., dtype=...)``
 # then makes an array TF 2's assertions cannot name the dtype of)?
 TREE_STRUCTURED_DTYPES = TreeFact("tree_structured_dtypes",
-                                  lambda tree: structured_dtype_names(tree.texts))
+                                  lambda tree: structured_dtype_names(tree.texts),
+                                  per_text=(_structured_dtypes_bound,))
 # Is the file part of a Python 2 project (its string literals bytes, its ``map`` a list)
 # though it shows no Python 2 sign of its own?
-TREE_PYTHON2 = TreeFact("tree_python2", python2_project)
+TREE_PYTHON2 = TreeFact("tree_python2", python2_project, per_text=(python2_only_evidence,))

@@ -31,6 +31,7 @@ from __future__ import annotations
 import base64
 import dataclasses
 import hashlib
+import importlib.util
 import json
 import os
 import sys
@@ -63,6 +64,20 @@ _PACKAGES = ("slimport", "slim_facts")
 _fingerprint: Optional[str] = None
 
 
+def _libcst_version() -> str:
+    """libcst's version: the file its build wrote it in (found, not imported: a run that
+    reads the cache alone may never import libcst), else its installed metadata."""
+    # Importing importlib.metadata cost every run 25 ms.
+    spec = importlib.util.find_spec("libcst")
+    if spec is not None and spec.origin:
+        try:
+            return Path(spec.origin).with_name("_version.py").read_text("utf-8")
+        except OSError:
+            pass  # a build that wrote no such file
+    from importlib import metadata
+    return metadata.version("libcst")
+
+
 def tool_fingerprint() -> str:
     """The digest of everything of the tool a port depends on: slimport's and
     slim_facts' files (code and tables), libcst's version, Python's.
@@ -72,12 +87,9 @@ def tool_fingerprint() -> str:
     """
     global _fingerprint
     if _fingerprint is None:
-        # Imported here: importlib.metadata costs a run that reads no cache 25 ms.
-        from importlib import metadata
-
         digest = hashlib.sha256()
         digest.update(f"{__version__}\0{sys.version}\0{sys.implementation.cache_tag}\0"
-                      f"{metadata.version('libcst')}\0".encode())
+                      f"{_libcst_version()}\0".encode())
         for package in _PACKAGES:
             root = Path(sys.modules[package].__file__ or "").parent
             for path in sorted(root.rglob("*")):

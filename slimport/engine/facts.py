@@ -21,8 +21,9 @@ from pathlib import Path
 from typing import (Any, Callable, Dict, FrozenSet, Iterable, List, Mapping, Optional,
                     Sequence, Tuple)
 
-from slimport.analysis.import_roots import ImportRoots, Root, root_of
+from slimport.analysis.import_roots import ImportRoots, Root, imports_in, root_of
 from slimport.analysis.source_tree import PYTHON_SUFFIX, SourceTree
+from slimport.engine import text_pool
 from slimport.engine.jobs import read_regular
 from slimport.engine.plan import not_walked
 from slimport.engine.scoped_facts import Scope, TreeFacts
@@ -143,7 +144,7 @@ def scopes_of(texts: Mapping[str, str], around: Optional[Mapping[str, str]] = No
 
 def survey(codemods: Sequence[type], options: Mapping[str, Any],
            source: Optional[SourceTree], texts: Mapping[str, str], gather_facts: bool = True,
-           around: Optional[Mapping[str, str]] = None) -> Survey:
+           around: Optional[Mapping[str, str]] = None, processes: int = 1) -> Survey:
     """Gather the facts ``codemods`` declared, scope by scope (``scopes_of``), and check
     the options against the tree.
 
@@ -156,6 +157,8 @@ def survey(codemods: Sequence[type], options: Mapping[str, Any],
         codemod keeps its facts' ``alone`` values.
       around: absolute path -> text of the other files of the roots the run's files
         are in (``rest_of_roots``).
+      processes: how many processes may work out the facts' per-file answers at once
+        (``text_pool``).
 
     Returns:
       The Survey.
@@ -170,6 +173,9 @@ def survey(codemods: Sequence[type], options: Mapping[str, Any],
     declared = {fact.name: fact for codemod in codemods for fact in codemod.TREE_FACTS}
     if not gather_facts:
         return Survey(TreeFacts(), warnings)
+    per_file = dict.fromkeys(function for fact in declared.values() for function in fact.per_text)
+    text_pool.work_out((imports_in, *per_file), [*(around or {}).values(), *texts.values()],
+                       processes)
 
     def gather(reach: str, scope_paths: Sequence[str], scope_texts: Sequence[str]
                ) -> Mapping[str, Any]:

@@ -25,6 +25,7 @@ from slimport.engine.jobs import Known, read_regular
 from slimport.engine.facts import read_texts, rest_of_roots, scopes_of, survey
 from slimport.engine.plan import Plan
 from slimport.engine.protos import stale_module
+from slimport.engine.run import automatic_jobs
 from slimport.engine.scoped_facts import TreeFacts
 
 
@@ -78,14 +79,18 @@ def _texts(files: Mapping[Path, Tuple[bytes, int]]) -> Dict[str, str]:
 
 
 def _gather(plan: Plan, codemods: Sequence[type], options: Mapping[str, Any],
-            texts: Mapping[str, str], around: Mapping[str, str]) -> Tuple[TreeFacts, List[str]]:
-    """The tree facts ``codemods`` declared and the warnings their options earn."""
-    found = survey(codemods, options, plan.source_tree, texts, around=around)
+            texts: Mapping[str, str], around: Mapping[str, str], jobs: int
+            ) -> Tuple[TreeFacts, List[str]]:
+    """The tree facts ``codemods`` declared and the warnings their options earn, their
+    per-file part worked out by as many processes as the run's ports (``jobs``)."""
+    processes = jobs or automatic_jobs([len(text) for text in texts.values()])
+    found = survey(codemods, options, plan.source_tree, texts, around=around,
+                   processes=processes)
     return found.facts, list(found.warnings)
 
 
 def prepare_run(plan: Plan, request: Request, load: Loader,
-                cache: Optional[FileCache] = None) -> Prepared:
+                cache: Optional[FileCache] = None, jobs: int = 1) -> Prepared:
     """The codemods, facts and warnings of a run, and the ports the cache has.
 
     Every Python file of the plan is read here, once, before anything is written: the
@@ -99,6 +104,8 @@ def prepare_run(plan: Plan, request: Request, load: Loader,
       request: what the user asked for.
       load: loads the selected codemods (and says what is wrong with the options).
       cache: the cache (None: none; everything is loaded and ported).
+      jobs: the processes the run ports in, as ``run_plan`` takes them (0: chosen):
+        as many work out the facts.
 
     Returns:
       The Prepared run.
@@ -112,7 +119,7 @@ def prepare_run(plan: Plan, request: Request, load: Loader,
     around = read_texts(rest_of_roots(texts))
     if cache is None:
         codemods, warnings = load()
-        facts, more = _gather(plan, codemods, request.options, texts, around)
+        facts, more = _gather(plan, codemods, request.options, texts, around, jobs)
         return Prepared(tuple(codemods), facts, warnings + more, originals=originals)
     run_key = port_cache.digest_of(
         "run", port_cache.tool_fingerprint(), list(request.only), list(request.skip),
@@ -127,7 +134,7 @@ def prepare_run(plan: Plan, request: Request, load: Loader,
             return Prepared((), scopes_of(texts, around), list(record.warnings),
                             cache.with_context(record.context), known, originals)
     codemods, warnings = load()
-    facts, more = _gather(plan, codemods, request.options, texts, around)
+    facts, more = _gather(plan, codemods, request.options, texts, around, jobs)
     warnings += more
     names = [codemod.NAME for codemod in codemods]
     try:

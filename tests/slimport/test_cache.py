@@ -9,9 +9,11 @@ the cache gives.
 from __future__ import annotations
 
 import ast
+import importlib.machinery
 import json
 import subprocess
 import sys
+import types
 from pathlib import Path
 from typing import Dict
 
@@ -214,3 +216,21 @@ def test_the_settings_file_places_the_cache(tmp_path: Path, slimport_cli) -> Non
     done = slimport_cli("rewrite", str(project / "src"), "--check", cwd=elsewhere)
     assert done.returncode == 1, done.stderr
     assert not (elsewhere / port_cache.CACHE_DIR).exists()
+
+
+def test_the_fingerprint_follows_libcsts_version_file(tmp_path: Path, monkeypatch) -> None:
+    # Found beside libcst's package, never imported; without it, libcst's metadata.
+    fingerprints = []
+    for version in ("1.9.0", "1.9.1", None):
+        package = tmp_path / str(version) / "libcst"
+        package.mkdir(parents=True)
+        (package / "__init__.py").write_text("")
+        if version is not None:
+            (package / "_version.py").write_text(f"version = {version!r}\n")
+        found = types.ModuleType("libcst")
+        found.__spec__ = importlib.machinery.ModuleSpec(
+            "libcst", None, origin=str(package / "__init__.py"))
+        monkeypatch.setitem(sys.modules, "libcst", found)
+        monkeypatch.setattr(port_cache, "_fingerprint", None)
+        fingerprints.append(port_cache.tool_fingerprint())
+    assert len(set(fingerprints)) == 3

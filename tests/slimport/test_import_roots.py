@@ -34,7 +34,7 @@ TREE = {
     ("x = 'import'\n", []),
 ])
 def test_imports_are_read_off_each_line(text: str, expected: list) -> None:
-    assert imports_in(text) == expected
+    assert imports_in(text) == tuple(expected)
 
 
 def test_roots_and_what_each_import_reaches(tmp_path: Path) -> None:
