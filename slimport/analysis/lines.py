@@ -20,11 +20,16 @@ from __future__ import annotations
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 from itertools import repeat
-from typing import (ContextManager, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence,
-                    Set, Tuple)
+from typing import (Callable, ContextManager, Dict, Iterable, Iterator, List, Mapping,
+                    Optional, Sequence, Set, Tuple)
 
 import libcst as cst
 from libcst._nodes.internal import CodegenState
+
+
+# The first version of a module, and the text and start line of each of its top-level
+# statements in the source it was parsed from.
+SourceTexts = Tuple[cst.Module, Sequence[str], Sequence[int]]
 
 
 def _line_breaks(tokens: Sequence[str], code: str) -> int:
@@ -79,18 +84,74 @@ class ModuleCodes:
     A codemod hands back the statements it did not change as they were (a libcst walk
     rebuilds only what changed: ``slimport.codemods.copy_on_write``), so after an edit
     of two imports the rest of the module's code is known already. A statement's code
-    does not depend on what is around it (module-level code starts unindented).
+    does not depend on what is around it (module-level code starts unindented). Given
+    ``source``, the first version's statements are not even generated: their code is
+    their text in the source (``_take_texts``).
     """
 
-    def __init__(self) -> None:
+    def __init__(self, source: Optional[Callable[[], Optional[SourceTexts]]] = None) -> None:
         # id(statement) -> (the statement, its code, its line breaks); holding the
         # statement keeps its id from being reused by another node.
         self._codes: Dict[int, Tuple[cst.CSTNode, str, int]] = {}
+        # Gives the source's texts of the first version's statements, when first a
+        # statement's code is asked for (then None).
+        self._source = source
+        # The module whose statements' code was taken from the source, and those
+        # statements not yet checked against libcst's code: id -> (the statement, the
+        # line it starts on).
+        self._source_module: Optional[cst.Module] = None
+        self._unchecked: Dict[int, Tuple[cst.CSTNode, int]] = {}
+
+    @property
+    def took_texts(self) -> bool:
+        """Whether the first version's statements' code was taken from the source."""
+        return self._source_module is not None
+
+    def _take_texts(self) -> None:
+        """Take the code of the first version's top-level statements from the source
+        libcst parsed (``source``: slimport.engine.statement_texts), instead of
+        generating it: a statement a version keeps is the source's text whenever libcst
+        gives back what it parsed, and one a version drops is checked then
+        (``lost_text``)."""
+        source, self._source = self._source, None
+        found = source() if source is not None else None
+        if found is None:
+            return
+        module, texts, starts = found
+        self._source_module = module
+        for statement, text, start in zip(module.body, texts, starts):
+            breaks = text.count("\n") + text.count("\r") - text.count("\r\n")
+            self._codes[id(statement)] = (statement, text, breaks)
+            self._unchecked[id(statement)] = (statement, start)
+
+    def lost_text(self, module: cst.Module) -> Optional[Tuple[int, str, str]]:
+        """Of the statements whose code was taken from the source, the first that
+        ``module`` (a later version) no longer has and that libcst does not give back as
+        it was: where it starts, its text and libcst's code of it. Each is checked once.
+
+        Args:
+          module: a later version of the first module.
+
+        Returns:
+          None when libcst gives back every such statement.
+        """
+        if not self._unchecked:
+            return None
+        kept = {id(statement) for statement in module.body}
+        for key in [key for key in self._unchecked if key not in kept]:
+            statement, start = self._unchecked.pop(key)
+            text = self._codes[key][1]
+            code = code_of_nodes(self._source_module or module, [statement])[0]
+            if code != text:
+                return start, text, code
+        return None
 
     def _statement(self, module: cst.Module, statement: cst.CSTNode) -> Tuple[str, int]:
+        if self._source is not None:
+            self._take_texts()
         known = self._codes.get(id(statement))
         if known is None or known[0] is not statement:
-            known = self._codes[id(statement)] = (statement, *_code_of(module, [statement]))
+            known = self._codes[id(statement)] = (statement, *code_of_nodes(module, [statement]))
         return known[1], known[2]
 
     def code(self, module: cst.Module) -> str:
@@ -104,16 +165,16 @@ class ModuleCodes:
         """
         if not module.has_trailing_newline:
             return module_code(module)  # its last token is dropped: the rare case, whole
-        parts = [_code_of(module, module.header)[0]]
+        parts = [code_of_nodes(module, module.header)[0]]
         parts += [self._statement(module, statement)[0] for statement in module.body]
-        parts.append(_code_of(module, module.footer)[0])
+        parts.append(code_of_nodes(module, module.footer)[0])
         text = "".join(parts)
         return text or module.default_newline
 
     def starts(self, module: cst.Module) -> List[int]:
         """The 1-based line each top-level statement of ``module`` starts on (its
         leading blank lines and comments included), counted as ``lines_of`` counts."""
-        line = 1 + _code_of(module, module.header)[1]
+        line = 1 + code_of_nodes(module, module.header)[1]
         starts = []
         for statement in module.body:
             starts.append(line)
@@ -121,9 +182,17 @@ class ModuleCodes:
         return starts
 
 
-def _code_of(module: cst.Module, nodes: Sequence[cst.CSTNode]) -> Tuple[str, int]:
+def code_of_nodes(module: cst.Module, nodes: Sequence[cst.CSTNode]) -> Tuple[str, int]:
     """The code of ``nodes`` where ``module`` has them (at its top level), and the line
-    breaks in it, counted token by token."""
+    breaks in it, counted token by token.
+
+    Args:
+      module: a libcst module.
+      nodes: nodes of its top level (statements, header or footer lines).
+
+    Returns:
+      The code, and its line breaks.
+    """
     state = _Plain(default_indent=module.default_indent, default_newline=module.default_newline)
     for node in nodes:
         node._codegen(state)

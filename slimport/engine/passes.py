@@ -19,8 +19,8 @@ import libcst as cst
 from libcst.codemod import CodemodContext, SkipFile
 
 from slimport.engine import line_map
-from slimport.engine import skeleton
-from slimport.analysis.lines import ModuleCodes
+from slimport.engine import skeleton, statement_texts
+from slimport.analysis.lines import ModuleCodes, SourceTexts
 from slimport.analysis.names import Bindings, collect_bindings, identifiers, parse_source
 from slimport.codemods.context import AST_KEY, CODES_KEY, ORIGINAL_AST_KEY, SOURCE_LINE_KEY
 from slimport.analysis.findings import ATTENTION, EDIT, WARNING, Finding
@@ -206,6 +206,17 @@ def _first_difference(expected: str, got: str) -> int:
     return min(len(skeleton.source_lines(expected)), len(skeleton.source_lines(got))) + 1
 
 
+def _source_texts(parsed: cst.Module, text: str, tree: Callable[[], ast.Module]
+                  ) -> Optional[SourceTexts]:
+    """``parsed``'s statements' texts in ``text`` (parsed as ``tree()``), for
+    ``ModuleCodes``; None where they cannot be cut for certain."""
+    try:
+        found = statement_texts.cut(parsed, text, tree())
+    except (SyntaxError, ValueError, RecursionError):
+        return None  # (a skeleton parses where its file did: not met)
+    return None if found is None else (parsed, found.texts, found.starts)
+
+
 def _parse(cut: skeleton.Skeleton) -> cst.Module:
     """libcst's tree of ``cut``.
 
@@ -221,22 +232,43 @@ def _parse(cut: skeleton.Skeleton) -> cst.Module:
         raise Unported(reason, cut.source_line(line or 0) or line) from error
 
 
-def _check_round_trip(cut: skeleton.Skeleton, parsed: cst.Module, codes: ModuleCodes) -> None:
-    """Make sure libcst gives back exactly the text it parsed before any edit is kept.
+def _check_round_trip(cut: skeleton.Skeleton, parsed: cst.Module, codes: ModuleCodes,
+                      edited: cst.Module, first: bool) -> None:
+    """Make sure libcst gives back exactly the text it parsed before an edit is kept.
 
     Checked only once a codemod changed something: an unchanged file is handed back
-    as it was read, whatever libcst would have made of it.
+    as it was read, whatever libcst would have made of it. Where the statements' code
+    is their text in the source (``ModuleCodes.took_texts``), a statement an edit keeps
+    is the source's text whatever libcst would make of it, and each the edits replace
+    or drop is checked (``ModuleCodes.lost_text``); otherwise the whole text is, at the
+    first edit.
+
+    Args:
+      cut: the text libcst parsed.
+      parsed: libcst's tree of it.
+      codes: the statements' code.
+      edited: the tree after the edit.
+      first: the edit is the first of the run.
 
     Raises:
       Unported: libcst would change the text of a whole file.
       NeedsWholeFile: libcst would change a skeleton's text.
     """
-    given_back = codes.code(parsed)
-    if given_back == cut.text:
+    if codes.took_texts:
+        lost = codes.lost_text(edited)
+        if lost is None:
+            return
+        start, text, code = lost
+        line = start + _first_difference(text, code) - 1
+    elif not first:
         return
+    else:
+        given_back = codes.code(parsed)
+        if given_back == cut.text:
+            return
+        line = _first_difference(cut.text, given_back)
     if not cut.is_whole:
         raise NeedsWholeFile
-    line = _first_difference(cut.text, given_back)
     raise Unported(
         f"libcst cannot round-trip it: it would change line {line} (e.g. drop a "
         f"comment after a one-line block) before any edit; left untouched: move the "
@@ -307,8 +339,8 @@ def run_pass(codemods: Sequence[type], start: int, text: str, tree: ast.Module,
     edited = EditedText(text)
     # The edits of this run, on the skeleton.
     edits = line_map.History()
-    # Each top-level statement's code, generated once.
-    codes = ModuleCodes()
+    # Each top-level statement's code, generated once (the first version's, its text).
+    codes = ModuleCodes(partial(_source_texts, parsed, cut.text, module_ast))
     located: List[Located] = []
     applied: List[str] = []
     index = start
@@ -349,8 +381,7 @@ def run_pass(codemods: Sequence[type], start: int, text: str, tree: ast.Module,
         # A codemod that found nothing to do hands back the very tree it was given.
         new_code = code if new_module is module else codes.code(new_module)
         if new_code != code:
-            if not edits.steps:
-                _check_round_trip(cut, parsed, codes)
+            _check_round_trip(cut, parsed, codes, new_module, first=not edits.steps)
             expanded = cut.expand(new_code)
             if expanded is None:
                 raise NeedsWholeFile

@@ -109,7 +109,15 @@ class Skeleton:
         return "".join(out) if len(seen) == len(self.elided) else None
 
 
-def _first_line(statement: ast.stmt) -> int:
+def first_line(statement: ast.stmt) -> int:
+    """The line a statement's own syntax starts on: its first decorator's, if it has any.
+
+    Args:
+      statement: a stdlib ``ast`` statement.
+
+    Returns:
+      The 1-based line.
+    """
     decorators = getattr(statement, "decorator_list", None)
     return min([statement.lineno, *(d.lineno for d in decorators)]) if decorators else \
         statement.lineno
@@ -146,7 +154,7 @@ class _Builder:
 
     def owns_its_lines(self, statement: ast.stmt) -> bool:
         """True if nothing but whitespace and a comment shares its first and last lines."""
-        first = _first_line(statement)
+        first = first_line(statement)
         if first != statement.lineno:  # decorated: the line starts with '@'
             head_ok = self.lines[first - 1].lstrip().startswith("@")
         else:
@@ -197,8 +205,8 @@ class _Builder:
             return
         last = run[-1].end_lineno or 0
         if definitions:
-            last = self._trailing_comments(_first_line(run[0]), last)
-        self.runs.append(_ElidedRun(_first_line(run[0]), last, run, definitions))
+            last = self._trailing_comments(first_line(run[0]), last)
+        self.runs.append(_ElidedRun(first_line(run[0]), last, run, definitions))
 
     def _trailing_comments(self, first: int, last: int) -> int:
         """``last``, moved past the comment lines indented under the definitions.
