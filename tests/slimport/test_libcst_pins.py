@@ -11,6 +11,7 @@ import hashlib
 import inspect
 import subprocess
 import sys
+from typing import List
 
 import libcst
 import pytest
@@ -88,6 +89,14 @@ def test_matcher_setup_is_searched_once_only_for_classes_without_decorators() ->
         assert decorated.seen == ["a", "b"]
 
 
+def _printed_by_new_process(program: str) -> List[str]:
+    """The lines ``program`` prints, run by a new Python (the import is the point)."""
+    ran = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True,
+                         timeout=120, check=False, cwd=REPO_ROOT)
+    assert ran.returncode == 0, ran.stderr
+    return ran.stdout.split("\n")
+
+
 def test_slimport_imports_libcst_matchers_without_signature_docstrings() -> None:
     """The import of libcst.codemod's matchers skips the ``__doc__`` dataclasses builds
     from each class's signature (a third of the import), and only that: in a new process
@@ -105,7 +114,42 @@ def test_slimport_imports_libcst_matchers_without_signature_docstrings() -> None
         "class Later:\n"
         "    size: int\n"
         "print(Later.__doc__)\n")
-    ran = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True,
-                         timeout=120, check=False, cwd=REPO_ROOT)
-    assert ran.returncode == 0, ran.stderr
-    assert ran.stdout.split("\n")[:2] == ["Name Import True True", "Later(size: int)"]
+    assert _printed_by_new_process(program)[:2] == ["Name Import True True", "Later(size: int)"]
+
+
+def test_matchers_frozen_methods_built_without_compiling_do_what_dataclasses_do() -> None:
+    """On Python 3.10-3.12 the matcher classes' ``__setattr__``, ``__delattr__`` and
+    ``__repr__`` are closures (slimport.codemods.matcher_setup), not compiled source: they
+    refuse and say what a frozen dataclass's do, the repr is the dataclass's, and
+    ``dataclasses`` has its own builders back for the classes after."""
+    program = (
+        "import dataclasses, sys\n"
+        "builders = (dataclasses._frozen_get_del_attr, getattr(dataclasses, '_repr_fn', None))\n"
+        "import slimport.codemods\n"
+        "from slimport.codemods import matcher_setup\n"
+        "import libcst.matchers as m\n"
+        "print(builders == (dataclasses._frozen_get_del_attr,\n"
+        "                   getattr(dataclasses, '_repr_fn', None)))\n"
+        "print(m.Name.__setattr__.__code__.co_filename == matcher_setup.__file__,\n"
+        "      sys.version_info < (3, 13))\n"
+        "@dataclasses.dataclass(frozen=True)\n"
+        "class Reference:\n"
+        "    value: str\n"
+        "def refusals(thing):\n"
+        "    said = []\n"
+        "    for act in (lambda: setattr(thing, 'value', 'y'), lambda: delattr(thing, 'value'),\n"
+        "                lambda: setattr(thing, 'other', 1), lambda: delattr(thing, 'other')):\n"
+        "        try:\n"
+        "            act()\n"
+        "        except dataclasses.FrozenInstanceError as error:\n"
+        "            said.append(str(error))\n"
+        "    return said\n"
+        "name = m.Name('x')\n"
+        "print(refusals(name) == refusals(Reference('x')), len(refusals(name)))\n"
+        "fields = [field for field in dataclasses.fields(name) if field.repr]\n"
+        "print(repr(name) == 'Name(' + ', '.join(\n"
+        "    f'{field.name}={getattr(name, field.name)!r}' for field in fields) + ')',\n"
+        "    repr(m.Call(func=m.Name('f'))).startswith(\"Call(func=Name(value='f', \"))\n")
+    closures = sys.version_info < (3, 13)
+    assert _printed_by_new_process(program)[:4] == [
+        "True", f"{closures} {closures}", "True 4", "True True"]
