@@ -120,8 +120,7 @@ class ModuleCodes:
         module, texts, starts = found
         self._source_module = module
         for statement, text, start in zip(module.body, texts, starts):
-            breaks = text.count("\n") + text.count("\r") - text.count("\r\n")
-            self._codes[id(statement)] = (statement, text, breaks)
+            self._codes[id(statement)] = (statement, text, _line_breaks([text], text))
             self._unchecked[id(statement)] = (statement, start)
 
     def lost_text(self, module: cst.Module) -> Optional[Tuple[int, str, str]]:

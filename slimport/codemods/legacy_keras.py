@@ -35,7 +35,6 @@ not TensorFlow.
 from __future__ import annotations
 
 import ast
-import functools
 import re
 from typing import (Any, AbstractSet, ClassVar, FrozenSet, Iterable, Iterator, List, Optional,
                     Set, Tuple)
@@ -53,6 +52,7 @@ from slimport.analysis.names import (
     statement_chains,
     uses_walrus,
 )
+from slimport.analysis.per_text import per_text
 from slimport.codemods._statements import imports_module, small_statement
 from slimport.codemods.tree_facts import PROCESS, TreeFact
 from slimport.analysis.tf_code import _locally_bound, tf1_evidence
@@ -259,7 +259,7 @@ def tree_needs_keras_2(texts: Iterable[str]) -> bool:
     return any(LegacyKerasCommand.applies_to(text) and _needs_keras_2(text) for text in texts)
 
 
-@functools.lru_cache(maxsize=4096)
+@per_text
 def _needs_keras_2(text: str) -> bool:
     """Whether one file needs Keras 2 (asked once per text: a file is in several scopes)."""
     try:
